@@ -1,0 +1,46 @@
+"""The one entry point the CLI, the service and the runner use: a GradeRequest in, a GradeReport out."""
+
+from __future__ import annotations
+
+import time
+
+from agent.context import Context
+from agent.graph import build_graph
+from scoring.schema import GradeReport, GradeRequest
+
+
+class LlmUnavailableError(RuntimeError):
+    """`mode: llm` was asked for but no LLM endpoint is configured."""
+
+
+class Grader:
+    """Holds the compiled graph and the run context; build once, grade many."""
+
+    def __init__(self, context: Context | None = None, *, llm_configured: bool = False) -> None:
+        self.context = context or Context()
+        self.llm_configured = llm_configured
+        self.graph = build_graph()
+
+    def _check_mode(self, request: GradeRequest) -> None:
+        if request.mode == "llm" and not self.llm_configured:
+            raise LlmUnavailableError(
+                "mode 'llm' needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL and "
+                "STEPGRADE_LLM_MODEL); none is configured. Use mode 'offline' or 'auto'."
+            )
+
+    def grade(self, request: GradeRequest) -> GradeReport:
+        self._check_mode(request)
+        start = time.perf_counter()
+        out = self.graph.invoke({"request": request}, context=self.context)
+        return _stamp(out["report"], start)
+
+    async def agrade(self, request: GradeRequest) -> GradeReport:
+        self._check_mode(request)
+        start = time.perf_counter()
+        out = await self.graph.ainvoke({"request": request}, context=self.context)
+        return _stamp(out["report"], start)
+
+
+def _stamp(report: GradeReport, start: float) -> GradeReport:
+    elapsed = round((time.perf_counter() - start) * 1000.0, 3)
+    return report.model_copy(update={"meta": report.meta.model_copy(update={"elapsed_ms": elapsed})})

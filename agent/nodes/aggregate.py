@@ -1,0 +1,67 @@
+"""`aggregate`: the deterministic end of the graph; code computes every number (DESIGN.md 4.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from agent.context import PROMPT_SET_VERSION, Context
+from agent.state import GradeState
+from scoring.fuse import GradeInputs, fuse
+from scoring.hcrs import HcrsConfig
+from scoring.schema import Meta
+from scoring.tree import TreeResult, build_tree
+from scoring.verdict import StepVerdict
+
+NOT_EVALUATED = "process not evaluated: the difficulty module rated the problem simple"
+
+
+def _simple_path(state: GradeState) -> tuple[list[StepVerdict], TreeResult]:
+    """Difficulty level 1: no step judging; the score follows the answer alone (DESIGN.md 4.3)."""
+    steps = state["steps"]
+    verdicts = [StepVerdict("correct", NOT_EVALUATED) for _ in steps]
+    if state["answer"].correct is False:
+        verdicts[-1] = StepVerdict("incorrect", "final answer does not match the reference", ("answer",))
+    tree = build_tree([v.label for v in verdicts], [[] for _ in steps])
+    return verdicts, tree
+
+
+def skeleton_length(state: GradeState) -> int | None:
+    request = state["request"]
+    if request.skeleton:
+        return len(request.skeleton)
+    if request.reference_steps:
+        return len(request.reference_steps)
+    return None
+
+
+def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    if "verdicts" in state and "tree" in state:
+        verdicts, tree = state["verdicts"], state["tree"]
+    else:
+        verdicts, tree = _simple_path(state)
+    request = state["request"]
+    inputs = GradeInputs(
+        steps=state["steps"],
+        verdicts=verdicts,
+        tree=tree,
+        problem_type=state["problem_type"],
+        language=state["language"],
+        answer=state["answer"],
+        alignment=state.get("alignment"),
+        skeleton_len=skeleton_length(state),
+        simplicity=request.modules.simplicity,
+        difficulty=state.get("difficulty"),
+    )
+    meta = Meta(
+        mode="offline" if state.get("judged_by", "offline") == "offline" else "llm",
+        node_ms=dict(state.get("node_ms", {})),
+        warnings=list(state.get("warnings", [])),
+        versions={"prompt_set": PROMPT_SET_VERSION, "hazard": _hazard_version(runtime.context.fuse.hcrs)},
+    )
+    return {"report": fuse(inputs, meta, runtime.context.fuse)}
+
+
+def _hazard_version(config: HcrsConfig) -> str:
+    return "default" if config.hazard == HcrsConfig().hazard else "custom"

@@ -1,0 +1,84 @@
+"""LaTeX well-formedness checks for StepMathAgent's format module (DESIGN.md 4.5).
+
+Only what code can decide for certain: unbalanced braces or math delimiters, `\\left`/`\\right`
+pairs, `\\frac` without its two arguments, environments that are not closed.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ESCAPED = re.compile(r"\\[{}$]")
+_FRAC = re.compile(r"\\[dt]?frac(?![a-zA-Z])\s*")
+_ENV = re.compile(r"\\(begin|end)\{([^}]*)\}")
+_LEFT_RIGHT = re.compile(r"\\(left|right)(?![a-zA-Z])")
+
+
+def _brace_problem(text: str) -> str | None:
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return "a closing brace '}' has no opening brace"
+    return "an opening brace '{' is never closed" if depth else None
+
+
+def _frac_problem(text: str) -> str | None:
+    for match in _FRAC.finditer(text):
+        rest = text[match.end():]
+        args = 0
+        i = 0
+        while args < 2 and i < len(rest):
+            ch = rest[i]
+            if ch == "{":
+                depth, j = 0, i
+                while j < len(rest):
+                    depth += {"{": 1, "}": -1}.get(rest[j], 0)
+                    if depth == 0:
+                        break
+                    j += 1
+                i = j + 1
+            elif ch.isalnum() or ch == "\\":
+                i += 1
+            elif ch.isspace():
+                i += 1
+                continue
+            else:
+                break
+            args += 1
+        if args < 2:
+            return "\\frac is missing an argument"
+    return None
+
+
+def _env_problem(text: str) -> str | None:
+    stack: list[str] = []
+    for kind, name in _ENV.findall(text):
+        if kind == "begin":
+            stack.append(name)
+        elif not stack or stack.pop() != name:
+            return f"\\end{{{name}}} does not close the open environment"
+    return f"\\begin{{{stack[-1]}}} is never closed" if stack else None
+
+
+def _delimiter_problem(text: str) -> str | None:
+    if text.count("$") % 2:
+        return "an odd number of '$' delimiters"
+    if text.count("\\(") != text.count("\\)"):
+        return "unbalanced \\( ... \\)"
+    if text.count("\\[") != text.count("\\]"):
+        return "unbalanced \\[ ... \\]"
+    lr = [m.group(1) for m in _LEFT_RIGHT.finditer(text)]
+    if lr.count("left") != lr.count("right"):
+        return "\\left without a matching \\right"
+    return None
+
+
+def latex_problems(text: str) -> list[str]:
+    """Every certain LaTeX defect in `text`, as short messages (empty when well formed)."""
+    clean = _ESCAPED.sub("", text)
+    checks = (_delimiter_problem, _brace_problem, _env_problem, _frac_problem)
+    return [msg for check in checks if (msg := check(clean)) is not None]

@@ -1,0 +1,206 @@
+"""The public data contract: GradeRequest in, GradeReport out (DESIGN.md section 2).
+
+These pydantic models are the boundary shared by the CLI, the service and the benchmark runner;
+inside the grader, typed dataclasses carry the data.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+StepLabel = Literal["correct", "incorrect", "meaningless", "redundant"]
+ProblemType = Literal["calculation", "proof", "open_ended"]
+Language = Literal["auto", "en", "zh"]
+Mode = Literal["auto", "llm", "offline"]
+Evidence = Literal["llm", "symbolic", "alignment", "answer", "structure", "dependency"]
+AnswerMethod = Literal["symbolic", "llm", "both", "none"]
+Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
+
+MAX_TEXT_CHARS = 200_000
+MAX_STEPS = 500
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Modules(_Strict):
+    """StepMathAgent's extension modules (DESIGN.md 4.5); all off by default."""
+
+    difficulty: bool = False
+    simplicity: bool = False
+    completeness: bool = False
+    format: bool = False
+
+
+def _check_text(value: str, field: str) -> str:
+    if "\x00" in value:
+        raise ValueError(f"{field} contains a NUL byte")
+    if len(value) > MAX_TEXT_CHARS:
+        raise ValueError(f"{field} is longer than {MAX_TEXT_CHARS} characters")
+    return value
+
+
+def _check_steps(steps: list[str] | None, field: str) -> list[str] | None:
+    if steps is None:
+        return None
+    if len(steps) > MAX_STEPS:
+        raise ValueError(f"{field} has more than {MAX_STEPS} steps")
+    for i, step in enumerate(steps, 1):
+        _check_text(step, f"{field}[{i}]")
+    return steps
+
+
+class GradeRequest(_Strict):
+    """One solution to grade. Either `solution` or `solution_steps` is required."""
+
+    problem: str = Field(min_length=1, description="The problem statement.")
+    solution: str | None = Field(default=None, description="The worked solution as free text.")
+    solution_steps: list[str] | None = Field(
+        default=None, description="The solution already split into steps (skips segmentation)."
+    )
+    reference_answer: str | list[str] | None = Field(
+        default=None, description="Gold final answer; with a list, any listed answer counts."
+    )
+    reference_solution: str | None = None
+    reference_steps: list[str] | None = None
+    skeleton: list[str] | None = Field(
+        default=None, description="Minimal reasoning skeleton for HCRS (else reference steps)."
+    )
+    problem_type: ProblemType | None = None
+    language: Language = "auto"
+    modules: Modules = Field(default_factory=Modules)
+    mode: Mode = "auto"
+
+    @field_validator("problem", "solution", "reference_solution")
+    @classmethod
+    def _text_ok(cls, value: str | None, info) -> str | None:  # noqa: ANN001
+        return None if value is None else _check_text(value, info.field_name)
+
+    @field_validator("solution_steps", "reference_steps", "skeleton")
+    @classmethod
+    def _steps_ok(cls, value: list[str] | None, info) -> list[str] | None:  # noqa: ANN001
+        return _check_steps(value, info.field_name)
+
+    @field_validator("reference_answer")
+    @classmethod
+    def _answers_ok(cls, value: str | list[str] | None) -> str | list[str] | None:
+        if isinstance(value, list):
+            _check_steps(value, "reference_answer")
+        elif value is not None:
+            _check_text(value, "reference_answer")
+        return value
+
+    @model_validator(mode="after")
+    def _has_solution(self) -> GradeRequest:
+        if self.solution is None and self.solution_steps is None:
+            raise ValueError("one of 'solution' or 'solution_steps' is required")
+        if self.solution_steps is not None and not any(s.strip() for s in self.solution_steps):
+            raise ValueError("'solution_steps' has no non-empty step")
+        if self.solution_steps is None and not (self.solution or "").strip():
+            raise ValueError("'solution' is empty")
+        return self
+
+    def gold_answers(self) -> list[str]:
+        """The reference answers as a list (empty when none was given)."""
+        if self.reference_answer is None:
+            return []
+        if isinstance(self.reference_answer, str):
+            return [self.reference_answer]
+        return list(self.reference_answer)
+
+
+class StepReport(BaseModel):
+    index: int = Field(description="1-based step number.")
+    text: str
+    label: StepLabel
+    reason: str
+    evidence: list[Evidence] = Field(default_factory=list)
+    depends_on: list[int] = Field(default_factory=list, description="1-based earlier steps.")
+    aligned_reference: list[int] = Field(default_factory=list, description="1-based reference steps.")
+    similarity: float | None = None
+    validity: float = Field(ge=0.0, le=1.0)
+    redundancy: float = Field(ge=0.0, le=1.0)
+    error_categories: list[str] = Field(default_factory=list)
+
+
+class ErrorTreeReport(BaseModel):
+    roots: list[int] = Field(default_factory=list)
+    edges: list[tuple[int, int]] = Field(default_factory=list)
+    chains: list[list[int]] = Field(default_factory=list)
+    formatted: str = Field(default="", description='Chains as "(3)-(4)-(6), (5)-(6)".')
+
+
+class AnswerReport(BaseModel):
+    extracted: str | None = None
+    reference: list[str] = Field(default_factory=list)
+    correct: bool | None = None
+    method: AnswerMethod = "none"
+    symbolic: bool | None = None
+    llm: bool | None = None
+
+
+class AlignedPair(BaseModel):
+    reference: list[int] = Field(description="1-based reference steps of the group.")
+    solution: list[int] = Field(description="1-based solution steps of the group.")
+    similarity: float
+
+
+class AlignmentReport(BaseModel):
+    score: float
+    pairs: list[AlignedPair] = Field(default_factory=list)
+    insertions: list[int] = Field(default_factory=list)
+    deletions: list[int] = Field(default_factory=list)
+    divergence_step: int | None = None
+
+
+class HcrsReport(BaseModel):
+    score: float
+    base: float
+    format_penalty: float
+    hazard_penalty: float
+    first_error: int | None = None
+
+
+class ReasonEvalReport(BaseModel):
+    validity: float
+    redundancy: float
+
+
+class DifficultyReport(BaseModel):
+    level: int = Field(ge=1, le=3)
+    process_evaluated: bool
+
+
+class Meta(BaseModel):
+    mode: Literal["llm", "offline"]
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    elapsed_ms: float = 0.0
+    node_ms: dict[str, float] = Field(default_factory=dict)
+    degraded: bool = False
+    warnings: list[str] = Field(default_factory=list)
+    versions: dict[str, str] = Field(default_factory=dict)
+
+
+class GradeReport(BaseModel):
+    score: int = Field(ge=0, le=10)
+    score_raw: float
+    score_binary: int = Field(ge=0, le=1)
+    problem_type: ProblemType
+    language: Literal["en", "zh"]
+    steps: list[StepReport]
+    error_tree: ErrorTreeReport
+    answer: AnswerReport
+    alignment: AlignmentReport | None = None
+    hcrs: HcrsReport
+    reasoneval: ReasonEvalReport
+    holistic: float
+    quadrant: Quadrant
+    lucky_guess: bool
+    hallucination: bool
+    difficulty: DifficultyReport | None = None
+    meta: Meta

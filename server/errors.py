@@ -1,0 +1,51 @@
+"""Errors as JSON `{"error": {"code", "message", "field"}}`; no traceback ever leaves the server."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from agent.grader import LlmUnavailableError
+
+log = logging.getLogger("stepgrade.server")
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str | None]]:
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
+def _field_name(loc: tuple[object, ...]) -> str | None:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or None
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        field = _field_name(tuple(first.get("loc", ())))
+        message = str(first.get("msg", "invalid request"))
+        return JSONResponse(
+            status_code=422,
+            content=error_body("invalid_request", f"{field}: {message}" if field else message, field),
+        )
+
+    @app.exception_handler(LlmUnavailableError)
+    async def _no_llm(_: Request, exc: LlmUnavailableError) -> JSONResponse:
+        return JSONResponse(status_code=422, content=error_body("llm_unavailable", str(exc), "mode"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "not_found" if exc.status_code == 404 else f"http_{exc.status_code}"
+        return JSONResponse(status_code=exc.status_code, content=error_body(code, str(exc.detail)))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse(
+            status_code=500, content=error_body("internal_error", "the grader failed on this request")
+        )

@@ -1,0 +1,59 @@
+"""A GradeReport as a readable table for the terminal (`stepgrade grade --pretty`)."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+from scoring.schema import GradeReport
+
+_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "="}
+
+
+def _clip(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: max(width - 1, 1)] + "…"
+
+
+def format_report(report: GradeReport, width: int | None = None) -> str:
+    width = width or min(shutil.get_terminal_size((110, 20)).columns, 140)
+    text_w = max(width - 40, 30)
+    lines = [
+        f"score {report.score}/10 (raw {report.score_raw:.2f}, binary {report.score_binary})   "
+        f"type {report.problem_type}   language {report.language}   mode {report.meta.mode}",
+        "",
+        f"{'#':>3}  {'label':<12} {'valid':>5}  step",
+        f"{'-' * 3}  {'-' * 12} {'-' * 5}  {'-' * text_w}",
+    ]
+    for s in report.steps:
+        lines.append(
+            f"{s.index:>3}  {_MARK[s.label]} {s.label:<10} {s.validity:>5.2f}  {_clip(s.text, text_w)}"
+        )
+        deps = f" [uses {', '.join(map(str, s.depends_on))}]" if s.depends_on else ""
+        reason = _clip(f"{s.reason}{deps}", text_w - 2)
+        lines.append(f"{'':>3}  {'':<12} {'':>5}    ↳ {reason}")
+    answer = report.answer
+    verdict = {True: "correct", False: "wrong", None: "undecided"}[answer.correct]
+    lines += [
+        "",
+        f"answer      {answer.extracted!s} vs {' | '.join(answer.reference) or '(no reference)'}: "
+        f"{verdict} ({answer.method})",
+        f"error tree  {report.error_tree.formatted or '(no errors)'}",
+        f"HCRS        {report.hcrs.score:.2f} (base {report.hcrs.base:.2f}, format -"
+        f"{report.hcrs.format_penalty:.2f}, hazard -{report.hcrs.hazard_penalty:.2f})",
+        f"ReasonEval  validity {report.reasoneval.validity:.2f}, redundancy "
+        f"{report.reasoneval.redundancy:.2f}",
+        f"holistic    {report.holistic:.2f}   quadrant {report.quadrant}   lucky guess "
+        f"{'yes' if report.lucky_guess else 'no'}   hallucination "
+        f"{'yes' if report.hallucination else 'no'}",
+    ]
+    if report.alignment is not None:
+        al = report.alignment
+        lines.append(
+            f"alignment   {al.score:.2f}, divergence at step {al.divergence_step}, "
+            f"insertions {al.insertions}, deletions {al.deletions}"
+        )
+    for warning in report.meta.warnings:
+        lines += textwrap.wrap(f"warning     {warning}", width, subsequent_indent=" " * 12)
+    lines.append(f"time        {report.meta.elapsed_ms:.0f} ms")
+    return "\n".join(lines)
