@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from agent.context import Context
 from agent.graph import build_graph
@@ -32,15 +33,18 @@ class Grader:
         self._check_mode(request)
         start = time.perf_counter()
         out = self.graph.invoke({"request": request}, context=self.context)
-        return _stamp(out["report"], start)
+        return _stamp(out, start)
 
     async def agrade(self, request: GradeRequest) -> GradeReport:
         self._check_mode(request)
         start = time.perf_counter()
         out = await self.graph.ainvoke({"request": request}, context=self.context)
-        return _stamp(out["report"], start)
+        return _stamp(out, start)
 
 
-def _stamp(report: GradeReport, start: float) -> GradeReport:
+def _stamp(out: dict[str, Any], start: float) -> GradeReport:
+    """Total time and every node's time (the last node's included) into the report's meta."""
+    report: GradeReport = out["report"]
     elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-    return report.model_copy(update={"meta": report.meta.model_copy(update={"elapsed_ms": elapsed})})
+    meta = report.meta.model_copy(update={"elapsed_ms": elapsed, "node_ms": dict(out["node_ms"])})
+    return report.model_copy(update={"meta": meta})

@@ -37,3 +37,4 @@ class GradeState(InputState, total=False):
 
 class OutputState(TypedDict):
     report: GradeReport
+    node_ms: dict[str, float]

@@ -21,6 +21,7 @@ from scoring.schema import ProblemType
 from scoring.verdict import AnswerVerdict, StepVerdict
 
 _SPACE = re.compile(r"[\s$\\,.;:，。；：]+")
+_NUMERIC = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class JudgeInput:
 
 def _normalise(text: str) -> str:
     return _SPACE.sub(" ", text).strip().lower()
+
+
+def _results(step: str) -> set[str]:
+    """The numbers a step derives (variable names left out: they say nothing about values)."""
+    return {q for q in extract_quantities(step).produced if _NUMERIC.fullmatch(q)}
 
 
 def _symbolic(step: str, known: list[Relation], config: JudgeConfig) -> StepVerdict | None:
@@ -96,10 +102,10 @@ def _reference(i: int, step: str, inp: JudgeInput, config: JudgeConfig) -> StepV
                 config.reference_mismatch,
             )
         return None
-    mine = set(extract_quantities(step).produced)
+    mine = _results(step)
     theirs: set[str] = set()
     for r in refs:
-        theirs |= set(extract_quantities(inp.reference_steps[r]).produced)
+        theirs |= _results(inp.reference_steps[r])
     if mine and theirs and not mine & theirs:
         shown = ", ".join(str(r + 1) for r in refs)
         return StepVerdict(

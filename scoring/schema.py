@@ -76,12 +76,12 @@ class GradeRequest(_Strict):
 
     @field_validator("problem", "solution", "reference_solution")
     @classmethod
-    def _text_ok(cls, value: str | None, info) -> str | None:  # noqa: ANN001
+    def _text_ok(cls, value: str | None, info) -> str | None:
         return None if value is None else _check_text(value, info.field_name)
 
     @field_validator("solution_steps", "reference_steps", "skeleton")
     @classmethod
-    def _steps_ok(cls, value: list[str] | None, info) -> list[str] | None:  # noqa: ANN001
+    def _steps_ok(cls, value: list[str] | None, info) -> list[str] | None:
         return _check_steps(value, info.field_name)
 
     @field_validator("reference_answer")

@@ -15,12 +15,18 @@ def _clip(text: str, width: int) -> str:
     return flat if len(flat) <= width else flat[: max(width - 1, 1)] + "…"
 
 
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
 def format_report(report: GradeReport, width: int | None = None) -> str:
     width = width or min(shutil.get_terminal_size((110, 20)).columns, 140)
     text_w = max(width - 40, 30)
     lines = [
-        f"score {report.score}/10 (raw {report.score_raw:.2f}, binary {report.score_binary})   "
-        f"type {report.problem_type}   language {report.language}   mode {report.meta.mode}",
+        (
+            f"score {report.score}/10 (raw {report.score_raw:.2f}, binary {report.score_binary})   "
+            f"type {report.problem_type}   language {report.language}   mode {report.meta.mode}"
+        ),
         "",
         f"{'#':>3}  {'label':<12} {'valid':>5}  step",
         f"{'-' * 3}  {'-' * 12} {'-' * 5}  {'-' * text_w}",
@@ -34,18 +40,18 @@ def format_report(report: GradeReport, width: int | None = None) -> str:
         lines.append(f"{'':>3}  {'':<12} {'':>5}    ↳ {reason}")
     answer = report.answer
     verdict = {True: "correct", False: "wrong", None: "undecided"}[answer.correct]
+    reference = " | ".join(answer.reference) or "(no reference)"
+    hc = report.hcrs
+    flags = f"lucky guess {_yes(report.lucky_guess)}   hallucination {_yes(report.hallucination)}"
     lines += [
         "",
-        f"answer      {answer.extracted!s} vs {' | '.join(answer.reference) or '(no reference)'}: "
-        f"{verdict} ({answer.method})",
+        f"answer      {answer.extracted!s} vs {reference}: {verdict} ({answer.method})",
         f"error tree  {report.error_tree.formatted or '(no errors)'}",
-        f"HCRS        {report.hcrs.score:.2f} (base {report.hcrs.base:.2f}, format -"
-        f"{report.hcrs.format_penalty:.2f}, hazard -{report.hcrs.hazard_penalty:.2f})",
-        f"ReasonEval  validity {report.reasoneval.validity:.2f}, redundancy "
-        f"{report.reasoneval.redundancy:.2f}",
-        f"holistic    {report.holistic:.2f}   quadrant {report.quadrant}   lucky guess "
-        f"{'yes' if report.lucky_guess else 'no'}   hallucination "
-        f"{'yes' if report.hallucination else 'no'}",
+        f"HCRS        {hc.score:.2f} (base {hc.base:.2f}, format -{hc.format_penalty:.2f}, "
+        + f"hazard -{hc.hazard_penalty:.2f})",
+        f"ReasonEval  validity {report.reasoneval.validity:.2f}, "
+        + f"redundancy {report.reasoneval.redundancy:.2f}",
+        f"holistic    {report.holistic:.2f}   quadrant {report.quadrant}   {flags}",
     ]
     if report.alignment is not None:
         al = report.alignment

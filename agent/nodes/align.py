@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.state import GradeState
 from scoring.align import align
-from scoring.embed import cosine_matrix, embed
+from scoring.embed import similarity_matrix
 from scoring.segment import segment_steps
 
 
@@ -29,7 +29,5 @@ def align_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     if not references or (difficulty is not None and not difficulty.process_evaluation_needed):
         return {"alignment": None}
     ctx = runtime.context
-    texts = [*references, *state["steps"]]
-    vectors = ctx.embedder(texts) if ctx.embedder is not None else embed(texts, ctx.embed)
-    similarity = cosine_matrix(vectors[: len(references)], vectors[len(references):])
+    similarity = similarity_matrix(references, state["steps"], ctx.embed, ctx.embedder)
     return {"alignment": align(similarity, ctx.align)}

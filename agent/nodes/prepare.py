@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph.runtime import Runtime
+from scoring.answer import extract_answer, is_equivalent
 
 from agent.context import Context
 from agent.state import GradeState
-from scoring.answer import extract_answer, is_equivalent
 from scoring.language import detect_language
 from scoring.problem_type import detect_problem_type
 from scoring.verdict import AnswerVerdict

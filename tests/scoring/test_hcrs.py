@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 
 from scoring.hcrs import (
@@ -29,7 +31,7 @@ def test_error_at_step_one_costs_omega():
 
 def test_later_errors_cost_less():
     penalties = [hazard_penalty(t, CFG) for t in range(1, 14)]
-    assert all(a >= b for a, b in zip(penalties, penalties[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(penalties))
     # t* = 4: H(3) = .108 + .139 + .124
     assert penalties[3] == pytest.approx(5.0 * (1 - (0.108 + 0.139 + 0.124) / H_MAX))
     assert penalties[-1] == pytest.approx(0.0)

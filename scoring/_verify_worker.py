@@ -1,0 +1,68 @@
+"""The math-verify worker process: parses and compares answers under a memory cap.
+
+Runs in its own process because math-verify's own timeouts rely on `signal` (main thread only)
+and some inputs make sympy run for minutes or exhaust memory; the parent kills this process at
+its deadline, and `RLIMIT_AS` turns runaway allocations into a MemoryError here, not an OOM kill.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+
+_DELIMITED = ("$", "\\(", "\\[", "\\boxed")
+
+
+def wrap(answer: str) -> str:
+    """math-verify extracts LaTeX only between delimiters: wrap a bare answer so it is seen."""
+    text = answer.replace("\\$", "").strip()
+    if any(mark in text for mark in _DELIMITED):
+        return text
+    return f"${text}$"
+
+
+def compare(golds: list[str], pred: str, precision: int) -> bool | None:
+    """True if `pred` equals any gold, False if none does, None when nothing could be parsed."""
+    from math_verify import parse, verify
+
+    parsed_pred = parse(wrap(pred), parsing_timeout=None)
+    if not parsed_pred:
+        return None
+    decided = False
+    for gold in golds:
+        parsed_gold = parse(wrap(gold), parsing_timeout=None)
+        if not parsed_gold:
+            continue
+        decided = True
+        if verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None):
+            return True
+    return False if decided else None
+
+
+def serve(memory_mb: int) -> None:
+    """Answer JSON lines `[golds, pred, precision]` on stdin with `{"result": ...}` lines."""
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    import math_verify  # noqa: F401  (import before answering "ready": it takes a second)
+
+    _reply("ready")
+    for line in sys.stdin:
+        try:
+            golds, pred, precision = json.loads(line)
+            result: bool | None | str = compare(golds, pred, precision)
+        except MemoryError:
+            result = "memory"
+        except Exception:  # noqa: BLE001  (any parser failure means "undecided", never a crash)
+            result = None
+        _reply(result)
+
+
+def _reply(result: bool | None | str) -> None:
+    sys.stdout.write(json.dumps({"result": result}) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

@@ -1,0 +1,239 @@
+"""Symbolic step checks: closed numeric relations in a step, evaluated (DESIGN.md 4.7).
+
+A relation whose sides are closed numeric expressions (`1.82 - 1.24 = 0.48`) can be decided, and a
+false one is strong evidence of an `incorrect` step (ReasonEval's "random number" and "random
+operation" perturbations). Everything else is "unknown": we would rather miss an error than accuse
+a correct step. Rounding is tolerated to the precision the writer shows (`2/3 = 0.67`), `\\approx`
+to that or 1%. Work is bounded per side (see `scoring.mathparse`, `scoring.numeric`) and per step
+(`StepConfig.budget_s`), with no signals, so it is safe in any thread.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cached_property
+from typing import Literal
+
+import sympy
+
+from scoring.knowns import solve_known
+from scoring.mathparse import parse_math, units_of
+from scoring.mathstatements import Op, find_statements, split_chain
+from scoring.numeric import Unevaluable, Value, evaluate, format_value
+
+Verdict = Literal["true", "false", "unknown"]
+
+_DECIMAL = re.compile(r"^\s*-?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*$")
+_REMAINDER = re.compile(r"remainder|余数|余\d|余下|\bmod\b|\\pmod|\\bmod", re.IGNORECASE)
+_ELLIPSIS = re.compile(r"\.\.\.|\\[lc]?dots|…")
+_HEDGE = re.compile(
+    r"\bnot\b|n't\b|\bfalse\b|\bwrong\b|\bincorrect\b|contradict|impossible|\bnever\b"
+    r"|\bfails?\b|\bplug(?:ging|ged)?\b|\bcheck|\btest|\bsuppos|\bassum|不|矛盾|错|假设|检验|验证",
+    re.IGNORECASE,
+)
+_PERCENT_END = re.compile(r"\\?%\s*$")
+_FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One relation `lhs op rhs` of a step; `source` is the text fragment it was read from."""
+
+    lhs: str
+    rhs: str
+    op: Op
+    source: str
+
+    @cached_property
+    def lhs_expr(self) -> sympy.Basic | None:
+        return parse_math(self.lhs)
+
+    @cached_property
+    def rhs_expr(self) -> sympy.Basic | None:
+        return parse_math(self.rhs)
+
+    def __str__(self) -> str:
+        shown = {"approx": "≈"}.get(self.op, self.op)
+        return f"{self.lhs} {shown} {self.rhs}"
+
+
+@dataclass(frozen=True)
+class RelationCheck:
+    relation: Relation
+    verdict: Verdict
+    detail: str
+
+
+@dataclass(frozen=True)
+class StepCheck:
+    relations: list[RelationCheck]
+    verdict: Verdict
+    evidence: str
+
+
+@dataclass(frozen=True)
+class StepConfig:
+    """Bounds for one step: wall-clock budget and how many relations to look at."""
+
+    budget_s: float = 0.2
+    max_relations: int = 64
+
+
+def extract_relations(step: str) -> list[Relation]:
+    """All relations of a step, chains split pairwise (`a = b = c` -> a=b, b=c). Never raises."""
+    try:
+        statements = find_statements(step)
+    except (RecursionError, ValueError):
+        return []
+    found: list[Relation] = []
+    for st in statements:
+        for lhs, op, rhs in split_chain(st.text):
+            if op is not None:
+                found.append(Relation(lhs, rhs, op, st.source))
+    return found
+
+
+def _shown_decimals(side: str) -> int | None:
+    """Digits after the point when a side is a bare decimal literal (`0.67` -> 2, `216` -> 0)."""
+    m = _DECIMAL.match(side)
+    if m is None:
+        return None
+    return len(m.group(1)) if m.group(1) else 0
+
+
+def _close(a: Value, b: Value, op: Op, rel: Relation) -> bool:
+    """Equality up to float noise, or up to the rounding the writer shows."""
+    if isinstance(a, Fraction) and isinstance(b, Fraction) and a == b:
+        return True
+    scale = max(abs(float(a)), abs(float(b)), 1e-12)
+    diff = abs(float(a) - float(b))
+    floats = not isinstance(a, Fraction) or not isinstance(b, Fraction)
+    if floats and diff <= _EPS * max(scale, 1.0):  # float noise: sin(3pi) is 3.7e-16, not 0
+        return True
+    shown = [(d, v) for d, v in ((_shown_decimals(rel.lhs), b), (_shown_decimals(rel.rhs), a))
+             if d is not None]
+    tolerance = 0.0
+    for digits, other in shown:
+        exact = isinstance(other, Fraction) and (other * 10**digits).denominator == 1
+        if op == "approx" or (not exact and digits > 0):
+            tolerance = max(tolerance, 10.0**-digits)  # rounded or truncated to the shown digits
+    if op == "approx":
+        tolerance = max(tolerance, 0.01 * scale)
+    return diff < tolerance * (1 + _EPS)
+
+
+def _compare(a: Value, b: Value, rel: Relation) -> bool:
+    op = rel.op
+    if op in ("=", "approx"):
+        return _close(a, b, op, rel)
+    if op == "!=":
+        return not _close(a, b, "=", rel)
+    fa, fb = (a, b) if isinstance(a, Fraction) and isinstance(b, Fraction) else (float(a), float(b))
+    slack = 0 if isinstance(fa, Fraction) else _EPS * max(abs(fa), abs(fb), 1.0)
+    return {"<": fa < fb + slack, ">": fa > fb - slack,
+            "<=": fa <= fb + slack, ">=": fa >= fb - slack}[op]
+
+
+def check_relation(rel: Relation, values: dict[str, Value] | None = None) -> RelationCheck:
+    """Decide a relation whose sides are closed (after substituting `values`); else "unknown"."""
+    if _ELLIPSIS.search(rel.lhs) or _ELLIPSIS.search(rel.rhs):
+        return RelationCheck(rel, "unknown", f"{rel}: elided terms")
+    if rel.lhs_expr is None or rel.rhs_expr is None:
+        return RelationCheck(rel, "unknown", f"{rel}: not arithmetic we can read")
+    left, right = units_of(rel.lhs), units_of(rel.rhs)
+    if left and right and left != right:
+        return RelationCheck(rel, "unknown", f"{rel}: different units on each side")
+    try:
+        a, b = evaluate(rel.lhs_expr, values), evaluate(rel.rhs_expr, values)
+        ok = _compare(a, b, rel) or _percent_convention(rel, a, b)
+    except Unevaluable as exc:
+        return RelationCheck(rel, "unknown", f"{rel}: {exc}")
+    except (TypeError, ValueError, OverflowError, ArithmeticError) as exc:
+        return RelationCheck(rel, "unknown", f"{rel}: {type(exc).__name__}")
+    if ok:
+        return RelationCheck(rel, "true", f"{rel} holds")
+    return RelationCheck(rel, "false", f"{rel} is false ({format_signed(a)})")
+
+
+def _percent_convention(rel: Relation, a: Value, b: Value) -> bool:
+    """`(100 / 256) x 100 = 39.06%`: a percent sign labelling a number that is already x100."""
+    left, right = _PERCENT_END.search(rel.lhs), _PERCENT_END.search(rel.rhs)
+    if bool(left) == bool(right):
+        return False
+    bare = replace(rel, lhs=_PERCENT_END.sub("", rel.lhs), rhs=_PERCENT_END.sub("", rel.rhs))
+    return _close(a * 100, b, rel.op, bare) if left else _close(a, b * 100, rel.op, bare)
+
+
+def format_signed(value: Value) -> str:
+    text = format_value(value)
+    return f"-{text}" if value < 0 else text
+
+
+def definitions(known: Sequence[Relation]) -> dict[str, Value]:
+    """Values of single variables that earlier relations establish unambiguously."""
+    return solve_known(known)
+
+
+def _is_definition(rel: Relation) -> bool:
+    return isinstance(rel.lhs_expr, sympy.Symbol) or isinstance(rel.rhs_expr, sympy.Symbol)
+
+
+def check_against(known: Sequence[Relation], rel: Relation) -> RelationCheck:
+    """Substitute values established earlier into `rel` and decide it if that closes it.
+
+    Only relations that actually use an established variable are decided here, and a relation
+    that (re)defines a variable is left alone: variables are reused across cases and sub-problems.
+    """
+    try:
+        values = definitions(known)
+        if rel.lhs_expr is None or rel.rhs_expr is None or _is_definition(rel):
+            return RelationCheck(rel, "unknown", f"{rel}: not checked against earlier steps")
+        names = {s.name for s in rel.lhs_expr.free_symbols | rel.rhs_expr.free_symbols}
+    except (RecursionError, TypeError, ValueError, AttributeError):
+        return RelationCheck(rel, "unknown", f"{rel}: not checked against earlier steps")
+    if not names or not names <= values.keys():
+        return RelationCheck(rel, "unknown", f"{rel}: no earlier values close it")
+    text = f"{rel.lhs} {rel.rhs}"
+    if any(re.search(_FUNCTION_CALL.format(re.escape(n)), text) for n in names if len(n) == 1):
+        return RelationCheck(rel, "unknown", f"{rel}: reads like function notation")
+    check = check_relation(rel, {n: values[n] for n in names})
+    shown = ", ".join(f"{n} = {format_signed(values[n])}" for n in sorted(names))
+    return RelationCheck(rel, check.verdict, f"{check.detail} with {shown}")
+
+
+def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
+    """Check every closed relation of a step; never raises, work is bounded by `config`.
+
+    Relations are not substituted into each other within a step: steps that try cases
+    (`if x = 0 then y^2 = -1, no solution`) would read as contradictions.
+    """
+    deadline = time.monotonic() + config.budget_s
+    relations = extract_relations(step)
+    if _REMAINDER.search(step):  # `4 \div 5 = 0` with a remainder is integer division
+        relations = [r for r in relations if not re.search(r"\\div|/|÷", r.lhs + r.rhs)]
+    checks: list[RelationCheck] = []
+    skipped = 0
+    for i, rel in enumerate(relations):
+        if i >= config.max_relations or time.monotonic() > deadline:
+            skipped = len(relations) - i
+            break
+        check = check_relation(rel)
+        checks.append(check)
+    note = f"; {skipped} relation(s) not checked (budget)" if skipped else ""
+    false = [c for c in checks if c.verdict == "false"]
+    if false and _HEDGE.search(step):  # "1 = 3 + 4 is clearly not true", "plugging in 1 ..."
+        checks = [replace(c, verdict="unknown", detail=f"{c.detail}, but the step rejects or "
+                          "tests it") if c.verdict == "false" else c for c in checks]
+        false = []
+    if false:
+        return StepCheck(checks, "false", "; ".join(c.detail for c in false) + note)
+    true = [c for c in checks if c.verdict == "true"]
+    if true:
+        return StepCheck(checks, "true", "; ".join(c.detail for c in true) + note)
+    return StepCheck(checks, "unknown", ("no closed relation to check" if checks else
+                                         "no relation found") + note)

@@ -1,0 +1,111 @@
+"""The offline judge on small hand-written solutions: each rule, and a clean solution left clean."""
+
+import pytest
+
+from scoring.align import AlignedGroup, Alignment
+from scoring.judge import JudgeInput, judge_steps
+from scoring.verdict import AnswerVerdict
+
+NO_REF = AnswerVerdict(None, ())
+
+
+def judge(steps, problem="", answer=NO_REF, problem_type="calculation", **kw):
+    return judge_steps(JudgeInput(problem, steps, problem_type, answer, **kw))
+
+
+def labels(verdicts):
+    return [v.label for v in verdicts]
+
+
+def test_correct_solution_stays_clean():
+    steps = ["Let the width be w, so the length is 2w.",
+             "The perimeter is $2(w + 2w) = 6w = 30$, so $w = 5$.",
+             "The area is $5 \\times 10 = 50$."]
+    verdicts = judge(steps, answer=AnswerVerdict("50", ("50",), symbolic=True))
+    assert labels(verdicts) == ["correct"] * 3
+    assert verdicts[2].evidence[-1] == "answer"
+    assert all(v.validity >= 0.75 for v in verdicts)
+
+
+def test_arithmetic_slip_and_what_it_corrupts():
+    steps = ["Total muffins: $47 + 58 = 95$.", "Money: $95 \\times 3 = 285$ dollars.",
+             "The bakery takes in 285 dollars."]
+    verdicts = judge(steps, problem="47 and 58 muffins at $3 each",
+                     answer=AnswerVerdict("285", ("315",), symbolic=False))
+    assert labels(verdicts) == ["incorrect", "meaningless", "incorrect"]
+    assert verdicts[0].evidence == ("symbolic",) and "calculation" in verdicts[0].error_categories
+    assert verdicts[1].depends_on == (1,) and "step 1" in verdicts[1].reason
+    assert "does not match the reference 315" in verdicts[2].reason
+    assert verdicts[0].validity < 0.1 < verdicts[1].validity
+
+
+def test_sign_flip_is_incorrect():
+    verdicts = judge(["$3 - 8 = 5$", "so the result is 5"])
+    assert verdicts[0].label == "incorrect"
+
+
+def test_contradiction_with_earlier_relations():
+    steps = ["We have $x = 4$.", "Then $2x = 10$."]
+    verdicts = judge(steps)
+    assert labels(verdicts) == ["correct", "incorrect"]
+    assert "contradicts earlier steps" in verdicts[1].reason
+
+
+def test_repeated_step_is_redundant():
+    steps = ["$3 \\times 4 = 12$.", "$3 \\times 4 = 12$.", "So the answer is 12."]
+    verdicts = judge(steps)
+    assert labels(verdicts) == ["correct", "redundant", "correct"]
+    assert verdicts[1].redundancy > 0.5 > verdicts[0].redundancy
+
+
+def test_proof_final_step_is_not_an_answer_check():
+    verdicts = judge(["Assume n is even.", "Then n^2 is even."], problem_type="proof",
+                     answer=AnswerVerdict("x", ("y",), symbolic=False))
+    assert labels(verdicts) == ["correct", "correct"]
+
+
+def test_right_answer_overrides_propagation_on_the_final_step():
+    steps = ["$2 + 2 = 5$", "so the answer is 4"]
+    verdicts = judge(steps, answer=AnswerVerdict("4", ("4",), symbolic=True))
+    assert labels(verdicts) == ["incorrect", "correct"]
+
+
+def test_format_module_flags_malformed_latex():
+    steps = ["$\\frac{1}{2$ of the cake", "so half is left"]
+    assert judge(steps)[0].label == "correct"
+    verdicts = judge(steps, format_module=True)
+    assert verdicts[0].label == "incorrect" and "format" in verdicts[0].error_categories
+
+
+def _alignment(step_reference, step_similarity):
+    return Alignment(
+        pairs=[AlignedGroup(r, (i,), s) for i, (r, s) in enumerate(zip(step_reference, step_similarity)) if r],
+        insertions=[i for i, r in enumerate(step_reference) if not r], deletions=[], score=0.8,
+        divergence_step=None, step_similarity=step_similarity, step_reference=step_reference,
+    )
+
+
+def test_step_unrelated_to_every_reference_step_is_incorrect():
+    refs = ["Subtract 5: 2x = 8.", "Divide by 2: x = 4."]
+    steps = ["Subtract 5 from both sides: 2x = 8.", "The weather is nice today.", "So x = 4."]
+    al = _alignment([(0,), (), (1,)], [0.9, 0.1, 0.85])
+    verdicts = judge(steps, alignment=al, reference_steps=refs)
+    assert labels(verdicts) == ["correct", "incorrect", "correct"]
+    assert verdicts[1].evidence == ("alignment",)
+
+
+def test_numbers_contradicting_the_aligned_reference_step():
+    refs = ["Subtract 5: 2x = 8.", "Divide by 2: x = 4."]
+    steps = ["Subtract 5 from both sides: 2x = 8.", "Divide by 2: x = 5."]
+    al = _alignment([(0,), (1,)], [0.9, 0.9])
+    verdicts = judge(steps, alignment=al, reference_steps=refs)
+    assert verdicts[1].label == "incorrect"
+    assert "reference step 2" in verdicts[1].reason
+
+
+@pytest.mark.parametrize("n", [1, 200])
+def test_every_step_gets_a_verdict_with_evidence_or_the_prior(n):
+    steps = [f"Step {i}: we note that {i} + 1 = {i + 1}." for i in range(n)]
+    verdicts = judge(steps)
+    assert len(verdicts) == n
+    assert all(v.label == "correct" and v.evidence == ("symbolic",) for v in verdicts)
