@@ -1,4 +1,6 @@
-"""Final answers: where a solution states its answer, and whether it equals the reference (DESIGN.md 4.7).
+"""Final answers: whether a solution's answer equals the reference (DESIGN.md 4.7).
+
+`extract_answer` (re-exported from `scoring.extract`) finds the answer in a solution.
 
 Equivalence is decided by math-verify (gold first: it is asymmetric on purpose) in a worker process
 with a hard deadline and a memory cap, so adversarial answers cannot hang or exhaust the caller.
@@ -19,98 +21,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoring.extract import answer_candidates, extract_answer, find_answer
+
+__all__ = [
+    "AnswerCheck",
+    "AnswerVerifier",
+    "VerifyConfig",
+    "check_answer",
+    "clean_answer",
+    "extract_answer",
+    "is_equivalent",
+]
+
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 _TIMEOUT = object()
-
-_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")
-_LAST_BRACKET = re.compile(r"【([^【】]*)】\s*[。.]?\s*$")
-_FINAL = re.compile(r"final answer\s*(?:is)?\s*[:：]?\s*(?:the final answer is\s*)?", re.IGNORECASE)
-_HASH_ANSWER = re.compile(r"^#\s*Answer\s*$", re.IGNORECASE | re.MULTILINE)
-_ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECASE)
-_GSM8K = re.compile(r"####\s*(.+)")
-_CN_ANSWER = re.compile(r"答案(?:是|为)\s*[:：]?\s*")
-_EQ_RHS = re.compile(r"=\s*([^=]+)$")
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
-_LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
-_SENTENCE_END = re.compile(r"\.\s|。|；|;")
-_MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
-
-
-def _balanced(text: str, start: int) -> str | None:
-    """The content of the brace group opening at `text[start - 1] == '{'`, braces counted."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] == "{" and text[i - 1] != "\\":
-            depth += 1
-        elif text[i] == "}" and text[i - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return text[start:i]
-    return None
-
-
-def _clean(answer: str) -> str | None:
-    text = answer.strip()
-    text = re.sub(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$", "", text).strip()
-    text = text.rstrip("。.，,;；").strip()
-    text = re.sub(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$", "", text).strip()
-    return text or None
-
-
-def _first_line(text: str) -> str:
-    """The answer after an anchor: the leading math span, else the clause up to a sentence end."""
-    line = next((ln for ln in text.splitlines() if ln.strip()), "")
-    if m := _LEADING_MATH.match(line):
-        return next(g for g in m.groups() if g is not None)
-    return _SENTENCE_END.split(line, 1)[0]
-
-
-def _boxed(text: str) -> str | None:
-    found = None
-    for m in _BOXED.finditer(text):
-        content = _balanced(text, m.end())
-        if content is not None:
-            found = content
-    return found
-
-
-def extract_answer(text: str) -> str | None:
-    """The final answer a solution states, or None when it states none.
-
-    In order: the last `\\boxed{}`/`\\fbox{}` (braces counted), StepMathBench's `最终答案：【...】`,
-    "Final Answer:", PRM800K's "# Answer", GSM8K's "####", "the answer is", "答案是/为"; then the
-    right-hand side of the last line's equation, then the last number.
-    """
-    if not text or not text.strip():
-        return None
-    if (boxed := _boxed(text)) is not None:
-        return _clean(boxed)
-    cn = list(_CN_FINAL.finditer(text))
-    if cn:
-        rest = text[cn[-1].end():]
-        return _clean(rest.split("】", 1)[0])
-    if m := _LAST_BRACKET.search(text):
-        return _clean(m.group(1))
-    for pattern in (_FINAL, _HASH_ANSWER, _ANSWER_IS, _CN_ANSWER):
-        hits = list(pattern.finditer(text))
-        if hits:
-            answer = _clean(_first_line(text[hits[-1].end():]))
-            if answer:
-                return answer
-    if hits := _GSM8K.findall(text):
-        return _clean(hits[-1])
-    return _fallback(text)
-
-
-def _fallback(text: str) -> str | None:
-    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
-    spans = [a or b for a, b in _MATH_INLINE.findall(last)]
-    if spans and (m := _EQ_RHS.search(spans[-1])):
-        return _clean(m.group(1))
-    numbers = _NUMBER.findall(text)
-    return _clean(numbers[-1]) if numbers else None
-
 
 @dataclass(frozen=True)
 class VerifyConfig:
@@ -213,8 +137,26 @@ def default_verifier() -> AnswerVerifier:
         return _DEFAULT
 
 
+_CONTROL = {"\x07": "\\a", "\x08": "\\b", "\x0b": "\\v", "\x0c": "\\f"}
+_TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za-z])\s*\}")
+_SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"))
+
+
+def clean_answer(answer: str) -> str:
+    """Repair what commonly breaks answers before any comparison.
+
+    JSON written without escaping turns `\\frac` into a form feed plus "rac" (likewise `\\b`,
+    `\\v`, `\\a`); `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are display variants.
+    """
+    text = "".join(_CONTROL.get(ch, ch) for ch in answer)
+    text = _TEXT_SYMBOL.sub(lambda m: m.group(1), text)
+    for variant, canonical in _SYNONYMS:
+        text = text.replace(variant, canonical)
+    return text
+
+
 def _normalise(answer: str) -> str:
-    return re.sub(r"\s+|\$|\\[,;! ]|\\left|\\right", "", answer).rstrip(".")
+    return re.sub(r"\s+|\$|\\[,;! ]|\\left|\\right", "", clean_answer(answer)).rstrip(".")
 
 
 def is_equivalent(
@@ -236,4 +178,40 @@ def is_equivalent(
         return None
     if any(_normalise(g) == _normalise(pred) for g in golds):
         return True
-    return (verifier or default_verifier()).compare(golds, pred, timeout)
+    golds = [clean_answer(g) for g in golds]
+    return (verifier or default_verifier()).compare(golds, clean_answer(pred), timeout)
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    """The answer found, whether it equals the reference, and whether the solution marked it."""
+
+    extracted: str | None
+    correct: bool | None
+    anchored: bool
+
+
+def check_answer(
+    text: str,
+    gold: str | Sequence[str],
+    *,
+    timeout: float = 2.0,
+    candidate_timeout: float = 0.5,
+    verifier: AnswerVerifier | None = None,
+) -> AnswerCheck:
+    """Check a solution's final answer against the reference.
+
+    A marked answer (boxed, "final answer", ...) is decisive. An unmarked one is looked for among
+    the closing lines' expressions: the solution is right if any of them equals the reference.
+    """
+    found = find_answer(text)
+    golds = [gold] if isinstance(gold, str) else list(gold)
+    if not golds:
+        return AnswerCheck(found.text, None, found.anchored)
+    if found.anchored:
+        return AnswerCheck(found.text, is_equivalent(golds, found.text, timeout=timeout,
+                                                     verifier=verifier), True)
+    for candidate in answer_candidates(text):
+        if is_equivalent(golds, candidate, timeout=candidate_timeout, verifier=verifier):
+            return AnswerCheck(candidate, True, False)
+    return AnswerCheck(found.text, False if found.text else None, False)

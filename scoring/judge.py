@@ -33,6 +33,7 @@ class JudgeConfig:
     symbolic_false: float = 0.03
     contradiction: float = 0.08
     answer_wrong: float = 0.12
+    answer_unmarked_wrong: float = 0.35
     reference_mismatch: float = 0.3
     malformed: float = 0.25
     meaningless: float = 0.6
@@ -133,12 +134,18 @@ def _final_step(inp: JudgeInput, current: StepVerdict, config: JudgeConfig) -> S
             validity=max(current.validity, config.checked_true),
         )
     ref = " or ".join(answer.reference)
+    if answer.anchored:
+        reason = f"final answer {answer.extracted} does not match the reference {ref}"
+        validity = config.answer_wrong
+    else:
+        reason = f"no expression in the closing lines equals the reference {ref}"
+        validity = config.answer_unmarked_wrong
     return current.relabel(
         "incorrect",
-        f"final answer {answer.extracted} does not match the reference {ref}",
+        reason,
         "answer",
         error_categories=(*current.error_categories, "final_answer"),
-        validity=min(current.validity, config.answer_wrong),
+        validity=min(current.validity, validity),
     )
 
 

@@ -73,6 +73,11 @@ class GradeRequest(_Strict):
     language: Language = "auto"
     modules: Modules = Field(default_factory=Modules)
     mode: Mode = "auto"
+    fused: bool = Field(
+        default=False,
+        description="LLM mode only: segment, label and link the steps in one model call "
+        "(one round trip, like StepMathAgent's single prompt) instead of two.",
+    )
 
     @field_validator("problem", "solution", "reference_solution")
     @classmethod

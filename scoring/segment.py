@@ -1,10 +1,9 @@
 """Offline step segmentation (DESIGN.md 4.1): ReAlign's heuristics, extended for Chinese and LaTeX.
 
-Math spans (`$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]`, `\\begin{env}...\\end{env}`) are swapped for
-one placeholder character first, so no later rule can split them, then restored in order. The text
-is cut into units (lines, then sentences), each unit loses its numbering, filler units are dropped,
-and units that cannot stand alone (headings, connectives, `...:` introductions, scraps) are merged.
-Every pass is a single scan with bounded or anchored regexes, so time stays linear in the input.
+Math spans become placeholder characters first, so no rule can split them, and come back in order.
+Lines, then sentences, become units; units lose their numbering, filler is dropped, and units that
+cannot stand alone (titles, connectives, `...:` introductions, scraps) merge with a neighbour.
+Every regex is anchored or bounded and every pass a single scan: time is linear in the input.
 """
 
 from __future__ import annotations
@@ -38,52 +37,43 @@ _LABEL = re.compile(
     r"|[-*•+]\s"
     r")\s*(?:\*\*|__)?\s*"
 )
-_NUMBERED = re.compile(
-    r"\s*(?:\*\*)?\s*(?:step\s*\d|第\s*[一二三四五六七八九十百\d]{1,4}\s*步|\d{1,3}\s*[.)、](?!\d)"
-    r"|[(（]\s*\d{1,3}\s*[)）]|[\u2460-\u2473])",
-    re.IGNORECASE,
-)
+_NUMERAL = re.compile(r"[\d一二三四五六七八九十\u2460-\u2473]")  # numbering, unlike "-" or "(a)"
 _PREAMBLE = re.compile(  # dropped only when something follows on the same unit
-    r"(?:(?:好的|当然|没问题|嗯|sure|okay|ok|certainly|alright|great)[，,!！。.]"
+    r"(?i)(?:(?:好的|当然|没问题|嗯|sure|okay|ok|certainly|alright|great)[，,!！。.]"
     r"|(?:解题过程|解答过程|解答|解|solution)\s*[:：])\s*",
-    re.IGNORECASE,
 )
 _ANSWER = re.compile(
-    r"(?:\*\*|__)?\s*(?:最终答案|final answer|答案|answer)\s*[:：是]|#{1,4}\s*answer\b",
-    re.IGNORECASE,
+    r"(?i)(?:(?:\*\*|__)?\s*(?:最终答案|final answer|答案|answer)\s*[:：是]|#{1,4}\s*answer\b)"
+    r"(?:\*\*|__)?",
 )
 _EN_END = re.compile(r"([.!?][\"')\]]*)\s+(?=[A-Z\\" + _MATH + _DISPLAY + "])")
 _ZH_END = {
-    "zh": re.compile(r"[。！？；;][”’」』）)】]*"),
-    "en": re.compile(r"[。！？；][”’」』）)】]*"),
+    lang: re.compile(f"[。！？；{semi}][”’」』）)】]*") for lang, semi in (("zh", ";"), ("en", ""))
 }
 _ABBREV = re.compile(
-    r"(?<![A-Za-z])(?:e\.g|i\.e|etc|vs|cf|figs?|eqs?|approx|resp|no|thm|def|prop|sec|ch|dr|mr|mrs|st)"
-    r"\.[\"')\]]*$",
-    re.IGNORECASE,
+    r"(?i)(?<![A-Za-z])(?:e\.g|i\.e|etc|vs|cf|figs?|eqs?|approx|resp|no|thm|def|prop|sec|ch"
+    r"|dr|mr|mrs|st)\.[\"')\]]*$",
 )
-_FILLER = re.compile(
-    r"(?:(?:sure|certainly|of course|absolutely|okay|ok|alright|great)[!.,]?"
-    r"|(?:sure|certainly|of course|absolutely)[!.,]?\s*(?:here|let|i)\b.{0,80}"
-    r"|here(?:'s| is| are)\s+(?:the|a|my|how)\b.{0,60}"
-    r"|let(?:'s| us| me)\s+(?:solve|work through|tackle|go through|walk through|break down|think"
-    r"|approach)(?:\s+(?:this|it|the (?:problem|question|equation)))?"
-    r"(?:\s+(?:down|through))?(?:\s+step[- ]by[- ]step)?"
+_FILLER = re.compile(  # whole units only, and never with math or digits (see _is_filler)
+    r"(?i)(?:(?:sure|certainly|of course|absolutely|okay|ok|alright|great|好的|当然|没问题)[!.,，！]?\s*)?"
+    r"(?:here(?:'s| is| are)\s+(?:the|a|my|how)\b.{0,60}"
+    r"|let(?:'s| us| me)\s+(?:solve|work|tackle|go|walk|break|think|approach|help)"
+    r"(?:\s+(?:this|it|you|the (?:problem|question|equation)))?(?:\s+(?:down|through|out))?"
+    r"(?:\s+step[- ]by[- ]step)?"
     r"|i(?:'d| would| will|'ll)? (?:be (?:happy|glad) to|can) help.{0,60}"
     r"|(?:i )?hope (?:this|that|it) helps.{0,40}|let me know if.{0,80}|feel free to.{0,80}"
-    r"|(?:solution|解题过程|解答过程|解答|解)"
-    r"|(?:下面|接下来|现在)?(?:让)?(?:我们|我)?来?(?:一步一步地?|逐步|详细)?地?"
-    r"(?:解答|解决|求解|分析|回答)(?:一下)?(?:这个|这道|该|本)?(?:问题|题目|题)?"
-    r"|希望(?:这|以上|对你|对您).{0,15}(?:帮助|有用).{0,10})"
+    r"|solution|解题过程|解答过程|解答|解"
+    r"|(?:下面|接下来|现在)?让?(?:我们|我)?来?(?:一步一步地?|逐步|详细)?地?(?:解答|解决|求解|分析|回答)"
+    r"(?:一下)?(?:这个|这道|该|本)?(?:问题|题目|题)?"
+    r"|希望(?:这|以上|对你|对您).{0,15}(?:帮助|有用).{0,10})?"
     r"\s*[.!:。！：]?",
-    re.IGNORECASE,
 )
 _CONNECTIVE = re.compile(
-    r"(?:so|thus|therefore|hence|then|now|next|finally|first(?:ly)?|second(?:ly)?|this gives"
+    r"(?i)(?:so|thus|therefore|hence|then|now|next|finally|first(?:ly)?|second(?:ly)?|this gives"
     r"|所以|因此|于是|故|则|即|那么|然后|接着|首先|其次|最后|这样|综上所?述?|由此可?得|可得|得)"
     r"\s*[,，:：.。]?",
-    re.IGNORECASE,
 )
+_MATH_OR_DIGIT = re.compile(r"[\d" + _MATH + _DISPLAY + "]")
 _CONTENT = re.compile(r"[A-Za-z0-9\u3400-\u9fff" + _MATH + _DISPLAY + "]")
 _CONTINUATION = re.compile(r"(?:where|with)\b|其中")  # lower case: "Where" starts a sentence
 _OPENERS = "【(（[“"
@@ -137,21 +127,24 @@ def _en_sentences(text: str) -> Iterator[str]:
     yield text[start:]
 
 
-def _has_math_or_digit(text: str) -> bool:
-    return _PLACEHOLDER.search(text) is not None or any(c.isdigit() for c in text)
+def _is_numbered(line: str) -> bool:
+    return (m := _LABEL.match(line)) is not None and _NUMERAL.search(m.group()) is not None
 
 
 def _is_filler(unit: str) -> bool:
     """Pure filler only: any math, digit or `=` keeps the unit."""
-    if _has_math_or_digit(unit) or "=" in unit:
+    if _MATH_OR_DIGIT.search(unit) or "=" in unit or not _CONTENT.search(unit):
         return False
     return _FILLER.fullmatch(unit) is not None
 
 
 def _units(line: str, lang: str, split: bool) -> Iterator[tuple[str, str]]:
-    """The line's units with their kind: `heading`, `answer` or `text`."""
+    """The line's units with their kind: `heading`, `answer`, `echo` (GSM8K "#### 18") or `text`."""
     line = line.strip()
     if not line or _RULE.fullmatch(line):
+        return
+    if not _CONTENT.search(line):  # a scrap: nothing below applies, and such lines can be many
+        yield line, "text"
         return
     kind = "text"
     if _ECHO.match(line):
@@ -226,8 +219,9 @@ def _merge(units: list[tuple[str, str]], min_chars: int) -> list[str]:
         if carry:
             _glue(carry, text, titled)
         step, carry, titled = carry or [text], [], kind == "heading"
-        scrap = len(text) < min_chars and not _has_math_or_digit(text)
-        if titled or text.endswith((":", "：")) or _CONNECTIVE.fullmatch(text) or scrap:
+        scrap = len(text) < min_chars and not _MATH_OR_DIGIT.search(text)
+        bare = kind == "answer" and _ANSWER.fullmatch(text)  # "# Answer", "最终答案：" alone
+        if titled or bare or text.endswith((":", "：")) or _CONNECTIVE.fullmatch(text) or scrap:
             carry = step
         else:
             steps.append(step)
@@ -258,11 +252,12 @@ def segment_steps(
     lang = detect_language(text) if language == "auto" else language
     protected, spans = _protect(text)
     lines = protected.split("\n")
-    numbered = config.keep_numbered_lines and sum(bool(_NUMBERED.match(x)) for x in lines) >= 2
+    labelled = [_is_numbered(line) for line in lines]
+    whole = config.keep_numbered_lines and sum(labelled) >= 2
     units = [
         unit
-        for line in lines
-        for unit in _units(line, lang, config.split_sentences and not (numbered and _NUMBERED.match(line)))
+        for line, numbered in zip(lines, labelled, strict=True)
+        for unit in _units(line, lang, config.split_sentences and not (whole and numbered))
     ]
     restored = iter(spans)
     out = [_PLACEHOLDER.sub(lambda _: next(restored), s) for s in _merge(units, config.min_chars)]

@@ -34,6 +34,7 @@ class AnswerVerdict:
     symbolic: bool | None = None
     llm: bool | None = None
     llm_reason: str = ""
+    anchored: bool = True
 
     @property
     def correct(self) -> bool | None:

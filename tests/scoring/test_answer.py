@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from scoring.answer import AnswerVerifier, VerifyConfig, extract_answer, is_equivalent
+from scoring.answer import (
+    AnswerVerifier,
+    VerifyConfig,
+    check_answer,
+    clean_answer,
+    extract_answer,
+    is_equivalent,
+)
 
 
 @pytest.mark.parametrize(
@@ -101,3 +108,41 @@ def test_agreement_with_public_grader_suites(shared_data):
     agree = sum(bool(is_equivalent(r["gold"], r["pred"])) == r["equal"] for r in rows)
     # measured 366/424 (86.3%) with the defaults; math-verify's own harness settings give 375
     assert agree / len(rows) >= 0.84
+
+
+@pytest.mark.parametrize(
+    ("text", "gold", "extracted", "correct", "anchored"),
+    [
+        ("so x = 4.\nFinal Answer: $5$", "4", "5", False, True),
+        ("Right. So the square root of 53 is $\\sqrt{53}$. We cannot simplify it.", "\\sqrt{53}",
+         "\\sqrt{53}", True, False),
+        ("And $\\dfrac{5}{9}$ is our answer.", "\\frac 59", "\\dfrac{5}{9}", True, False),
+        ("The exchange rate is $1250\\text{ dollars} = 1,000,000\\text{ lire}$.", "1250",
+         "1250\\text{ dollars}", True, False),
+        ("So the total is 12 apples.", "13", "12", False, False),
+        ("We are done.", "13", None, None, False),
+        ("The answer is 7.", [], "7", None, True),
+    ],
+)
+def test_check_answer(text, gold, extracted, correct, anchored):
+    check = check_answer(text, gold)
+    assert (check.extracted, check.correct, check.anchored) == (extracted, correct, anchored)
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("$\\frac{\\text{3}}{\\text{25}}\\text{+}\\frac{\\text{4}}{\\text{25}}\\text{i}$",
+         "$\\frac{3}{25}+\\frac{4}{25}i$"),
+        ("[-2, -1]\\bigcup[1, 2]", "[-2, -1]\\cup[1, 2]"),
+        ("\x0crac{1}{2}", "\\frac{1}{2}"),
+        ("\\text{cm}", "\\text{cm}"),
+    ],
+)
+def test_clean_answer_repairs_common_breakage(raw, clean):
+    assert clean_answer(raw) == clean
+
+
+def test_tiny_numbers_are_not_equal_by_rounding():
+    assert is_equivalent("\\frac{1}{2004!}", "\\frac{1}{2006!}") is False
+    assert is_equivalent("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}") is False
