@@ -28,16 +28,16 @@ def format_report(report: GradeReport, width: int | None = None) -> str:
             f"type {report.problem_type}   language {report.language}   mode {report.meta.mode}"
         ),
         "",
-        f"{'#':>3}  {'label':<12} {'valid':>5}  step",
-        f"{'-' * 3}  {'-' * 12} {'-' * 5}  {'-' * text_w}",
+        f"{'#':>3}  {'label':<13} {'valid':>5}  step",
+        f"{'-' * 3}  {'-' * 13} {'-' * 5}  {'-' * text_w}",
     ]
     for s in report.steps:
         lines.append(
-            f"{s.index:>3}  {_MARK[s.label]} {s.label:<10} {s.validity:>5.2f}  {_clip(s.text, text_w)}"
+            f"{s.index:>3}  {_MARK[s.label]} {s.label:<11} {s.validity:>5.2f}  {_clip(s.text, text_w)}"
         )
         deps = f" [uses {', '.join(map(str, s.depends_on))}]" if s.depends_on else ""
         reason = _clip(f"{s.reason}{deps}", text_w - 2)
-        lines.append(f"{'':>3}  {'':<12} {'':>5}    ↳ {reason}")
+        lines.append(f"{'':>3}  {'':<13} {'':>5}    ↳ {reason}")
     answer = report.answer
     verdict = {True: "correct", False: "wrong", None: "undecided"}[answer.correct]
     reference = " | ".join(answer.reference) or "(no reference)"
