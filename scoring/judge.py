@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from scoring.align import Alignment
+from scoring.backsubstitute import back_substitute
 from scoring.equations import Relation, check_against, check_step, extract_relations
 from scoring.latexlint import latex_problems
 from scoring.quantities import dependencies, extract_quantities
@@ -63,13 +64,14 @@ def _results(step: str) -> set[str]:
     return {q for q in extract_quantities(step).produced if _NUMERIC.fullmatch(q)}
 
 
-def _symbolic(step: str, known: list[Relation], config: JudgeConfig) -> StepVerdict | None:
+def _symbolic(
+    step: str, relations: list[Relation], known: list[Relation], config: JudgeConfig
+) -> StepVerdict | None:
     check = check_step(step)
     if check.verdict == "false":
         return StepVerdict(
             "incorrect", check.evidence, ("symbolic",), (), ("calculation",), config.symbolic_false
         )
-    relations = extract_relations(step)
     for rel in relations:
         against = check_against(known, rel)
         if against.verdict == "false":
@@ -149,6 +151,19 @@ def _final_step(inp: JudgeInput, current: StepVerdict, config: JudgeConfig) -> S
     )
 
 
+def _back_substitute(
+    verdicts: list[StepVerdict], relations: list[list[Relation]], steps: Sequence[str],
+    config: JudgeConfig,
+) -> None:
+    for failure in back_substitute(relations, steps):
+        current = verdicts[failure.step]
+        if current.label in ("correct", "redundant") and "answer" not in current.evidence:
+            verdicts[failure.step] = StepVerdict(
+                "incorrect", failure.detail, ("symbolic",), (), ("contradiction",),
+                config.contradiction,
+            )
+
+
 def _propagate(verdicts: list[StepVerdict], deps: Sequence[Sequence[int]], config: JudgeConfig) -> None:
     """A step built on a wrong result is meaningless, however right it is in isolation."""
     for j, verdict in enumerate(verdicts):
@@ -169,10 +184,11 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
     known: list[Relation] = []
     seen: dict[str, int] = {}
     deps = dependencies(inp.steps, inp.problem)
+    relations = [extract_relations(step) for step in inp.steps]
     verdicts: list[StepVerdict] = []
     for i, step in enumerate(inp.steps):
         verdict = StepVerdict("correct", "no check found a problem", validity=config.prior)
-        found = _symbolic(step, known, config)
+        found = _symbolic(step, relations[i], known, config)
         if found is not None:
             verdict = found
         if verdict.label == "correct" and (ref := _reference(i, step, inp, config)) is not None:
@@ -196,5 +212,6 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
         if verdict.label != "redundant":
             verdict = replace(verdict, redundancy=config.not_redundant)
         verdicts.append(verdict)
+    _back_substitute(verdicts, relations, inp.steps, config)
     _propagate(verdicts, deps, config)
     return [replace(v, depends_on=tuple(d + 1 for d in deps[i])) for i, v in enumerate(verdicts)]

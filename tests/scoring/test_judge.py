@@ -109,3 +109,19 @@ def test_every_step_gets_a_verdict_with_evidence_or_the_prior(n):
     verdicts = judge(steps)
     assert len(verdicts) == n
     assert all(v.label == "correct" and v.evidence == ("symbolic",) for v in verdicts)
+
+
+def test_back_substitution_marks_the_step_the_final_value_contradicts():
+    steps = ["That simplifies to $7y^2 = 72$.", "So $y^2 = 36$.", "Thus $y = 6$."]
+    verdicts = judge(steps, answer=AnswerVerdict("6", ("6",), symbolic=True))
+    assert labels(verdicts) == ["incorrect", "correct", "correct"]
+    assert "fails with the solution's own y = 6" in verdicts[0].reason
+
+
+def test_unmarked_wrong_answer_is_less_certain_than_a_marked_one():
+    steps = ["$3 \\times 4 = 12$", "so there are 12 apples"]
+    marked = judge(steps, answer=AnswerVerdict("12", ("13",), symbolic=False))
+    unmarked = judge(steps, answer=AnswerVerdict("12", ("13",), symbolic=False, anchored=False))
+    assert marked[-1].label == unmarked[-1].label == "incorrect"
+    assert marked[-1].validity < unmarked[-1].validity
+    assert "closing lines" in unmarked[-1].reason
