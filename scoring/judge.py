@@ -17,6 +17,7 @@ from scoring.align import Alignment
 from scoring.backsubstitute import back_substitute
 from scoring.equations import Relation, check_against, check_step, extract_relations
 from scoring.latexlint import latex_problems
+from scoring.provenance import unexplained_numbers
 from scoring.quantities import dependencies, extract_quantities
 from scoring.schema import ProblemType
 from scoring.verdict import AnswerVerdict, StepVerdict
@@ -38,10 +39,11 @@ class JudgeConfig:
     reference_mismatch: float = 0.3
     malformed: float = 0.25
     meaningless: float = 0.6
-    redundant_validity: float = 0.7
+    redundant_validity: float = 0.5
     redundant: float = 0.9
     not_redundant: float = 0.05
     unrelated_similarity: float = 0.3
+    unexplained: float = 0.55
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,22 @@ def _back_substitute(
             )
 
 
+def _flag_unexplained(
+    verdicts: list[StepVerdict], unexplained: list[list[str]], config: JudgeConfig
+) -> None:
+    """Soft evidence only: numbers from nowhere lower validity but never change a label."""
+    for i, numbers in enumerate(unexplained):
+        current = verdicts[i]
+        if numbers and current.label == "correct" and current.validity > config.unexplained:
+            shown = ", ".join(numbers[:3])
+            verdicts[i] = replace(
+                current,
+                reason=f"{current.reason}; mentions {shown}, which neither the problem nor an "
+                "earlier step explains",
+                validity=config.unexplained,
+            )
+
+
 def _propagate(verdicts: list[StepVerdict], deps: Sequence[Sequence[int]], config: JudgeConfig) -> None:
     """A step built on a wrong result is meaningless, however right it is in isolation."""
     for j, verdict in enumerate(verdicts):
@@ -213,5 +231,6 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
             verdict = replace(verdict, redundancy=config.not_redundant)
         verdicts.append(verdict)
     _back_substitute(verdicts, relations, inp.steps, config)
+    _flag_unexplained(verdicts, unexplained_numbers(inp.problem, inp.steps), config)
     _propagate(verdicts, deps, config)
     return [replace(v, depends_on=tuple(d + 1 for d in deps[i])) for i, v in enumerate(verdicts)]

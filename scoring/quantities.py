@@ -67,7 +67,8 @@ def _closed_value(expr: sympy.Basic | None) -> str | None:
         return None
 
 
-def _numbers(text: str) -> list[str]:
+def literal_numbers(text: str) -> list[str]:
+    """The numbers written in `text`, normalised (`1,000` -> `1000`, `0.50` -> `0.5`)."""
     text = THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
     return [n for m in _NUMBER.finditer(_SUBSCRIPTED.sub(" ", text)) if (n := _number(m.group()))]
 
@@ -92,7 +93,7 @@ def extract_quantities(step: str) -> Quantities:
     except (RecursionError, ValueError):  # pragma: no cover - extract_relations never raises
         relations = []
     produced: list[str] = []
-    used: list[str] = _numbers(step) + _variables(step)
+    used: list[str] = literal_numbers(step) + _variables(step)
     for rel in relations:
         used.extend(s.name for e in (rel.lhs_expr, rel.rhs_expr) if e is not None
                     for s in e.free_symbols)
@@ -117,7 +118,7 @@ def extract_quantities(step: str) -> Quantities:
 
 def dependencies(steps: Sequence[str], problem: str = "") -> list[list[int]]:
     """For each step (0-based), the earlier steps whose produced quantities it uses."""
-    given = set(_numbers(problem)) | TRIVIAL
+    given = set(literal_numbers(problem)) | TRIVIAL
     quantities = [extract_quantities(step) for step in steps]
     latest: dict[str, int] = {}  # quantity -> most recent producing step
     result: list[list[int]] = []
