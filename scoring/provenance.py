@@ -8,9 +8,10 @@ it lowers a step's validity, it never labels it incorrect.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from fractions import Fraction
+
+import numpy as np
 
 from scoring.equations import check_relation, extract_relations
 from scoring.numeric import Unevaluable, evaluate
@@ -31,14 +32,24 @@ def _key(value: float) -> float:
     return round(value, 6)
 
 
+def _combine(a: float, b: float) -> tuple[float, ...]:
+    """One +, -, x or / of a and b, both ways round."""
+    out = [a + b, a - b, b - a, a * b]
+    out += [a / b] if b else []
+    out += [b / a] if a else []
+    return tuple(_key(v) for v in out)
+
+
 def _reachable(pool: Sequence[float]) -> set[float]:
-    """Everything one +, -, x or / of two pool numbers gives."""
-    reach: set[float] = set()
-    for a, b in itertools.product(pool, repeat=2):
-        reach.update((_key(a + b), _key(a - b), _key(a * b)))
-        if b:
-            reach.add(_key(a / b))
-    return reach
+    """Everything one +, -, x or / of two pool numbers gives (vectorised: it runs per step)."""
+    if not pool:
+        return set()
+    a = np.asarray(pool, dtype=float)[:, None]
+    b = a.T
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        grid = np.concatenate([(a + b).ravel(), (a - b).ravel(), (a * b).ravel(), (a / b).ravel()])
+    grid = np.round(grid[np.isfinite(grid)], 6)
+    return set(grid.tolist())
 
 
 def _shown_work(step: str) -> set[float]:
@@ -65,13 +76,14 @@ def unexplained_numbers(problem: str, steps: Sequence[str]) -> list[list[str]]:
     for step in steps:
         mine = [(t, v) for t in dict.fromkeys(literal_numbers(step)) if (v := _value(t)) is not None]
         known = {_key(v) for v in seen} | {_key(-v) for v in seen} | _shown_work(step)
+        pool = seen[-MAX_POOL:]
+        reach = _reachable(pool)
         unexplained = []
-        for k, (text, value) in enumerate(mine):
-            if _key(value) in known:
-                continue
-            before = [v for _, v in mine[:k]]  # a step may compute from what it wrote before
-            if _key(value) not in _reachable(seen[-MAX_POOL:] + before):
+        for text, value in mine:  # a step may compute from what it wrote before a number
+            if _key(value) not in known and _key(value) not in reach:
                 unexplained.append(text)
+            reach.update(c for other in (*pool, value) for c in _combine(value, other))
+            pool = [*pool, value]
         result.append(unexplained)
         seen.extend(v for _, v in mine if v not in seen)
     return result
