@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test bench lint clean
+.PHONY: install serve test bench bench-dev lint clean snapshots
 
 install: $(STAMP)
 
@@ -24,10 +24,22 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# Re-render every prompt snapshot (tests/prompts/snapshots/); commit the diff on purpose only.
+snapshots: $(STAMP)
+	STEPGRADE_UPDATE_SNAPSHOTS=1 $(BIN)/python -m pytest -q tests/prompts/test_snapshots.py
+
 bench: $(STAMP)
 	$(BIN)/python -m eval_sets.latency
 	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
 	$(BIN)/python -m eval_sets.answer_agreement $(DATA)/answer_equivalence_cases.jsonl
+
+# The offline benchmark runner over the development sets; results in $(BENCH_OUT)/<kind>/.
+BENCH_OUT ?= /tmp/stepgrade-bench
+bench-dev: $(STAMP)
+	$(BIN)/stepgrade bench grade --dataset stepmath --path $(DATA)/stepmathbench_dev.jsonl --out $(BENCH_OUT)/stepmath
+	$(BIN)/stepgrade bench grade --dataset mr_math_invalid --path $(DATA)/mr_math_invalid_dev.jsonl --out $(BENCH_OUT)/mr_math_invalid
+	$(BIN)/stepgrade bench grade --dataset mr_math_redundant --path $(DATA)/mr_math_redundant_dev.jsonl --out $(BENCH_OUT)/mr_math_redundant
+	$(BIN)/stepgrade bench grade --dataset perturbation --path $(DATA)/perturbation_dev.jsonl --out $(BENCH_OUT)/perturbation
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from scoring.align import AlignConfig
 from scoring.difficulty import DifficultyConfig
@@ -10,12 +11,19 @@ from scoring.embed import EmbedConfig, Embedder
 from scoring.fuse import FuseConfig
 from scoring.judge import JudgeConfig
 
-PROMPT_SET_VERSION = "offline-1"
+if TYPE_CHECKING:
+    from agent.llm.structured import StructuredLlm
+
 
 
 @dataclass(frozen=True)
 class Context:
-    """Configuration of one grading run; `embedder` may be injected (tests, a shared model)."""
+    """Configuration of one grading run; `embedder` may be injected (tests, a shared model).
+
+    `llm` is None unless an endpoint is configured: offline grading never builds a client.
+    `llm_model` is only reported in `meta.versions`; `chunk_steps` is the most steps judged in
+    one `step_judgement` call (longer solutions fan out in parallel parts).
+    """
 
     embed: EmbedConfig = field(default_factory=EmbedConfig)
     align: AlignConfig = field(default_factory=AlignConfig)
@@ -24,3 +32,6 @@ class Context:
     fuse: FuseConfig = field(default_factory=FuseConfig)
     embedder: Embedder | None = None
     answer_timeout: float = 2.0
+    llm: StructuredLlm | None = None
+    llm_model: str = ""
+    chunk_steps: int = 30

@@ -17,9 +17,9 @@ class LlmUnavailableError(RuntimeError):
 class Grader:
     """Holds the compiled graph and the run context; build once, grade many."""
 
-    def __init__(self, context: Context | None = None, *, llm_configured: bool = False) -> None:
+    def __init__(self, context: Context | None = None, *, llm_configured: bool | None = None) -> None:
         self.context = context or Context()
-        self.llm_configured = llm_configured
+        self.llm_configured = self.context.llm is not None if llm_configured is None else llm_configured
         self.graph = build_graph()
 
     def _check_mode(self, request: GradeRequest) -> None:

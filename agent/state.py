@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, NamedTuple, TypedDict
 
+from agent.llm.records import CallRecord
 from scoring.align import Alignment
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.tree import TreeResult
@@ -16,11 +17,20 @@ def merge_dicts(left: dict[str, float], right: dict[str, float]) -> dict[str, fl
     return {**left, **right}
 
 
+class ChunkVerdicts(NamedTuple):
+    """Verdicts for steps `first`..`first + len(verdicts) - 1` (1-based), from one chunk call."""
+
+    first: int
+    verdicts: list[StepVerdict]
+    by_llm: bool
+
+
 class InputState(TypedDict):
     request: GradeRequest
 
 
 class GradeState(InputState, total=False):
+    use_llm: bool
     language: str
     problem_type: ProblemType
     answer: AnswerVerdict
@@ -28,13 +38,24 @@ class GradeState(InputState, total=False):
     difficulty: DifficultyVerdict | None
     alignment: Alignment | None
     verdicts: list[StepVerdict]
+    llm_verdicts: list[StepVerdict] | None
+    chunks: Annotated[list[ChunkVerdicts], operator.add]
     judged_by: Literal["offline", "llm"]
     tree: TreeResult
     report: GradeReport
     warnings: Annotated[list[str], operator.add]
     node_ms: Annotated[dict[str, float], merge_dicts]
+    llm_calls: Annotated[list[CallRecord], operator.add]
+    degraded: Annotated[bool, operator.or_]
 
 
 class OutputState(TypedDict):
     report: GradeReport
     node_ms: dict[str, float]
+
+
+class ChunkState(TypedDict):
+    """What `score_chunk` receives through `Send`: the working state and its span of steps."""
+
+    state: GradeState
+    span: tuple[int, int]

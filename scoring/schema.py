@@ -6,6 +6,7 @@ inside the grader, typed dataclasses carry the data.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -20,6 +21,8 @@ Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
 
 MAX_TEXT_CHARS = 200_000
 MAX_STEPS = 500
+# JSON's "\ud800" escapes decode to lone surrogates, which no UTF-8 response can carry back.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Strict(BaseModel):
@@ -38,6 +41,8 @@ class Modules(_Strict):
 def _check_text(value: str, field: str) -> str:
     if "\x00" in value:
         raise ValueError(f"{field} contains a NUL byte")
+    if _LONE_SURROGATE.search(value):
+        raise ValueError(f"{field} contains an unpaired UTF-16 surrogate")
     if len(value) > MAX_TEXT_CHARS:
         raise ValueError(f"{field} is longer than {MAX_TEXT_CHARS} characters")
     return value

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agent.grader import LlmUnavailableError
+from eval_sets.cli import add_bench_parser
 
 EXIT_USAGE = 2
 
@@ -67,7 +68,13 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings()
     host = args.host or settings.host
     port = args.port or settings.port
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=settings.log_level)
+    # log_config=None keeps the app's JSON logging; the app writes its own access lines.
+    options = {"host": host, "port": port, "log_level": settings.log_level, "log_config": None,
+               "access_log": False}
+    if settings.workers > 1:  # worker processes build their app from the environment
+        uvicorn.run("server.main:create_app", factory=True, workers=settings.workers, **options)
+    else:
+        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
     return 0
 
 
@@ -86,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", help="interface to bind (default STEPGRADE_HOST or 127.0.0.1)")
     s.add_argument("--port", type=int, help="port (default STEPGRADE_PORT or 8000)")
     s.set_defaults(func=_serve)
+    add_bench_parser(sub)
     return parser
 
 

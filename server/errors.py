@@ -14,6 +14,16 @@ from agent.grader import LlmUnavailableError
 log = logging.getLogger("stepgrade.server")
 
 
+class ApiError(Exception):
+    """An error the service answers on purpose: status, stable code, message, offending field."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.field = status, code, message, field
+        self.headers = headers
+
+
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str | None]]:
     return {"error": {"code": code, "message": message, "field": field}}
 
@@ -21,6 +31,9 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, d
 def _field_name(loc: tuple[object, ...]) -> str | None:
     parts = [str(p) for p in loc if p not in ("body",)]
     return ".".join(parts) or None
+
+
+_CODES = {400: "invalid_body", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -34,13 +47,18 @@ def install_error_handlers(app: FastAPI) -> None:
             content=error_body("invalid_request", f"{field}: {message}" if field else message, field),
         )
 
+    @app.exception_handler(ApiError)
+    async def _api(_: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(status_code=exc.status, headers=exc.headers,
+                            content=error_body(exc.code, exc.message, exc.field))
+
     @app.exception_handler(LlmUnavailableError)
     async def _no_llm(_: Request, exc: LlmUnavailableError) -> JSONResponse:
         return JSONResponse(status_code=422, content=error_body("llm_unavailable", str(exc), "mode"))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if exc.status_code == 404 else f"http_{exc.status_code}"
+        code = _CODES.get(exc.status_code, f"http_{exc.status_code}")
         return JSONResponse(status_code=exc.status_code, content=error_body(code, str(exc.detail)))
 
     @app.exception_handler(Exception)

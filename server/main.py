@@ -1,30 +1,49 @@
-"""Assembles the FastAPI app: lifespan, routers, error handlers. Nothing else lives here."""
+"""Assembles the FastAPI app: lifespan, middleware, routers, error handlers. Nothing else lives here."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from starlette.concurrency import run_in_threadpool
 
-from scoring.embed import load_model
+from agent.grader import Grader
 from server.errors import install_error_handlers
 from server.factory import make_grader
-from server.routes import grade, health
+from server.grading import GradingService
+from server.logs import configure_logging
+from server.metrics import Metrics
+from server.middleware import BodyLimitMiddleware, RequestContextMiddleware
+from server.routes import batch, grade, health, metrics, stream
 from server.settings import Settings
+from server.warmup import warm_up
+
+log = logging.getLogger("stepgrade.server")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, grader: Grader | None = None) -> FastAPI:
+    """The service; `grader` replaces the one built from settings (tests inject fakes)."""
     settings = settings or Settings()
+    if settings.log_json:
+        configure_logging(settings.log_level)
+    app_metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        grader = make_grader(settings)
-        if settings.preload_embedding:
-            await run_in_threadpool(load_model, grader.context.embed.model)
+        # Streaming runs the graph's synchronous nodes on the loop's default executor: size it
+        # for the concurrency limit (x3: parallel branches) instead of Python's cpu + 4.
+        executor = ThreadPoolExecutor(max_workers=3 * settings.max_concurrency,
+                                      thread_name_prefix="stepgrade-graph")
+        asyncio.get_running_loop().set_default_executor(executor)
+        built = grader or make_grader(settings)
         app.state.settings = settings
-        app.state.grader = grader
+        app.state.grader = built
+        app.state.service = GradingService(built, settings, app_metrics)
+        app.state.readiness = await warm_up(built, settings)
+        log.info("ready", extra={"checks": app.state.readiness, "llm": built.llm_configured})
         yield
 
     app = FastAPI(
@@ -33,7 +52,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
     )
+    app.state.metrics = app_metrics
     install_error_handlers(app)
-    app.include_router(health.router)
-    app.include_router(grade.router)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware, metrics=app_metrics)  # outermost: sees all
+    for module in (health, metrics, grade, batch, stream):
+        app.include_router(module.router)
     return app

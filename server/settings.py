@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -15,11 +18,32 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_api_key: SecretStr | None = None
     llm_timeout: float = 60.0
+    llm_max_retries: int = 2
+    llm_record: Path | None = None
+    llm_replay: Path | None = None
     embedding_model: str | None = None
     preload_embedding: bool = True
     answer_timeout: float = 2.0
     request_timeout: float = 30.0
     log_level: str = "info"
+    # Service limits and access (issue 5); see .env.example.
+    api_keys: Annotated[list[SecretStr], NoDecode] = []
+    max_concurrency: int = 64
+    batch_max_items: int = 32
+    max_body_bytes: int = 4 * 1024 * 1024
+    offline_fallback_budget: float = 8.0
+    ready_timeout: float = 2.0
+    preload_answer_worker: bool = True
+    log_json: bool = True
+    workers: int = 1  # `stepgrade serve` processes; each loads its own models
+
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _split_keys(cls, value: object) -> object:
+        """`STEPGRADE_API_KEYS=key1,key2`: comma-separated keys, blanks dropped."""
+        if isinstance(value, str):
+            return [k.strip() for k in value.split(",") if k.strip()]
+        return value
 
     @property
     def llm_configured(self) -> bool:

@@ -6,8 +6,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from agent.context import PROMPT_SET_VERSION, Context
+from agent.context import Context
 from agent.state import GradeState
+from prompts.render import PROMPT_SET_VERSION
 from scoring.fuse import GradeInputs, fuse
 from scoring.hcrs import HcrsConfig
 from scoring.schema import Meta
@@ -54,11 +55,21 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         simplicity=request.modules.simplicity,
         difficulty=state.get("difficulty"),
     )
+    calls = state.get("llm_calls", [])
+    use_llm = bool(state.get("use_llm"))
+    versions = {"prompt_set": PROMPT_SET_VERSION if use_llm else "offline-1",
+                "hazard": _hazard_version(runtime.context.fuse.hcrs)}
+    if use_llm:
+        versions["model"] = runtime.context.llm_model
     meta = Meta(
-        mode="offline" if state.get("judged_by", "offline") == "offline" else "llm",
+        mode="llm" if use_llm else "offline",
+        llm_calls=len(calls),
+        prompt_tokens=sum(c.prompt_tokens for c in calls),
+        completion_tokens=sum(c.completion_tokens for c in calls),
         node_ms=dict(state.get("node_ms", {})),
+        degraded=bool(state.get("degraded", False)),
         warnings=list(state.get("warnings", [])),
-        versions={"prompt_set": PROMPT_SET_VERSION, "hazard": _hazard_version(runtime.context.fuse.hcrs)},
+        versions=versions,
     )
     return {"report": fuse(inputs, meta, runtime.context.fuse)}
 

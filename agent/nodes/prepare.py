@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph.runtime import Runtime
-from scoring.answer import extract_answer, is_equivalent
 
 from agent.context import Context
 from agent.state import GradeState
+from scoring.answer import check_answer
 from scoring.language import detect_language
 from scoring.problem_type import detect_problem_type
 from scoring.verdict import AnswerVerdict
@@ -29,17 +29,18 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         language = detect_language(f"{request.problem}\n{text}")
     problem_type = request.problem_type or detect_problem_type(request.problem)
     gold = request.gold_answers()
-    extracted = extract_answer(text)
+    check = check_answer(text, gold, timeout=runtime.context.answer_timeout)
     warnings: list[str] = []
-    symbolic: bool | None = None
-    if gold and extracted is not None:
-        symbolic = is_equivalent(gold, extracted, timeout=runtime.context.answer_timeout)
-        if symbolic is None:
-            warnings.append(f"could not decide whether {extracted!r} equals the reference answer")
-    elif gold:
+    if gold and check.extracted is None:
         warnings.append("no final answer found in the solution")
-    answer = AnswerVerdict(extracted=extracted, reference=tuple(gold), symbolic=symbolic)
+    elif gold and check.correct is None:
+        warnings.append(f"could not decide whether {check.extracted!r} equals the reference answer")
+    answer = AnswerVerdict(
+        extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
+        anchored=check.anchored,
+    )
     return {
+        "use_llm": request.mode != "offline" and runtime.context.llm is not None,
         "language": language,
         "problem_type": problem_type,
         "answer": answer,

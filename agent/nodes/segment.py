@@ -1,4 +1,8 @@
-"""`segment`: the solution's steps; given `solution_steps`, segmentation is skipped."""
+"""`segment`: the solution's steps; given `solution_steps`, segmentation is skipped.
+
+LLM mode asks for `segmentation`; with `fused` it asks for `fused_judgement` instead, which also
+labels the steps, so `score_steps` has nothing left to ask (one round trip in all).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,45 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.llm.fallback import degraded
+from agent.llm.operations import judge_fused, segment_solution
+from agent.llm.records import LlmError
+from agent.nodes.judge_request import judge_request
 from agent.state import GradeState
 from scoring.segment import segment_steps
+
+COVERAGE_WARN = 0.5
+
+
+def _offline(solution: str, language: str) -> list[str]:
+    return segment_steps(solution, language) or [solution.strip()]
+
+
+def _coverage_warnings(solution: str, steps: list[str]) -> list[str]:
+    covered = sum(len("".join(s.split())) for s in steps)
+    total = len("".join(solution.split()))
+    if total and covered / total < COVERAGE_WARN:
+        return [f"segmentation: the steps cover only {covered}/{total} characters of the solution"]
+    return []
 
 
 def segment(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     request = state["request"]
     if request.solution_steps is not None:
-        steps = [s.strip() for s in request.solution_steps if s.strip()]
-        return {"steps": steps, "warnings": []}
-    steps = segment_steps(request.solution or "", request.language)
-    if not steps:
-        steps = [(request.solution or "").strip()]
-    return {"steps": steps, "warnings": []}
+        return {"steps": [s.strip() for s in request.solution_steps if s.strip()], "warnings": []}
+    solution = request.solution or ""
+    llm = runtime.context.llm
+    if not state.get("use_llm") or llm is None:
+        return {"steps": _offline(solution, request.language), "warnings": []}
+    warnings: list[str] = []
+    try:
+        if request.fused:
+            steps, verdicts, records = judge_fused(llm, judge_request(state), solution, warnings)
+            update: dict[str, Any] = {"steps": steps, "llm_verdicts": verdicts, "llm_calls": records}
+        else:
+            steps, records = segment_solution(llm, request.problem, solution, state["language"])
+            update = {"steps": steps, "llm_calls": records}
+    except LlmError as err:
+        twin = "judge and segmentation" if request.fused else "segmentation"
+        return {"steps": _offline(solution, request.language), **degraded(err, twin)}
+    return {**update, "warnings": warnings + _coverage_warnings(solution, steps)}

@@ -1,4 +1,12 @@
-"""`verify`: cross-checks labels that came from a model with the deterministic evidence."""
+"""`verify`: cross-checks labels that came from a model with the deterministic evidence.
+
+Rules (`scoring/crosscheck.py`): a closed equation that evaluates false and a final answer that
+differs from the reference are decisive and override the model; every disagreement is a warning.
+One kind of evidence is only advisory here: "contradicts earlier steps" compares a step with
+relations collected from earlier steps, and solutions reuse names across cases (x = 0 in one
+case, x^2 = 1 in the next), so on StepMathBench it overrode correct human labels in 7 of 200
+items. Against a model's label it is reported, not enforced; the offline judge still uses it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +19,25 @@ from agent.nodes.score_steps import judge_input
 from agent.state import GradeState
 from scoring.crosscheck import cross_check
 from scoring.judge import judge_steps
+from scoring.verdict import StepVerdict
+
+ADVISORY = "contradiction"
+
+
+def _advisory_only(
+    judged: list[StepVerdict], evidence: list[StepVerdict]
+) -> tuple[list[StepVerdict], list[str]]:
+    """Evidence with advisory findings neutralised, and a warning for each one that disagreed."""
+    kept: list[StepVerdict] = []
+    warnings: list[str] = []
+    for i, (mine, proof) in enumerate(zip(judged, evidence, strict=True), 1):
+        if ADVISORY in proof.error_categories and proof.label == "incorrect":
+            if mine.label != "incorrect":
+                warnings.append(f"step {i}: judged {mine.label}; offline check: {proof.reason} (advisory, label kept)")
+            kept.append(StepVerdict("correct", "advisory finding set aside"))
+            continue
+        kept.append(proof)
+    return kept, warnings
 
 
 def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -18,5 +45,6 @@ def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         # The offline judge's labels are the evidence itself: nothing to cross-check.
         return {}
     evidence = judge_steps(judge_input(state), runtime.context.judge)
+    evidence, advisory = _advisory_only(state["verdicts"], evidence)
     verdicts, warnings = cross_check(state["verdicts"], evidence)
-    return {"verdicts": verdicts, "warnings": warnings}
+    return {"verdicts": verdicts, "warnings": advisory + warnings}

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from starlette.concurrency import run_in_threadpool
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends
 
 from scoring.schema import GradeReport, GradeRequest
-from server.deps import GraderDep
+from server.deps import ServiceDep
+from server.examples import GRADE_EXAMPLES
+from server.schemas import ERROR_RESPONSES
+from server.security import require_api_key
 
-router = APIRouter(tags=["grading"])
+router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 
 
-@router.post("/grade", response_model=GradeReport)
-async def grade(request: GradeRequest, grader: GraderDep) -> GradeReport:
+@router.post("/grade", response_model=GradeReport, responses=ERROR_RESPONSES)
+async def grade(
+    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep
+) -> GradeReport:
     """Grade one step-by-step solution: score, step labels, Tree-of-Error, answer check."""
-    return await run_in_threadpool(grader.grade, request)
+    return await service.grade(request)

@@ -1,12 +1,64 @@
-"""GET /healthz: the process is alive and the grader is built."""
+"""GET /healthz (the process answers) and GET /readyz (it can grade well right now)."""
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
+import httpx
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from server.deps import SettingsDep
 
 router = APIRouter(tags=["health"])
 
+Check = Literal["ok", "lazy", "failed", "unreachable", "not_configured"]
 
-@router.get("/healthz")
+
+class Health(BaseModel):
+    status: Literal["ok", "starting"]
+
+
+class Readiness(BaseModel):
+    status: Literal["ready", "not_ready"]
+    checks: dict[str, Check]
+
+
+@router.get("/healthz", response_model=Health,
+            responses={200: {"content": {"application/json": {"example": {"status": "ok"}}}}})
 async def healthz(request: Request) -> dict[str, str]:
+    """Alive: the lifespan ran and the grader is built."""
     return {"status": "ok" if getattr(request.app.state, "grader", None) else "starting"}
+
+
+async def _llm_reachable(base_url: str, timeout: float) -> Check:
+    """Any HTTP answer from the endpoint counts: reachability, not a paid completion."""
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            await client.get(base_url.rstrip("/") + "/models")
+    except httpx.HTTPError:
+        return "unreachable"
+    return "ok"
+
+
+_READY_EXAMPLE = {"status": "ready",
+                  "checks": {"embedding_model": "ok", "answer_worker": "ok", "llm": "not_configured"}}
+
+
+@router.get("/readyz", response_model=Readiness, responses={
+    200: {"content": {"application/json": {"example": _READY_EXAMPLE}}},
+    503: {"model": Readiness, "description": "A dependency is missing; `checks` says which."}})
+async def readyz(request: Request, settings: SettingsDep) -> Any:
+    """Ready: embedding model loaded (or lazy by configuration), LLM reachable when configured."""
+    state = request.app.state
+    checks: dict[str, Check] = {
+        "embedding_model": state.readiness.get("embedding_model", "failed"),
+        "answer_worker": state.readiness.get("answer_worker", "failed"),
+        "llm": "not_configured",
+    }
+    if settings.llm_base_url and settings.llm_configured:
+        checks["llm"] = await _llm_reachable(settings.llm_base_url, settings.ready_timeout)
+    ready = all(v in ("ok", "lazy", "not_configured") for v in checks.values())
+    body = Readiness(status="ready" if ready else "not_ready", checks=checks)
+    return JSONResponse(status_code=200 if ready else 503, content=body.model_dump())

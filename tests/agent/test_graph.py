@@ -2,7 +2,6 @@
 
 import asyncio
 
-import numpy as np
 import pytest
 
 from agent.context import Context
@@ -10,23 +9,13 @@ from agent.grader import Grader, LlmUnavailableError
 from eval_sets.examples import load_example
 from scoring.schema import GradeRequest
 
-NODES = {"prepare", "calibrate_difficulty", "segment", "align", "score_steps", "verify",
-         "build_tree", "aggregate"}
-
-
-def bag_of_words(texts):
-    """A deterministic stand-in embedder: hashed bag of words, L2-normalised."""
-    out = np.zeros((len(texts), 64), dtype=np.float32)
-    for i, text in enumerate(texts):
-        for word in text.lower().replace("$", " ").split():
-            out[i, hash(word) % 64] += 1.0
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms == 0, 1, norms)
+NODES = {"prepare", "calibrate_difficulty", "segment", "judge_answer", "align", "score_steps",
+         "verify", "build_tree", "aggregate"}
 
 
 @pytest.fixture(scope="module")
-def grader():
-    return Grader(Context(embedder=bag_of_words))
+def grader(fake_embedder):
+    return Grader(Context(embedder=fake_embedder))
 
 
 def test_arithmetic_slip_is_found_and_its_consequences_traced(grader):

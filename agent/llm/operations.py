@@ -1,0 +1,150 @@
+"""The five LLM operations: render the prompt, call for the schema, return the grader's own types.
+
+Each function has the same input and output types as its offline twin in `scoring/`, so a node
+can swap one for the other; each returns the `CallRecord`s of its round trips for `meta`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from agent.llm.records import CallRecord
+from agent.llm.schemas import (
+    AnswerJudgement,
+    Difficulty,
+    FusedJudgement,
+    JudgedStep,
+    Segmentation,
+    StepJudgement,
+)
+from prompts.render import render
+from scoring.schema import Modules, ProblemType, StepLabel
+from scoring.verdict import DifficultyVerdict, StepVerdict
+
+if TYPE_CHECKING:
+    from agent.llm.structured import StructuredLlm
+
+# ReasonEval-style step scores for model labels (no probabilities from a chat model).
+VALIDITY: dict[StepLabel, float] = {"correct": 0.85, "incorrect": 0.1, "meaningless": 0.6, "redundant": 0.7}
+REDUNDANCY: dict[StepLabel, float] = {"correct": 0.05, "incorrect": 0.05, "meaningless": 0.05, "redundant": 0.9}
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """What the step judges need besides the steps: the REPA references and the modules."""
+
+    problem: str
+    problem_type: ProblemType
+    language: str
+    references: Sequence[str]
+    reference_steps: Sequence[str]
+    modules: Modules
+
+
+def _verdict(step: JudgedStep | object, index: int, warnings: list[str]) -> StepVerdict:
+    label: StepLabel = step.label  # type: ignore[attr-defined]
+    deps = [d for d in step.depends_on if 1 <= d < index]  # type: ignore[attr-defined]
+    if len(deps) != len(step.depends_on):  # type: ignore[attr-defined]
+        warnings.append(f"step {index}: model dependencies {step.depends_on} include non-earlier steps; dropped")  # type: ignore[attr-defined]
+    return StepVerdict(
+        label=label,
+        reason=step.reason.strip() or f"model label: {label}",  # type: ignore[attr-defined]
+        evidence=("llm",),
+        depends_on=tuple(sorted(set(deps))),
+        error_categories=tuple(step.error_categories),  # type: ignore[attr-defined]
+        validity=VALIDITY[label],
+        redundancy=REDUNDANCY[label],
+    )
+
+
+def judge_difficulty(llm: StructuredLlm, problem: str, solution: str, language: str) -> tuple[Difficulty, list[CallRecord]]:
+    result = llm.call("difficulty", render("difficulty", language, problem=problem, solution=solution))
+    return result.value, result.records
+
+
+def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
+    needed = answer.process_evaluation_needed or answer.level > 1
+    return DifficultyVerdict(answer.level, needed, answer.reason)
+
+
+def segment_solution(llm: StructuredLlm, problem: str, solution: str, language: str) -> tuple[list[str], list[CallRecord]]:
+    def check(value: Segmentation) -> list[str]:
+        return [] if any(s.strip() for s in value.steps) else ["steps: the list is empty"]
+
+    prompt = render("segmentation", language, problem=problem, solution=solution)
+    result = llm.call("segmentation", prompt, check)
+    return [s.strip() for s in result.value.steps if s.strip()], result.records
+
+
+def judge_steps(
+    llm: StructuredLlm,
+    req: JudgeRequest,
+    steps: Sequence[str],
+    warnings: list[str],
+    span: tuple[int, int] | None = None,
+) -> tuple[list[StepVerdict], list[CallRecord]]:
+    """`step_judgement` of steps `span` = (first, last), 1-based inclusive (default: all).
+
+    All steps are shown for context either way; exactly the asked indices must come back, in
+    order (checked, then repaired).
+    """
+    first, last = span or (1, len(steps))
+
+    def check(value: StepJudgement) -> list[str]:
+        indices = [s.index for s in value.steps]
+        if indices != list(range(first, last + 1)):
+            return [
+                (f"steps: expected {last - first + 1} entries with index {first}..{last} in order, "
+                f"got indices {indices}")
+            ]
+        return []
+
+    prompt = render(
+        "step_judgement",
+        req.language,
+        problem=req.problem,
+        steps=list(steps),
+        first=first,
+        last=last,
+        problem_type=req.problem_type,
+        references=list(req.references),
+        reference_steps=list(req.reference_steps),
+        modules=req.modules,
+    )
+    result = llm.call("step_judgement", prompt, check)
+    return [_verdict(s, s.index, warnings) for s in result.value.steps], result.records
+
+
+def judge_fused(
+    llm: StructuredLlm, req: JudgeRequest, solution: str, warnings: list[str]
+) -> tuple[list[str], list[StepVerdict], list[CallRecord]]:
+    """`fused_judgement`: segmentation, labels and dependencies in one call (the original prompt's shape)."""
+
+    def check(value: FusedJudgement) -> list[str]:
+        return [] if any(s.text.strip() for s in value.steps) else ["steps: no step with text"]
+
+    prompt = render(
+        "fused_judgement",
+        req.language,
+        problem=req.problem,
+        solution=solution,
+        problem_type=req.problem_type,
+        references=list(req.references),
+        reference_steps=list(req.reference_steps),
+        modules=req.modules,
+    )
+    result = llm.call("fused_judgement", prompt, check)
+    kept = [s for s in result.value.steps if s.text.strip()]
+    steps = [s.text.strip() for s in kept]
+    verdicts = [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]
+    return steps, verdicts, result.records
+
+
+def judge_answer(
+    llm: StructuredLlm, problem: str, answer: str, references: Sequence[str], language: str
+) -> tuple[AnswerJudgement, list[CallRecord]]:
+    prompt = render("answer_judgement", language, problem=problem, answer=answer, references=list(references))
+    result = llm.call("answer_judgement", prompt)
+    return result.value, result.records

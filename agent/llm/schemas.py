@@ -1,0 +1,104 @@
+"""The structured outputs the model must return: part of stepgrade's public contract.
+
+Each schema's name (the `json_schema` / tool name sent to the model) is fixed:
+
+- ``difficulty``: `level` (1-3, StepMathAgent Table 2: knowledge scope x solution steps),
+  `process_evaluation_needed` (false only for simple problems), `problem_type`
+  (calculation | proof | open_ended), `reason`.
+- ``segmentation``: `steps`: the solution's logical steps, in order, covering the solution.
+- ``step_judgement``: `steps`: one entry per given step: `index` (1-based), `label`
+  (correct | incorrect | meaningless | redundant), `reason`, `depends_on` (earlier 1-based
+  indices), `reference_steps` (1-based reference indices, REPA), `error_categories`.
+- ``fused_judgement``: `steps`: like step_judgement but each entry carries the step's `text`
+  instead of an index (segmentation, labels and dependencies in one call, like the original prompt).
+- ``answer_judgement``: `correct` (the final answer equals a reference answer), `reason`.
+
+The JSON schemas are OpenAI-strict: every object closed, every property required, no defaults and
+no numeric bounds (`level` is an enum). What a schema cannot say (exactly the asked step indices,
+a non-empty segmentation) is checked per operation in `agent/llm/operations.py` and reported back
+to the model in the repair turn.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring.schema import ProblemType, StepLabel
+
+
+class _Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Difficulty(_Closed):
+    level: Literal[1, 2, 3] = Field(description="1 simple, 2 medium, 3 hard")
+    process_evaluation_needed: bool = Field(description="false only when level is 1")
+    problem_type: ProblemType
+    reason: str
+
+
+class Segmentation(_Closed):
+    steps: list[str] = Field(description="the solution's steps in order, verbatim")
+
+
+class JudgedStep(_Closed):
+    index: int = Field(description="1-based step number")
+    label: StepLabel
+    reason: str
+    depends_on: list[int] = Field(description="1-based earlier steps whose results this step uses")
+    reference_steps: list[int] = Field(description="1-based reference steps this step corresponds to")
+    error_categories: list[str]
+
+
+class StepJudgement(_Closed):
+    steps: list[JudgedStep]
+
+
+class FusedStep(_Closed):
+    text: str = Field(description="the step, verbatim from the solution")
+    label: StepLabel
+    reason: str
+    depends_on: list[int] = Field(description="1-based earlier steps whose results this step uses")
+    reference_steps: list[int] = Field(description="1-based reference steps this step corresponds to")
+    error_categories: list[str]
+
+
+class FusedJudgement(_Closed):
+    steps: list[FusedStep]
+
+
+class AnswerJudgement(_Closed):
+    correct: bool
+    reason: str
+
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "difficulty": Difficulty,
+    "segmentation": Segmentation,
+    "step_judgement": StepJudgement,
+    "fused_judgement": FusedJudgement,
+    "answer_judgement": AnswerJudgement,
+}
+
+
+def strict_json_schema(name: str) -> dict[str, object]:
+    """The schema as sent to the model: titles dropped, everything else as pydantic writes it."""
+    schema = SCHEMAS[name].model_json_schema()
+    _drop_titles(schema)
+    return schema
+
+
+def _drop_titles(node: object) -> None:
+    if isinstance(node, dict):
+        node.pop("title", None)
+        for key, value in node.items():
+            if key != "properties":
+                _drop_titles(value)
+            else:
+                for prop in value.values():
+                    _drop_titles(prop)
+    elif isinstance(node, list):
+        for item in node:
+            _drop_titles(item)

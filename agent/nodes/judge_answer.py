@@ -1,0 +1,47 @@
+"""`judge_answer`: the LLM half of ReAlign's dual-mode answer verdict (correct = symbolic OR LLM).
+
+Runs beside `segment`. The model sees only the extracted answer and the references, never the
+solution, so text in a solution cannot talk it into "equal". It is asked only when the symbolic
+check did not already say "equal" (the OR could not change then); both verdicts are reported,
+and a disagreement becomes a warning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from agent.context import Context
+from agent.llm.fallback import degraded
+from agent.llm.operations import judge_answer as ask
+from agent.llm.records import LlmError
+from agent.state import GradeState
+
+
+def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    answer = state["answer"]
+    llm = runtime.context.llm
+    if not state.get("use_llm") or llm is None or answer.extracted is None or not answer.reference:
+        return {}
+    if answer.symbolic is True:
+        return {}
+    request = state["request"]
+    try:
+        verdict, records = ask(llm, request.problem, answer.extracted, answer.reference, state["language"])
+    except LlmError as err:
+        return degraded(err, "symbolic answer check alone")
+    update: dict[str, Any] = {
+        "answer": replace(answer, llm=verdict.correct, llm_reason=verdict.reason),
+        "llm_calls": records,
+    }
+    if answer.symbolic is False and verdict.correct:
+        update["warnings"] = [
+            (
+                f"answer: the symbolic check finds {answer.extracted!r} different from the "
+                f"reference, the LLM judge finds it equal ({verdict.reason}); counted correct "
+                "by the dual-mode rule"
+            )
+        ]
+    return update

@@ -1,0 +1,135 @@
+"""`stepgrade bench ...`: the benchmark runner's command line (hooked into server/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_USAGE = 2
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from eval_sets.runner.bench import bench_grade
+
+    bench_grade(args.dataset, Path(args.path), Path(args.out), mode=args.mode, limit=args.limit,
+                subsets=args.subsets, concurrency=args.concurrency, timeout=args.timeout,
+                cut=args.threshold, progress=not args.no_progress,
+                answer_timeout=args.answer_timeout)
+    return 0
+
+
+def _fit_hazard(args: argparse.Namespace) -> int:
+    from eval_sets.hazard import fit_from_items
+    from eval_sets.registry import load_dataset
+
+    items = load_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
+    table, n = fit_from_items(items, max_step=args.max_step)
+    if args.json:
+        print(json.dumps({"dataset": args.dataset, "solutions": n, "hazard": list(table)}))
+    else:
+        print(f"first-error hazard h(k) from {n} labelled solutions ({args.dataset}):")
+        print("  ".join(f"{k}:{h:.3f}" for k, h in enumerate(table, 1)))
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from eval_sets.generate import bench_generate
+
+    bench_generate(args)
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from eval_sets.registry import get_loader, loader_names
+
+    for name in loader_names():
+        spec = get_loader(name)
+        print(f"{name:<20} v{spec.version}  {spec.description}")
+    return 0
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dataset", required=True, help="loader name (see `stepgrade bench list`)")
+    p.add_argument("--path", required=True, help="local file (or folder, for MATH) to read")
+    p.add_argument("--limit", type=_positive_int, help="keep the first N items (after --subsets)")
+    p.add_argument("--subsets", nargs="+", help="keep these subsets only (type, error type, ...)")
+
+
+def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `bench grade | generate | fit-hazard | list` to the stepgrade parser."""
+    bench = sub.add_parser("bench", help="run the benchmark runner over a data set")
+    bsub = bench.add_subparsers(dest="bench_command", required=True)
+
+    g = bsub.add_parser("grade", help="grade a data set against its gold labels")
+    _common(g)
+    g.add_argument("--out", required=True, help="output folder (a rerun resumes it)")
+    g.add_argument("--mode", choices=["offline", "llm"], default="offline")
+    g.add_argument("--concurrency", type=_positive_int, help="items in flight (1 offline, 4 llm)")
+    g.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
+    g.add_argument("--threshold", type=float, default=0.5,
+                   help="validity/redundancy score cut for F1 (ReasonEval: 0.5)")
+    g.add_argument("--answer-timeout", type=_positive_float,
+                   help="seconds per symbolic answer check (grader default 2; raise it on a busy "
+                        "machine for reproducible figures)")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.set_defaults(func=_bench(_grade))
+
+    h = bsub.add_parser("fit-hazard", help="refit the HCRS first-error hazard from gold labels")
+    _common(h)
+    h.add_argument("--max-step", type=_positive_int, default=12)
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=_bench(_fit_hazard))
+
+    n = bsub.add_parser("generate", help="ReAlign: generate solutions with a model, then grade them")
+    _common(n)
+    n.add_argument("--model", required=True, help="model name at the OpenAI-compatible endpoint")
+    n.add_argument("--base-url", help="endpoint (default STEPGRADE_LLM_BASE_URL)")
+    n.add_argument("--api-key", help="bearer key (default STEPGRADE_LLM_API_KEY)")
+    n.add_argument("--out", required=True, help="output folder (a rerun resumes it)")
+    n.add_argument("--mode", choices=["offline", "llm"], default="offline",
+                   help="how to grade the generated solutions")
+    n.add_argument("--concurrency", type=_positive_int, default=4)
+    n.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
+    n.add_argument("--max-tokens", type=_positive_int, default=2048)
+    n.add_argument("--no-progress", action="store_true")
+    n.set_defaults(func=_bench(_generate))
+
+    ls = bsub.add_parser("list", help="list the dataset loaders")
+    ls.set_defaults(func=_list)
+
+
+def _bench(fn):  # type: ignore[no-untyped-def]
+    """Run a bench command; bad input becomes one line on stderr and exit code 2, no traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        from agent.grader import LlmUnavailableError
+        from eval_sets.registry import DatasetError
+        from eval_sets.runner.bench import RunMismatchError
+
+        try:
+            return int(fn(args))
+        except (DatasetError, RunMismatchError, LlmUnavailableError, FileNotFoundError,
+                ValueError) as err:
+            print(f"stepgrade bench: {err}", file=sys.stderr)
+            return EXIT_USAGE
+        except KeyboardInterrupt:
+            print("stepgrade bench: interrupted; rerun the same command to resume", file=sys.stderr)
+            return 130
+
+    return run

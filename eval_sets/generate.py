@@ -1,0 +1,82 @@
+"""`stepgrade bench generate`: ReAlign's pipeline. A model solves each problem step by step through
+an OpenAI-compatible API (the project's one chat-model factory), then stepgrade grades the solution
+against the reference solution and answer: alignment, dual-mode correctness, quadrants.
+
+Model answers are cached as cassettes in `OUT/llm_cache`, so a rerun or a resumed run asks the
+model only for what it has not answered yet. The instruction is ReAlign's plain step-by-step
+request; it lives here, not in prompts/, because it generates solutions rather than grading them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from agent.grader import Grader
+from agent.llm.config import LlmConfig
+from agent.llm.factory import make_chat_model
+from eval_sets.items import Gold, GoldItem
+from eval_sets.registry import DatasetError, load_dataset
+from eval_sets.runner.bench import BenchSpec, make_bench_grader, print_tables, report_run
+from eval_sets.runner.run import Prepare, RunConfig, RunStats, run_items
+from eval_sets.runner.store import ResultStore
+from scoring.schema import GradeRequest
+
+SYSTEM = ("You are a careful mathematician. Solve the problem step by step. Write each step on its "
+          "own line, and put the final answer in \\boxed{}.")
+
+
+def solver(config: LlmConfig, max_tokens: int) -> Prepare:
+    """A `Prepare` that swaps each item's solution for the model's, keeping the references
+    (GSM8K and MATH carry their worked solution as `reference_solution`)."""
+    model = make_chat_model(config).bind(max_tokens=max_tokens)
+
+    async def prepare(item: GoldItem) -> GoldItem:
+        answer = await model.ainvoke([SystemMessage(SYSTEM), HumanMessage(item.request.problem)])
+        text = answer.content if isinstance(answer.content, str) else str(answer.content)
+        if not text.strip():
+            raise ValueError("the model returned an empty solution")
+        old = item.request
+        data = old.model_dump(exclude={"solution", "solution_steps"})
+        request = GradeRequest.model_validate({**data, "solution": text})
+        # The loader's process gold described its own solution, not the model's.
+        gold = Gold(subset=item.gold.subset, level=item.gold.level)
+        return GoldItem(id=item.id, request=request, gold=gold)
+
+    return prepare
+
+
+def bench_generate(args: argparse.Namespace) -> RunStats:
+    base_url = args.base_url or os.environ.get("STEPGRADE_LLM_BASE_URL")
+    if not base_url:
+        raise ValueError("bench generate needs --base-url or STEPGRADE_LLM_BASE_URL "
+                         "(an OpenAI-compatible endpoint)")
+    out = Path(args.out)
+    items = load_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
+    if not items:
+        raise DatasetError(f"{args.path}: no items selected (check --subsets and --limit)")
+    BenchSpec.check(out, BenchSpec(f"generate:{args.dataset}:{args.model}",
+                                   str(Path(args.path).resolve()), args.mode))
+    cache = out / "llm_cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    config = LlmConfig(base_url=base_url, model=args.model,
+                       api_key=args.api_key or os.environ.get("STEPGRADE_LLM_API_KEY", "not-needed"),
+                       timeout=args.timeout, temperature=0.0, record_dir=cache, replay_dir=cache)
+    store = ResultStore.open(out)
+    grader: Grader = make_bench_grader(args.mode, out)
+    run = RunConfig(mode=args.mode, concurrency=args.concurrency, timeout=args.timeout,
+                    progress=not args.no_progress)
+    start = time.perf_counter()
+    stats = asyncio.run(run_items(grader, items, store, run, solver(config, args.max_tokens)))
+    tables = report_run(items, store, out, f"generate {args.dataset} with {args.model}", 0.5,
+                        time.perf_counter() - start)
+    print(f"generate: {stats.total} items, {stats.resumed} resumed, {stats.graded} generated and "
+          f"graded now, {stats.failed} failed, {stats.wall_s:.1f} s", file=sys.stderr)
+    print_tables(tables)
+    return stats

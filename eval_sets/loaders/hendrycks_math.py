@@ -1,0 +1,68 @@
+"""MATH (Hendrycks et al.): one JSON file per problem in subject folders, or one JSON lines file.
+
+Each record has `problem`, `level` ("Level 3"), `type` ("Counting & Probability") and `solution`
+with the answer in `\\boxed{}` (or an explicit `answer`, as in MATH-500). The subset is the subject
+in snake case ("counting_and_probability", like the folder names). As with GSM8K, the reference
+solution is graded as a sanity check and kept for `bench generate`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from eval_sets.items import Gold, GoldItem
+from eval_sets.loaders._io import as_text, bad, make_request, read_records, require
+from eval_sets.registry import DatasetError, register_loader
+from scoring.extract import extract_answer
+
+FIELDS = ("problem", "solution")
+
+
+def subject(name: str) -> str:
+    """`Counting & Probability` and `counting_and_probability` both become the latter."""
+    return re.sub(r"[\s\-]+", "_", name.strip().lower().replace("&", "and")).replace("__", "_")
+
+
+def _records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    if path.is_dir():
+        files = sorted(path.rglob("*.json"))
+        if not files:
+            raise DatasetError(f"{path}: no *.json problem files in this folder")
+        for file in files:
+            try:
+                row = json.loads(file.read_text(encoding="utf-8"))
+            except (json.JSONDecodeError, UnicodeDecodeError) as err:
+                raise DatasetError(f"{file}: not a JSON object ({err})") from None
+            if not isinstance(row, dict):
+                raise DatasetError(f"{file}: expected a JSON object")
+            row.setdefault("type", file.parent.name)
+            yield file.relative_to(path).as_posix(), row
+        return
+    for number, row in read_records(path):
+        yield str(row.get("unique_id") or number), row
+
+
+@register_loader("math", version="1")
+def load_math(path: Path) -> Iterator[GoldItem]:
+    """MATH problems: problem, solution with \\boxed{answer}, level, type (file per problem or JSONL)."""
+    for key, row in _records(path):
+        where = path / key if path.is_dir() else path
+        number = 0 if path.is_dir() else int(key) if key.isdigit() else 0
+        require(where, number, row, FIELDS, "MATH")
+        solution = as_text(row["solution"])
+        answer = as_text(row.get("answer")) or extract_answer(solution)
+        if not answer:
+            raise bad(where, number, "no answer: the solution has no \\boxed{} and no 'answer' field")
+        level = re.search(r"\d", as_text(row.get("level")))
+        request = make_request(
+            where, number, problem=as_text(row["problem"]), solution=solution,
+            reference_answer=answer, reference_solution=solution, problem_type="calculation",
+            language="en", mode="offline",
+        )
+        gold = Gold(subset=subject(as_text(row.get("type")) or "unknown"), process_correct=True,
+                    answer_correct=True, level=int(level.group()) if level else None)
+        yield GoldItem(id=f"math-{key}", request=request, gold=gold)

@@ -1,0 +1,124 @@
+"""Loaders and metrics registered by name, as in lm-evaluation-harness; duplicates are refused.
+
+    @register_loader("stepmath")
+    def load_stepmath(path: Path) -> Iterator[GoldItem]: ...
+
+`load_dataset(kind, path, limit=..., subsets=...)` is the one entry point the runner uses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from eval_sets.items import GoldItem
+
+Loader = Callable[[Path], Iterable[GoldItem]]
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class DatasetError(ValueError):
+    """A file that does not fit its loader; the message names the file, line and missing fields."""
+
+
+@dataclass(frozen=True)
+class LoaderSpec:
+    name: str
+    fn: Loader
+    version: str
+    description: str
+
+
+_LOADERS: dict[str, LoaderSpec] = {}
+
+
+def register_loader(name: str, *, version: str = "1", description: str = "") -> Callable[[F], F]:
+    """Register a loader under `name`; a second loader with the same name is an error."""
+
+    def wrap(fn: F) -> F:
+        if name in _LOADERS:
+            raise ValueError(f"loader {name!r} is already registered ({_LOADERS[name].fn.__module__})")
+        doc = description or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
+        _LOADERS[name] = LoaderSpec(name, fn, version, doc)  # type: ignore[arg-type]
+        return fn
+
+    return wrap
+
+
+def _ensure_loaded() -> None:
+    import eval_sets.loaders  # noqa: F401  (registers the built-in loaders)
+
+
+def loader_names() -> list[str]:
+    _ensure_loaded()
+    return sorted(_LOADERS)
+
+
+def get_loader(name: str) -> LoaderSpec:
+    _ensure_loaded()
+    if name not in _LOADERS:
+        raise DatasetError(f"unknown dataset kind {name!r}; known: {', '.join(sorted(_LOADERS))}")
+    return _LOADERS[name]
+
+
+def normalise_subset(name: str) -> str:
+    """`Random Number`, `random_number` and `random-number` name the same subset."""
+    return re.sub(r"[\s_\-]+", "_", name.strip().lower().replace("&", "and"))
+
+
+def load_dataset(
+    kind: str, path: Path, *, limit: int | None = None, subsets: Sequence[str] | None = None
+) -> list[GoldItem]:
+    """All items of `path` read by loader `kind`, filtered to `subsets`, the first `limit` kept."""
+    spec = get_loader(kind)
+    path = Path(path)
+    if not path.exists():
+        raise DatasetError(f"no such file or folder: {path}")
+    wanted = {normalise_subset(s) for s in subsets} if subsets else None
+    items: list[GoldItem] = []
+    seen: set[str] = set()
+    for item in spec.fn(path):
+        if wanted is not None and normalise_subset(item.gold.subset or "") not in wanted:
+            continue
+        if item.id in seen:
+            raise DatasetError(f"{path}: duplicate item id {item.id!r}")
+        seen.add(item.id)
+        items.append(item)
+        if limit is not None and len(items) >= limit:
+            break
+    return items
+
+
+# ----------------------------------------------------------------------------------- metrics
+
+Metric = Callable[..., float | None]
+_METRICS: dict[str, Metric] = {}
+
+
+def register_metric(name: str) -> Callable[[F], F]:
+    """Register a metric function under `name`; duplicates are refused."""
+
+    def wrap(fn: F) -> F:
+        if name in _METRICS:
+            raise ValueError(f"metric {name!r} is already registered")
+        _METRICS[name] = fn  # type: ignore[assignment]
+        return fn
+
+    return wrap
+
+
+def get_metric(name: str) -> Metric:
+    import eval_sets.metrics  # noqa: F401  (registers the built-in metrics)
+
+    if name not in _METRICS:
+        raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(_METRICS))}")
+    return _METRICS[name]
+
+
+def metric_names() -> list[str]:
+    import eval_sets.metrics  # noqa: F401
+
+    return sorted(_METRICS)

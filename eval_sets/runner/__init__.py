@@ -1,0 +1,1 @@
+"""The benchmark runner: grade a data set into results.jsonl, then summarise and draw it."""

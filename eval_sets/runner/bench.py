@@ -1,0 +1,130 @@
+"""`stepgrade bench grade`: load, grade (resumably), summarise, write tables and figures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from agent.context import Context
+from agent.grader import Grader
+from eval_sets.items import GoldItem
+from eval_sets.registry import DatasetError, get_loader, load_dataset
+from eval_sets.runner.figures import draw_all
+from eval_sets.runner.run import RunConfig, RunStats, run_items
+from eval_sets.runner.store import ItemResult, ResultStore
+from eval_sets.runner.summary import summarise
+from eval_sets.runner.tables import Table, fmt, to_latex, to_markdown
+from scoring.schema import Mode
+
+RUN_FILE = "run.json"
+
+
+class RunMismatchError(ValueError):
+    """The output folder holds a run of another data set or mode; resuming would mix them."""
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    dataset: str
+    path: str
+    mode: Mode
+    loader_version: str = "1"
+
+    @classmethod
+    def check(cls, out_dir: Path, spec: BenchSpec) -> None:
+        """Write run.json on the first run; refuse to resume into a folder of a different run."""
+        file = out_dir / RUN_FILE
+        if file.exists():
+            try:
+                before = cls(**json.loads(file.read_text(encoding="utf-8")))
+            except (ValueError, TypeError):
+                before = None
+            if before is not None and before != spec:
+                raise RunMismatchError(
+                    f"{out_dir} holds a run of {before.dataset} v{before.loader_version} "
+                    f"({before.path}, mode {before.mode}); use another --out for {spec.dataset} "
+                    f"v{spec.loader_version} ({spec.path}, mode {spec.mode})")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        file.write_text(json.dumps(asdict(spec), indent=2) + "\n", encoding="utf-8")
+
+
+def make_bench_grader(mode: Mode, out_dir: Path, answer_timeout: float | None = None) -> Grader:
+    """Offline: a plain Grader. LLM: the configured endpoint with a cassette cache in the out dir,
+    so a rerun (or a resumed run) answers repeated prompts from disk instead of the model.
+    `answer_timeout` (seconds per symbolic answer check) can be raised for reproducible runs on a
+    busy machine, where a 2 s check may time out and leave the answer undecided."""
+    if mode == "offline":
+        return Grader(Context() if answer_timeout is None else Context(answer_timeout=answer_timeout))
+    from server.factory import make_grader
+    from server.settings import Settings
+
+    settings = Settings()
+    cache = out_dir / "llm_cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    updates: dict[str, object] = {"llm_record": settings.llm_record or cache,
+                                  "llm_replay": settings.llm_replay or cache}
+    if answer_timeout is not None:
+        updates["answer_timeout"] = answer_timeout
+    return make_grader(settings.model_copy(update=updates))
+
+
+def write_summary(out_dir: Path, dataset: str, tables: list[Table],
+                  figures: list[Path]) -> None:
+    data = {"dataset": dataset, "tables": {t.key: t.to_json() for t in tables},
+            "figures": [p.name for p in figures]}
+    (out_dir / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                          encoding="utf-8")
+    md = [f"# stepgrade bench: {dataset}", ""] + [to_markdown(t) for t in tables]
+    md += ["## Figures", ""] + [f"![{p.stem}]({p.name})" for p in figures]
+    (out_dir / "summary.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    tex = ["% stepgrade bench summary; needs \\usepackage{booktabs}"] + [to_latex(t) for t in tables]
+    (out_dir / "summary.tex").write_text("\n".join(tex), encoding="utf-8")
+
+
+def print_tables(tables: list[Table]) -> None:
+    for table in tables:
+        print(f"\n{table.title}")
+        widths = [max(len(c), *(len(fmt(r[i])) for r in table.rows)) for i, c in
+                  enumerate(table.columns)]
+        print("  ".join(c.ljust(w) for c, w in zip(table.columns, widths, strict=True)))
+        for row in table.rows:
+            print("  ".join(fmt(v).ljust(w) for v, w in zip(row, widths, strict=True)))
+
+
+def report_run(items: list[GoldItem], store: ResultStore, out_dir: Path, dataset: str,
+               cut: float, wall_s: float | None) -> list[Table]:
+    """Summarise the selected items from the store (every line, this run's and earlier ones)."""
+    results: list[ItemResult] = [store.done[i.id] for i in items if i.id in store.done]
+    tables = summarise(results, cut=cut, wall_s=wall_s)
+    figures = draw_all(results, out_dir)
+    write_summary(out_dir, dataset, tables, figures)
+    return tables
+
+
+def bench_grade(dataset: str, path: Path, out_dir: Path, *, mode: Mode = "offline",
+                limit: int | None = None, subsets: list[str] | None = None,
+                concurrency: int | None = None, timeout: float | None = 120.0,
+                cut: float = 0.5, progress: bool = True,
+                answer_timeout: float | None = None) -> RunStats:
+    version = get_loader(dataset).version
+    items = load_dataset(dataset, path, limit=limit, subsets=subsets)
+    if not items:
+        raise DatasetError(f"{path}: no items selected (check --subsets and --limit)")
+    BenchSpec.check(out_dir, BenchSpec(dataset, str(Path(path).resolve()), mode, version))
+    store = ResultStore.open(out_dir)
+    grader = make_bench_grader(mode, out_dir, answer_timeout)
+    config = RunConfig(mode=mode, concurrency=concurrency or (4 if mode != "offline" else 1),
+                       timeout=timeout, progress=progress)
+    start = time.perf_counter()
+    stats = asyncio.run(run_items(grader, items, store, config))
+    tables = report_run(items, store, out_dir, f"{dataset} v{version}", cut,
+                        time.perf_counter() - start)
+    print(f"{dataset}: {stats.total} items, {stats.resumed} resumed, {stats.graded} graded now, "
+          f"{stats.failed} failed, {stats.wall_s:.1f} s", file=sys.stderr)
+    print_tables(tables)
+    print(f"\nwrote {out_dir}/results.jsonl, summary.json, summary.md, summary.tex and figures")
+    return stats

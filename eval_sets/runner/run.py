@@ -1,0 +1,98 @@
+"""Grade items concurrently (bounded), each under a deadline, appending results as they finish."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from tqdm import tqdm
+
+from agent.grader import Grader, LlmUnavailableError
+from eval_sets.items import GoldItem
+from eval_sets.runner.store import ItemResult, ResultStore
+from scoring.schema import Mode
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """How to grade: mode forced on every request, parallel items, seconds allowed per item."""
+
+    mode: Mode = "offline"
+    concurrency: int = 1
+    timeout: float | None = 120.0
+    progress: bool = True
+
+
+# Turns an item into the one to grade, e.g. by asking a model for its solution (bench generate).
+Prepare = Callable[[GoldItem], Awaitable[GoldItem]]
+
+
+@dataclass(frozen=True)
+class RunStats:
+    total: int
+    resumed: int
+    graded: int
+    failed: int
+    wall_s: float
+
+
+async def _grade_one(grader: Grader, item: GoldItem, config: RunConfig,
+                     prepare: Prepare | None = None) -> ItemResult:
+    start = time.perf_counter()
+    report, error = None, None
+    request = item.request
+
+    async def work() -> None:
+        nonlocal item, request, report
+        if prepare is not None:
+            item = await prepare(item)
+        request = item.request.model_copy(update={"mode": config.mode})
+        report = await grader.agrade(request)
+
+    try:
+        await asyncio.wait_for(work(), timeout=config.timeout)
+    except TimeoutError:
+        error = f"timeout after {config.timeout:g} s"
+    except LlmUnavailableError:
+        raise
+    except Exception as err:  # noqa: BLE001  (one bad item must not stop a benchmark run)
+        error = f"{type(err).__name__}: {err}"
+    return ItemResult(id=item.id, gold=item.gold, request=request, report=report, error=error,
+                      elapsed_ms=(time.perf_counter() - start) * 1000.0, finished_at=time.time())
+
+
+async def run_items(
+    grader: Grader, items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
+    prepare: Prepare | None = None,
+) -> RunStats:
+    """Grade every item not yet in `store`; the first one alone (it loads models), then in parallel."""
+    start = time.perf_counter()
+    todo = [item for item in items if item.id not in store.done]
+    resumed = len(items) - len(todo)
+    bar = tqdm(total=len(items), initial=resumed, unit="item", file=sys.stderr, dynamic_ncols=True,
+               disable=not config.progress, desc="grading", smoothing=0.1)
+    failed = 0
+
+    def record(result: ItemResult) -> None:
+        nonlocal failed
+        store.append(result)
+        failed += result.error is not None
+        bar.update(1)
+
+    try:
+        if todo:
+            record(await _grade_one(grader, todo[0], config, prepare))
+        semaphore = asyncio.Semaphore(max(1, config.concurrency))
+
+        async def worker(item: GoldItem) -> None:
+            async with semaphore:
+                record(await _grade_one(grader, item, config, prepare))
+
+        await asyncio.gather(*(worker(item) for item in todo[1:]))
+    finally:
+        bar.close()
+    return RunStats(total=len(items), resumed=resumed, graded=len(todo), failed=failed,
+                    wall_s=time.perf_counter() - start)

@@ -1,0 +1,268 @@
+"""From stored results to the papers' tables; which tables appear depends on the gold present.
+
+Pure: a list of ItemResult in, a list of Table out. Conventions (documented in the tables):
+- predicted first error = the first step labelled incorrect or meaningless (1-based), else None;
+- predicted valid (ReasonEval) = solution validity >= threshold; step valid = step validity >= it;
+- step-level gold (MR-MATH, perturbation): steps before the first error are valid, the first
+  error is invalid, later steps are unlabelled (ReasonEval's protocol); a valid solution's steps
+  are all valid. Step-level metrics need the report's steps to be the given steps (no resegmenting).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from eval_sets.metrics import (
+    QUADRANTS,
+    auc,
+    avg_score,
+    divergence_histogram,
+    false_positive_rate,
+    macro_f1,
+    mean,
+    mse,
+    overlap_ratio,
+    pearson,
+    processbench_score,
+    quadrant_shares,
+    spearman,
+    std,
+    threshold,
+)
+from eval_sets.runner.store import ItemResult
+from eval_sets.runner.tables import Cell, Table
+from scoring.schema import GradeReport
+
+BAD = {"incorrect", "meaningless"}
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A result whose grading succeeded (the report is there)."""
+
+    result: ItemResult
+    report: GradeReport
+
+
+def predicted_first_error(report: GradeReport) -> int | None:
+    return next((s.index for s in report.steps if s.label in BAD), None)
+
+
+def _graded(results: Sequence[ItemResult]) -> list[Graded]:
+    return [Graded(r, r.report) for r in results if r.report is not None]
+
+
+def _groups(graded: Sequence[Graded]) -> list[tuple[str, list[Graded]]]:
+    """Per subset (when there are several) and "overall"."""
+    by: dict[str, list[Graded]] = defaultdict(list)
+    for g in graded:
+        by[g.result.gold.subset or "all"].append(g)
+    groups = sorted(by.items()) if len(by) > 1 else []
+    return [*groups, ("overall", list(graded))]
+
+
+def overview(results: Sequence[ItemResult], wall_s: float | None) -> Table:
+    graded = _graded(results)
+    timeouts = sum(1 for r in results if r.error and r.error.startswith("timeout"))
+    answers = [g.report.answer.correct for g in graded if g.report.answer.correct is not None]
+    times = [r.elapsed_ms for r in results]
+    rows: list[tuple[Cell, ...]] = [
+        ("items", len(results)), ("graded", len(graded)),
+        ("failed", len(results) - len(graded) - timeouts), ("timed out", timeouts),
+        ("answer correct (share)", mean([float(a) for a in answers])),
+        ("mean score (0-10)", avg_score([g.report.score for g in graded])),
+        ("mean holistic", mean([g.report.holistic for g in graded])),
+        ("mean item time (ms)", mean(times)),
+        ("wall time (s)", None if wall_s is None else round(wall_s, 1)),
+    ]
+    return Table("overview", "Run overview", ("quantity", "value"), tuple(rows))
+
+
+def stepmath_table(graded: Sequence[Graded]) -> Table | None:
+    """StepMathAgent Table 3: AvgS, Corr, MSE, OR per problem type and overall."""
+    items = [g for g in graded if g.result.gold.score is not None]
+    if not items:
+        return None
+    by: dict[str, list[Graded]] = defaultdict(list)
+    for g in items:
+        by[g.result.request.problem_type or g.report.problem_type].append(g)
+    rows = []
+    for name, group in [*sorted(by.items()), ("overall", items)]:
+        pred = [g.report.score for g in group]
+        gold = [g.result.gold.score for g in group]
+        pred01 = [g.report.score_binary for g in group]
+        gold01 = [g.result.gold.score_01 for g in group if g.result.gold.score_01 is not None]
+        rows.append((name, len(group), avg_score(pred), avg_score(gold), pearson(pred, gold),
+                     mse(pred, gold), overlap_ratio(pred, gold),
+                     overlap_ratio(pred01, gold01) if len(gold01) == len(pred01) else None))
+    return Table(
+        "stepmath", "StepMathAgent metrics (0-10 scores against human gold)",
+        ("type", "n", "AvgS", "AvgS gold", "Corr", "MSE", "OR", "OR binary"), tuple(rows),
+        note="OR = share of items whose predicted score equals the gold score exactly; "
+             "OR binary = the same on the 0/1 scores.")
+
+
+def _step_pairs(g: Graded) -> list[tuple[int, float]]:
+    """(gold step valid 0/1, predicted validity) for the labelled steps of one solution."""
+    gold, steps = g.result.gold, g.report.steps
+    given = g.result.request.solution_steps
+    if gold.process_correct is None or given is None or len(steps) != len(given):
+        return []
+    if gold.first_error is None:
+        labelled = steps
+        return [(1, s.validity) for s in labelled]
+    return [(int(s.index < gold.first_error), s.validity) for s in steps[: gold.first_error]]
+
+
+def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
+    """ReasonEval's MR-MATH protocol (solution and step level) and ProcessBench's F1."""
+    items = [g for g in graded if g.result.gold.process_correct is not None]
+    if not items:
+        return None
+    rows = []
+    for name, group in _groups(items):
+        labels = [int(bool(g.result.gold.process_correct)) for g in group]
+        scores = [g.report.reasoneval.validity for g in group]
+        pairs = [p for g in group for p in _step_pairs(g)]
+        step_labels = [y for y, _ in pairs]
+        step_scores = [s for _, s in pairs]
+        pb = processbench_score([predicted_first_error(g.report) for g in group],
+                                [g.result.gold.first_error if not g.result.gold.process_correct
+                                 else None for g in group])
+        rows.append((name, len(group), macro_f1(labels, threshold(scores, cut)), auc(labels, scores),
+                     len(pairs), macro_f1(step_labels, threshold(step_scores, cut)) if pairs else None,
+                     auc(step_labels, step_scores) if pairs else None,
+                     pb.error_accuracy, pb.correct_accuracy, pb.f1))
+    return Table(
+        "validity", f"Process validity (ReasonEval MR-MATH protocol, threshold {cut:g}; ProcessBench)",
+        ("subset", "n", "sol. F1", "sol. AUC", "steps", "step F1", "step AUC", "err. acc",
+         "corr. acc", "PB F1"), tuple(rows),
+        note="F1 is macro F1 over valid/invalid; AUC uses the validity score. ProcessBench: err. acc "
+             "= predicted earliest error equals gold on erroneous solutions, corr. acc = no error "
+             "predicted on correct ones, PB F1 their harmonic mean.")
+
+
+def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
+    items = [g for g in graded if g.result.gold.step_redundant is not None]
+    pairs: list[tuple[int, float]] = []
+    sol_labels, sol_scores = [], []
+    for g in items:
+        gold = g.result.gold.step_redundant or ()
+        if len(g.report.steps) != len(gold):
+            continue
+        pairs += [(int(r), s.redundancy) for r, s in zip(gold, g.report.steps, strict=True)]
+        sol_labels.append(int(any(gold)))
+        sol_scores.append(g.report.reasoneval.redundancy)
+    if not items:
+        return None
+    ys, ss = [y for y, _ in pairs], [s for _, s in pairs]
+    row = ("overall", len(sol_labels), macro_f1(sol_labels, threshold(sol_scores, cut)),
+           auc(sol_labels, sol_scores), len(pairs), macro_f1(ys, threshold(ss, cut)), auc(ys, ss),
+           sum(ys))
+    return Table("redundancy", f"Redundancy (ReasonEval, threshold {cut:g})",
+                 ("subset", "n", "sol. F1", "sol. AUC", "steps", "step F1", "step AUC",
+                  "redundant steps"), (row,),
+                 note="AUC is undefined (–) when the gold has only one class.")
+
+
+def _located(g: Graded) -> bool:
+    """The perturbed step is found: the first error there, or (repeat step) labelled redundant."""
+    gold = g.result.gold
+    if gold.first_error is not None:
+        return predicted_first_error(g.report) == gold.first_error
+    step = gold.perturbed_step
+    return step is not None and step <= len(g.report.steps) and (
+        g.report.steps[step - 1].label == "redundant")
+
+
+def perturbation_table(graded: Sequence[Graded]) -> Table | None:
+    items = [g for g in graded if g.result.gold.is_perturbed is not None]
+    if not items:
+        return None
+    rows = []
+    for name, group in _groups(items):
+        flagged = [predicted_first_error(g.report) is not None
+                   or any(s.label == "redundant" for s in g.report.steps) for g in group]
+        located = [_located(g) for g in group if g.result.gold.is_perturbed]
+        rows.append((name, len(group), mean([float(f) for f in flagged]),
+                     mean([float(x) for x in located]) if located else None,
+                     avg_score([g.report.score for g in group]),
+                     mean([g.report.hcrs.score for g in group])))
+    return Table("perturbation", "Perturbation detection (ReasonEval perturbation set)",
+                 ("subset", "n", "flagged", "located", "mean score", "mean HCRS"), tuple(rows),
+                 note="flagged = some step labelled incorrect, meaningless or redundant (for the "
+                      "originals this is a false alarm); located = the predicted first error (or a "
+                      "redundant label, for repeated steps) is the perturbed step.")
+
+
+def false_positive_table(graded: Sequence[Graded]) -> Table | None:
+    """ReasonEval Table 4: correct answers reached through invalid steps."""
+    items = [g for g in graded if g.result.gold.process_correct is not None
+             and g.report.answer.correct is not None]
+    if not items:
+        return None
+    answer = [bool(g.report.answer.correct) for g in items]
+    gold_valid = [bool(g.result.gold.process_correct) for g in items]
+    passed = [a and predicted_first_error(g.report) is None for a, g in zip(answer, items,
+                                                                            strict=True)]
+    rows = (("answer only", sum(answer), false_positive_rate(answer, gold_valid)),
+            ("answer and no flagged step", sum(passed), false_positive_rate(passed, gold_valid)))
+    return Table("false_positives", "False positives: passed solutions whose steps are invalid "
+                 "(ReasonEval Table 4)", ("judge", "passed", "FPR"), rows)
+
+
+def realign_table(graded: Sequence[Graded]) -> Table | None:
+    """ReAlign Tables 1-3: accuracy, alignment mean/std, alignment vs correctness, quadrants."""
+    items = [g for g in graded if g.report.alignment is not None]
+    if not items:
+        return None
+    rows = []
+    for name, group in _groups(items):
+        align = [g.report.alignment.score for g in group if g.report.alignment]
+        correct = [float(bool(g.report.answer.correct)) for g in group]
+        shares = quadrant_shares([g.report.quadrant for g in group])
+        rows.append((name, len(group), mean(correct), mean(align), std(align),
+                     pearson(align, correct), spearman(align, correct),
+                     *(shares[q] for q in QUADRANTS)))
+    return Table("realign", "Reference alignment (ReAlign)",
+                 ("subset", "n", "accuracy", "align mean", "align std", "Pearson", "Spearman",
+                  *QUADRANTS), tuple(rows),
+                 note="Pearson and Spearman: alignment score against answer correctness (0/1).")
+
+
+def divergence_table(graded: Sequence[Graded]) -> Table | None:
+    """ReAlign: where solutions first leave the reference (1-based step; "none" = never)."""
+    steps = [g.report.alignment.divergence_step for g in graded if g.report.alignment]
+    if not steps:
+        return None
+    hist = divergence_histogram(steps)
+    rows = tuple((step, count, count / len(steps)) for step, count in hist.items())
+    return Table("divergence", "Divergence step distribution (ReAlign)",
+                 ("divergence step", "solutions", "share"), rows)
+
+
+def quadrant_table(graded: Sequence[Graded]) -> Table:
+    rows = []
+    for name, group in _groups(graded):
+        shares = quadrant_shares([g.report.quadrant for g in group])
+        rows.append((name, len(group), *(shares[q] for q in QUADRANTS),
+                     mean([float(g.report.lucky_guess) for g in group])))
+    return Table("quadrants", "Quadrant shares", ("subset", "n", *QUADRANTS, "lucky guess"),
+                 tuple(rows))
+
+
+def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
+              wall_s: float | None = None) -> list[Table]:
+    graded = _graded(results)
+    builders: list[Callable[[], Table | None]] = [
+        lambda: stepmath_table(graded), lambda: validity_table(graded, cut),
+        lambda: redundancy_table(graded, cut), lambda: perturbation_table(graded),
+        lambda: false_positive_table(graded), lambda: realign_table(graded),
+        lambda: divergence_table(graded),
+        lambda: quadrant_table(graded) if graded else None,
+    ]
+    tables = [overview(results, wall_s)]
+    tables += [t for t in (b() for b in builders) if t is not None]
+    return tables

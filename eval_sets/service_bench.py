@@ -1,0 +1,188 @@
+"""Service benchmark: latency and throughput of the real HTTP service against a fake LLM.
+
+Starts the fake OpenAI-compatible endpoint (`server.fake_llm`, fixed latency L) in this process
+and `stepgrade serve` as a subprocess pointed at it, then measures over HTTP:
+
+- p50/p95 grade latency, one client, default mode (target <= 2L + 50 ms) and fused (<= L + 50 ms);
+- throughput with 64 concurrent clients, default mode (target >= 90% of 64 / (2L) grades/s);
+- offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores.
+
+    python -m eval_sets.service_bench [--latency 0.5] [--requests 30] [--clients 64] [--rounds 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from eval_sets.examples import example_names, load_example
+from server.examples import ARITHMETIC_SLIP
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+_NODE_MS: list[dict[str, float]] = []
+_WAITS: list[float] = []
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to show where the cores went."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _start_service(llm_url: str, port: int, clients: int, workers: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model",
+           "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "30",
+           "STEPGRADE_MAX_CONCURRENCY": str(max(clients, 64)), "STEPGRADE_LOG_LEVEL": "warning",
+           "STEPGRADE_WORKERS": str(workers), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+                            env=env)
+
+
+def _wait_ready(base: str, proc: subprocess.Popen[bytes], seconds: float = 180.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("the service exited during start-up")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError("the service did not become ready")
+
+
+async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    t0 = time.perf_counter()
+    r = await client.post("/grade", json=body)
+    elapsed = time.perf_counter() - t0
+    if r.status_code != 200:
+        raise RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
+    return elapsed, r.json()
+
+
+async def _sequential(client: httpx.AsyncClient, body: dict[str, Any], n: int) -> list[float]:
+    await _grade(client, body)  # warm-up
+    times = []
+    for _ in range(n):
+        elapsed, report = await _grade(client, body)
+        if report["meta"]["degraded"]:
+            raise RuntimeError(f"degraded grade: {report['meta']['warnings']}")
+        times.append(elapsed)
+    return times
+
+
+async def _concurrent(client: httpx.AsyncClient, bodies: list[dict[str, Any]], clients: int,
+                      rounds: int) -> tuple[float, int, int]:
+    """`clients` workers, each sending `rounds` requests back to back: (seconds, grades, degraded)."""
+    degraded = 0
+    waits: list[float] = []
+
+    async def worker(i: int) -> None:
+        nonlocal degraded
+        for k in range(rounds):
+            elapsed, report = await _grade(client, bodies[(i + k) % len(bodies)])
+            degraded += bool(report["meta"]["degraded"])
+            waits.append(elapsed - report["meta"]["elapsed_ms"] / 1000.0)
+            _NODE_MS.append(report["meta"]["node_ms"])
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker(i) for i in range(clients)))
+    _WAITS[:] = waits
+    return time.perf_counter() - t0, clients * rounds, degraded
+
+
+async def _run(args: argparse.Namespace, base: str, pid: int) -> None:
+    L = args.latency
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+        llm = {**ARITHMETIC_SLIP, "mode": "llm"}
+        default = await _sequential(client, llm, args.requests)
+        fused = await _sequential(client, {**llm, "fused": True}, args.requests)
+        for name, times, bound in (("default (2 round trips)", default, 2 * L + 0.05),
+                                   ("fused (1 round trip)", fused, L + 0.05)):
+            p50, p95 = _percentile(times, 0.5), _percentile(times, 0.95)
+            verdict = "ok" if p95 <= bound else "OVER TARGET"
+            print(f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
+                  f"target <= {bound * 1000:.0f} ms: {verdict}")
+        await _concurrent(client, [llm], args.clients, 1)  # warm the connection pools
+        cpu = _cpu_seconds(pid)
+        _NODE_MS.clear()
+        seconds, n, degraded = await _concurrent(client, [llm], args.clients, args.rounds)
+        nodes = {k: statistics.fmean(m.get(k, 0.0) for m in _NODE_MS) for k in _NODE_MS[0]}
+        print("  mean node ms: " + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
+              + f"; mean time outside the graph {statistics.fmean(_WAITS) * 1000:.0f} ms")
+        cpu = _cpu_seconds(pid) - cpu
+        rate, ideal = n / seconds, args.clients / (2 * L)
+        verdict = "ok" if rate >= 0.9 * ideal else "UNDER TARGET"
+        print(f"throughput {args.clients} clients, default mode: {rate:6.1f} grades/s "
+              f"({n} grades in {seconds:.2f} s, {degraded} degraded; service CPU "
+              f"{cpu / n * 1000:.0f} ms/grade); target >= 90% of {ideal:.1f}: {verdict}")
+        offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
+                   for name in example_names()]
+        await _concurrent(client, offline, args.offline_clients, 1)
+        cpu = _cpu_seconds(pid)
+        seconds, n, _ = await _concurrent(client, offline, args.offline_clients,
+                                          args.offline_rounds)
+        cpu = _cpu_seconds(pid) - cpu
+        print(f"throughput offline, {args.offline_clients} clients, {os.cpu_count()} cores: "
+              f"{n / seconds:6.1f} grades/s ({n} grades in {seconds:.2f} s, "
+              f"service CPU {cpu / n * 1000:.0f} ms/grade)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.5, help="fake LLM latency L (s)")
+    parser.add_argument("--requests", type=int, default=30, help="sequential grades per mode")
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=4, help="grades per concurrent client")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="service processes (default: one per core)")
+    parser.add_argument("--offline-clients", type=int, default=4)
+    parser.add_argument("--offline-rounds", type=int, default=15)
+    args = parser.parse_args(argv)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    llm_port = _free_port()
+    # The fake LLM gets its own process: sharing a GIL with the clients would slow it down.
+    fake = subprocess.Popen([sys.executable, "-m", "server.fake_llm", "--port", str(llm_port),
+                             "--latency", str(args.latency)])
+    print(f"fake LLM latency L = {args.latency * 1000:.0f} ms; service on {base} "
+          f"with {args.workers} worker process(es)")
+    proc = _start_service(f"http://127.0.0.1:{llm_port}/v1", port, args.clients, args.workers)
+    try:
+        _wait_ready(base, proc)
+        asyncio.run(_run(args, base, proc.pid))
+    finally:
+        for child in (proc, fake):
+            child.terminate()
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""Request examples shown in the OpenAPI docs (`/docs`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ARITHMETIC_SLIP: dict[str, Any] = {
+    "problem": "A bakery sells muffins for $3 each. It sells 47 muffins on Monday and 58 on "
+    "Tuesday. How many dollars does it take in over the two days?",
+    "solution": "Step 1: The bakery sells $47 + 58 = 95$ muffins in total.\n"
+    "Step 2: It takes in $95 \\times 3 = 285$ dollars.\n"
+    "Step 3: So the bakery takes in $\\boxed{285}$ dollars.",
+    "reference_answer": "315",
+    "mode": "offline",
+}
+
+GIVEN_STEPS: dict[str, Any] = {
+    "problem": "Solve $2x + 3 = 11$.",
+    "solution_steps": ["$2x = 11 - 3 = 8$", "$x = 8 / 2 = 4$", "The answer is $4$."],
+    "reference_answer": "4",
+    "modules": {"format": True},
+}
+
+GRADE_EXAMPLES: dict[str, dict[str, Any]] = {
+    "arithmetic_slip": {"summary": "An early slip that corrupts later steps",
+                        "value": ARITHMETIC_SLIP},
+    "given_steps": {"summary": "Pre-segmented steps, format module on", "value": GIVEN_STEPS},
+}
+
+BATCH_EXAMPLES: dict[str, dict[str, Any]] = {
+    "two_items": {"summary": "Two solutions graded concurrently",
+                  "value": {"items": [ARITHMETIC_SLIP, GIVEN_STEPS]}},
+}

@@ -1,0 +1,137 @@
+"""A fake OpenAI-compatible endpoint with fixed latency and injectable faults.
+
+For the service's fault-injection tests and `make bench` (not used in production). It answers
+`/v1/chat/completions` with canned JSON per structured operation, after `latency` seconds, or
+misbehaves as told: `429`, `500`, `malformed` (HTTP 200, content that is not the JSON asked
+for), `garbage` (HTTP 200, a body that is not JSON at all) or `hang` (never answers until
+closed). Unlike the thread-per-connection `agent.llm.fake_server` it is an asyncio app on
+uvicorn, so hundreds of concurrent calls each take exactly `latency` (a benchmark needs that).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from typing import Any, Literal, Self
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from agent.llm.fake_server import _operation, completion
+
+Fault = Literal["none", "429", "500", "malformed", "garbage", "hang"]
+
+_STEPS = [
+    "The bakery sells $47 + 58 = 95$ muffins in total.",
+    "It takes in $95 \\times 3 = 285$ dollars.",
+    "So the bakery takes in $\\boxed{285}$ dollars.",
+]
+_JUDGED = [
+    {"index": 1, "label": "incorrect", "reason": "47 + 58 = 105, not 95", "depends_on": [],
+     "reference_steps": [], "error_categories": ["calculation"]},
+    {"index": 2, "label": "meaningless", "reason": "uses the wrong total", "depends_on": [1],
+     "reference_steps": [], "error_categories": []},
+    {"index": 3, "label": "incorrect", "reason": "285 is not 315", "depends_on": [2],
+     "reference_steps": [], "error_categories": ["final_answer"]},
+]
+# What a model answers for the bundled `arithmetic_slip` example (server.examples.ARITHMETIC_SLIP).
+BAKERY_ANSWERS: dict[str, dict[str, Any]] = {
+    "difficulty": {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
+                   "reason": "two quantities combined, then a product"},
+    "segmentation": {"steps": _STEPS},
+    "step_judgement": {"steps": _JUDGED},
+    "fused_judgement": {"steps": [{"text": t, **{k: v for k, v in j.items() if k != "index"}}
+                                  for t, j in zip(_STEPS, _JUDGED, strict=True)]},
+    "answer_judgement": {"correct": False, "reason": "285 differs from 315"},
+}
+
+
+class FaultyLlm:
+    """`with FaultyLlm(latency=0.2) as llm:` then point the grader at `llm.base_url`.
+
+    `fault` may be changed while running; `calls` counts chat requests received.
+    """
+
+    def __init__(self, answers: dict[str, dict[str, Any]] | None = None, *,
+                 latency: float = 0.0, fault: Fault = "none", port: int = 0) -> None:
+        self.answers = answers or BAKERY_ANSWERS
+        self.latency = latency
+        self.fault: Fault = fault
+        self.calls = 0
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", port))
+        app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"]),
+                                Route("/v1/models", self._models, methods=["GET"])])
+        config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=1, backlog=2048)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._sock.getsockname()[:2]
+        return f"http://{host}:{port}/v1"
+
+    def _serve(self) -> None:
+        asyncio.run(self._server.serve(sockets=[self._sock]))
+
+    async def _models(self, _: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+
+    async def _chat(self, request: Request) -> Response:
+        body = json.loads(await request.body() or b"{}")
+        self.calls += 1  # one event loop: no lock needed
+        fault = self.fault
+        if fault == "hang":
+            while not self._server.should_exit:
+                await asyncio.sleep(0.05)
+            return Response(status_code=503)
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        if fault in ("429", "500"):
+            error = {"error": {"message": f"injected {fault}", "type": "fault"}}
+            return JSONResponse(error, status_code=int(fault))
+        if fault == "garbage":
+            return Response(b"<html>upstream proxy error</html>", media_type="text/html")
+        operation, method = _operation(body)
+        payload = completion(body, self.answers.get(operation, {}), method, operation)
+        if fault == "malformed":
+            payload["choices"][0]["message"] = {"role": "assistant",
+                                                "content": "Sure! The steps look fine."}
+        return JSONResponse(payload)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._sock.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m server.fake_llm --port P --latency L`: serve until killed (own process, own GIL)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="fake OpenAI-compatible endpoint")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--fault", default="none", choices=list(Fault.__args__))
+    args = parser.parse_args(argv)
+    fake = FaultyLlm(latency=args.latency, fault=args.fault, port=args.port)
+    fake._serve()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

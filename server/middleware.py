@@ -1,0 +1,142 @@
+"""Pure ASGI middleware: request ids, access logs and metrics, body-size limit, last-resort 500.
+
+Pure ASGI (not `BaseHTTPMiddleware`) so Server-Sent Events stream through unbuffered.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server.errors import error_body
+from server.logs import request_id_var
+from server.metrics import Metrics
+
+log = logging.getLogger("stepgrade.access")
+_SAFE_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+_HEADER = b"x-request-id"
+
+
+async def _send_json(send: Send, status: int, body: dict[str, object], rid: str) -> None:
+    data = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
+        (_HEADER, rid.encode())]})
+    await send({"type": "http.response.body", "body": data})
+
+
+def _incoming_id(scope: Scope) -> str:
+    """The caller's X-Request-ID when it is a sane token, else a fresh one."""
+    for name, value in scope.get("headers", []):
+        if name == _HEADER:
+            text = value.decode("latin-1")
+            if _SAFE_ID.match(text):
+                return text
+    return uuid.uuid4().hex
+
+
+class RequestContextMiddleware:
+    """Gives every response an `X-Request-ID`, logs one JSON access line, counts metrics.
+
+    Also the last line of defence: an exception that escapes everything else becomes a JSON 500
+    here (logged with its traceback server-side), never a traceback on the wire.
+    """
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = _incoming_id(scope)
+        token = request_id_var.set(rid)
+        status = 500
+        started = False
+        start = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, started
+            if message["type"] == "http.response.start":
+                started = True
+                status = message["status"]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != _HEADER]
+                message = {**message, "headers": [*headers, (_HEADER, rid.encode())]}
+            await send(message)
+
+        self.metrics.in_flight.inc()
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            log.exception("unhandled error")
+            if not started:
+                status = 500
+                await _send_json(send, 500, error_body(
+                    "internal_error", "the grader failed on this request"), rid)
+        finally:
+            self.metrics.in_flight.dec()
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            elapsed = time.perf_counter() - start
+            method = scope.get("method", "")
+            self.metrics.requests.labels(method=method, route=route, status=str(status)).inc()
+            self.metrics.latency.labels(method=method, route=route).observe(elapsed)
+            log.info("request", extra={"method": method, "path": scope.get("path"),
+                                       "route": route, "status": status,
+                                       "duration_ms": round(elapsed * 1000.0, 1)})
+            request_id_var.reset(token)
+
+
+class BodyLimitMiddleware:
+    """Answers 413 for bodies over `max_bytes`, counting the bytes actually received.
+
+    A declared Content-Length over the limit is refused before reading; otherwise the body is
+    read up to the limit (chunked uploads included) and replayed to the app.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def _too_large(self, scope: Scope, send: Send) -> None:
+        rid = request_id_var.get() or _incoming_id(scope)
+        await _send_json(send, 413, error_body(
+            "body_too_large", f"the request body exceeds {self.max_bytes} bytes"), rid)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                await self._too_large(scope, send)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away before sending its body
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._too_large(scope, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

@@ -1,0 +1,31 @@
+"""POST /grade/batch: many items graded concurrently; results in order, failures per item."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends
+
+from server.deps import ServiceDep, SettingsDep
+from server.errors import ApiError
+from server.examples import BATCH_EXAMPLES
+from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse
+from server.security import require_api_key
+
+router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
+
+
+@router.post("/grade/batch", response_model=BatchResponse, responses=ERROR_RESPONSES)
+async def grade_batch(
+    batch: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)],
+    service: ServiceDep,
+    settings: SettingsDep,
+) -> BatchResponse:
+    """Grade up to STEPGRADE_BATCH_MAX_ITEMS solutions; one item failing fails only itself."""
+    if len(batch.items) > settings.batch_max_items:
+        raise ApiError(422, "too_many_items",
+                       f"items: at most {settings.batch_max_items} items per batch, "
+                       f"got {len(batch.items)}", "items")
+    results = await service.grade_many(batch.items)
+    failed = sum(1 for r in results if r.error is not None)
+    return BatchResponse(results=results, succeeded=len(results) - failed, failed=failed)

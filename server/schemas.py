@@ -1,0 +1,48 @@
+"""Service-only schemas: error bodies and the batch family (GradeRequest/GradeReport live in scoring)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring.schema import GradeReport, GradeRequest
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable machine-readable code, e.g. `invalid_request`.")
+    message: str
+    field: str | None = Field(default=None, description="The offending field, when one is to blame.")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class BatchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    items: list[GradeRequest] = Field(
+        min_length=1, description="Solutions to grade; at most STEPGRADE_BATCH_MAX_ITEMS."
+    )
+
+
+class BatchItem(BaseModel):
+    """One item's outcome: a report, or the error that item alone ran into."""
+
+    index: int = Field(description="0-based position in the request's `items`.")
+    report: GradeReport | None = None
+    error: ErrorDetail | None = None
+
+
+class BatchResponse(BaseModel):
+    results: list[BatchItem] = Field(description="In the order of the request's items.")
+    succeeded: int
+    failed: int
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    401: {"model": ErrorResponse, "description": "X-API-Key missing or wrong (when keys are set)."},
+    413: {"model": ErrorResponse, "description": "Body larger than STEPGRADE_MAX_BODY_BYTES."},
+    422: {"model": ErrorResponse, "description": "Invalid request; `field` names the culprit."},
+    500: {"model": ErrorResponse, "description": "Unexpected failure (no traceback is sent)."},
+    504: {"model": ErrorResponse, "description": "Deadline passed with nothing to return."},
+}

@@ -1,0 +1,30 @@
+"""Client authentication: `X-API-Key` when keys are configured, compared in constant time."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader
+
+from server.errors import ApiError
+
+api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False,
+                              description="Required when STEPGRADE_API_KEYS is set.")
+
+
+def require_api_key(request: Request,
+                    key: Annotated[str | None, Depends(api_key_header)]) -> None:
+    """401 unless `key` matches a configured key; open when no keys are configured."""
+    keys = request.app.state.settings.api_keys
+    if not keys:
+        return
+    given = (key or "").encode()
+    # Compare against every key (no early exit), so timing reveals neither key nor position.
+    matched = False
+    for secret in keys:
+        matched |= hmac.compare_digest(given, secret.get_secret_value().encode())
+    if not matched:
+        raise ApiError(401, "unauthorized", "missing or invalid X-API-Key header", "X-API-Key",
+                       headers={"WWW-Authenticate": "APIKey"})

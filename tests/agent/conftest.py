@@ -1,0 +1,42 @@
+"""Helpers for the LLM-mode tests: a grader wired to an endpoint, with one retry layer at most."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.context import Context
+from agent.grader import Grader
+from agent.llm.config import LlmConfig
+from agent.llm.factory import make_chat_model
+from agent.llm.structured import StructuredLlm
+
+
+def bag_of_words(texts):
+    """A deterministic stand-in embedder: hashed bag of words, L2-normalised."""
+    out = np.zeros((len(texts), 64), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in text.lower().replace("$", " ").split():
+            out[i, hash(word) % 64] += 1.0
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.where(norms == 0, 1, norms)
+
+
+def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
+               answer_timeout: float = 2.0, chunk_steps: int = 30, **config) -> Grader:
+    llm_config = LlmConfig(base_url=base_url, model="fake-model", timeout=timeout,
+                           max_retries=max_retries, **config)
+    context = Context(embedder=bag_of_words, llm=StructuredLlm(make_chat_model(llm_config)),
+                      llm_model="fake-model", answer_timeout=answer_timeout,
+                      chunk_steps=chunk_steps)
+    return Grader(context)
+
+
+@pytest.fixture(scope="session")
+def fake_embedder():
+    return bag_of_words
+
+
+@pytest.fixture
+def make_llm_grader():
+    return llm_grader

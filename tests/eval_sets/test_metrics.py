@@ -1,0 +1,97 @@
+"""Every metric on a small example computed by hand (the arithmetic is in the comments)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from eval_sets.metrics import (
+    auc,
+    avg_score,
+    divergence_histogram,
+    false_positive_rate,
+    macro_f1,
+    mse,
+    overlap_ratio,
+    pearson,
+    processbench_score,
+    quadrant_shares,
+    spearman,
+    std,
+)
+from eval_sets.registry import get_metric, register_metric
+
+PRED = [10, 4, 7, 0]
+GOLD = [10, 6, 7, 3]
+
+
+def test_avg_score() -> None:
+    assert avg_score(PRED) == pytest.approx(21 / 4)  # (10+4+7+0)/4
+    assert avg_score([]) is None
+
+
+def test_mse() -> None:
+    assert mse(PRED, GOLD) == pytest.approx((0 + 4 + 0 + 9) / 4)  # 3.25
+
+
+def test_overlap_ratio_counts_exact_score_matches() -> None:
+    assert overlap_ratio(PRED, GOLD) == pytest.approx(2 / 4)  # items 1 and 3 agree
+    assert overlap_ratio([1, 0, 1], [1, 1, 1]) == pytest.approx(2 / 3)
+
+
+def test_pearson_by_hand() -> None:
+    # x = 1,2,3, y = 1,2,4: mean 2 and 7/3; cov = (-1)(-4/3) + 0 + (1)(5/3) = 3
+    # var x = 2, var y = 16/9 + 1/9 + 25/9 = 42/9; r = 3 / sqrt(2 * 42/9) = 0.98198
+    assert pearson([1, 2, 3], [1, 2, 4]) == pytest.approx(3 / math.sqrt(2 * 42 / 9))
+    assert pearson([1, 1, 1], [1, 2, 3]) is None
+    assert pearson([1], [2]) is None
+
+
+def test_spearman_ties_share_ranks() -> None:
+    # ranks of [1, 2, 2] = [1, 2.5, 2.5]; of [3, 1, 1] = [3, 1.5, 1.5]: perfectly opposite
+    assert spearman([1, 2, 2], [3, 1, 1]) == pytest.approx(-1.0)
+    assert spearman([1, 2, 3, 4], [10, 20, 40, 30]) == pytest.approx(0.8)  # 1 - 6*2/(4*15)
+
+
+def test_auc_rank_based_with_ties() -> None:
+    # positives 0.9, 0.5; negatives 0.1, 0.5. Pairs: (0.9>0.1)=1 (0.9>0.5)=1 (0.5>0.1)=1
+    # (0.5=0.5)=1/2 -> 3.5 / 4
+    assert auc([1, 0, 1, 0], [0.9, 0.1, 0.5, 0.5]) == pytest.approx(0.875)
+    assert auc([1, 1], [0.2, 0.3]) is None
+
+
+def test_macro_f1() -> None:
+    # gold 1,0,1,0 pred 1,1,1,0: class 1 tp=2 fp=1 fn=0 -> 4/5; class 0 tp=1 fp=0 fn=1 -> 2/3
+    assert macro_f1([1, 0, 1, 0], [1, 1, 1, 0]) == pytest.approx((4 / 5 + 2 / 3) / 2)
+
+
+def test_processbench_f1() -> None:
+    # erroneous gold 2, 3, 1 vs pred 2, None, 1 -> 2/3; correct gold None x2 vs pred None, 4 -> 1/2
+    score = processbench_score([2, None, 1, None, 4], [2, 3, 1, None, None])
+    assert score.error_accuracy == pytest.approx(2 / 3)
+    assert score.correct_accuracy == pytest.approx(1 / 2)
+    assert score.f1 == pytest.approx(2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2))  # 4/7
+
+
+def test_quadrants_divergence_std_and_false_positive_rate() -> None:
+    shares = quadrant_shares(["robust", "robust", "failure", "lucky_guess"])
+    assert shares == {"robust": 0.5, "hallucination": 0.0, "lucky_guess": 0.25, "failure": 0.25}
+    assert divergence_histogram([3, None, 1, 3, 10]) == {"1": 1, "3": 2, "10": 1, "none": 1}
+    assert std([2, 4, 4, 4, 5, 5, 7, 9]) == pytest.approx(2.0)
+    # correct answers: items 1, 2, 4; of these item 2 has invalid steps -> 1/3
+    assert false_positive_rate([True, True, False, True], [True, False, False, True]) == (
+        pytest.approx(1 / 3))
+
+
+def test_metric_registry_refuses_duplicates() -> None:
+    assert get_metric("mse") is mse
+    with pytest.raises(ValueError, match="already registered"):
+        register_metric("mse")(lambda: 0.0)
+    with pytest.raises(KeyError, match="unknown metric"):
+        get_metric("nope")
+
+
+def test_length_mismatch_is_an_error() -> None:
+    with pytest.raises(ValueError, match="differ"):
+        mse([1, 2], [1])

@@ -1,0 +1,76 @@
+"""The summary tables on reports whose labels and scores are set by hand (arithmetic below)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.grader import Grader
+from eval_sets.bundled import bundled_path
+from eval_sets.registry import load_dataset
+from eval_sets.runner.store import ItemResult
+from eval_sets.runner.summary import false_positive_table, summarise, validity_table
+from eval_sets.runner.tables import to_latex, to_markdown
+
+# bundled mr_math_invalid: item 1 valid (3 steps), 2 first error 1 (3), 3 valid (4), 4 first error 2 (4)
+SET = {  # step validities, step labels (c/i), answer correct
+    "mr-invalid-1": ([0.9, 0.8, 0.9], "ccc", True),
+    "mr-invalid-2": ([0.2, 0.9, 0.9], "icc", False),
+    "mr-invalid-3": ([0.9, 0.4, 0.9, 0.9], "cicc", True),
+    "mr-invalid-4": ([0.9, 0.6, 0.3, 0.9], "ccic", True),
+}
+LABEL = {"c": "correct", "i": "incorrect"}
+
+
+@pytest.fixture(scope="module")
+def results() -> list[ItemResult]:
+    grader = Grader()
+    out = []
+    for item in load_dataset("mr_math_invalid", bundled_path("mr_math_invalid")):
+        report = grader.grade(item.request)
+        validity, labels, correct = SET[item.id]
+        steps = [s.model_copy(update={"validity": v, "label": LABEL[c]})
+                 for s, v, c in zip(report.steps, validity, labels, strict=True)]
+        report = report.model_copy(update={
+            "steps": steps,
+            "reasoneval": report.reasoneval.model_copy(update={"validity": min(validity)}),
+            "answer": report.answer.model_copy(update={"correct": correct}),
+        })
+        out.append(ItemResult(id=item.id, gold=item.gold, request=item.request, report=report))
+    return out
+
+
+def test_validity_table_by_hand(results) -> None:
+    from eval_sets.runner.summary import _graded
+
+    table = validity_table(_graded(results), 0.5)
+    row = dict(zip(table.columns, table.rows[-1], strict=True))
+    # solution validity = min of the steps: .8, .2, .4, .3; gold 1, 0, 1, 0 -> preds 1, 0, 0, 0
+    # valid: tp 1 fn 1 -> 2/3; invalid: tp 2 fp 1 -> 4/5; AUC: both positives above both negatives
+    assert row["sol. F1"] == pytest.approx((2 / 3 + 4 / 5) / 2)
+    assert row["sol. AUC"] == pytest.approx(1.0)
+    # steps: item 1 all 3, item 2 step 1, item 3 all 4, item 4 steps 1-2 -> 10 labelled steps
+    # gold 1,1,1,0,1,1,1,1,1,0 vs scores .9,.8,.9,.2,.9,.4,.9,.9,.9,.6
+    # valid class tp 7 fp 1 fn 1 -> 14/16; invalid tp 1 fp 1 fn 1 -> 1/2; AUC 15/16
+    assert row["steps"] == 10
+    assert row["step F1"] == pytest.approx((14 / 16 + 0.5) / 2)
+    assert row["step AUC"] == pytest.approx(15 / 16)
+    # ProcessBench: first errors predicted None, 1, 2, 3 vs gold None, 1, None, 2
+    assert (row["err. acc"], row["corr. acc"], row["PB F1"]) == (0.5, 0.5, 0.5)
+
+
+def test_false_positive_table_by_hand(results) -> None:
+    from eval_sets.runner.summary import _graded
+
+    table = false_positive_table(_graded(results))
+    rows = {r[0]: r[1:] for r in table.rows}
+    assert rows["answer only"] == (3, pytest.approx(1 / 3))  # items 1, 3, 4; item 4 invalid
+    assert rows["answer and no flagged step"] == (1, 0.0)  # item 1 only
+
+
+def test_rendered_tables(results) -> None:
+    tables = {t.key: t for t in summarise(results)}
+    assert {"overview", "validity", "false_positives", "quadrants"} <= tables.keys()
+    md = to_markdown(tables["false_positives"])
+    assert "| answer only | 3 | 0.333 |" in md
+    tex = to_latex(tables["false_positives"])
+    assert "answer only & 3 & 0.333 \\\\" in tex and "\\begin{tabular}{lrr}" in tex
