@@ -4,7 +4,7 @@ against the reference solution and answer: alignment, dual-mode correctness, qua
 
 Model answers are cached as cassettes in `OUT/llm_cache`, so a rerun or a resumed run asks the
 model only for what it has not answered yet. The instruction is ReAlign's plain step-by-step
-request; it lives here, not in prompts/, because it generates solutions rather than grading them.
+request (`prompts/generate_solution.<lang>.j2`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,8 @@ from eval_sets.registry import DatasetError, load_dataset
 from eval_sets.runner.bench import BenchSpec, make_bench_grader, print_tables, report_run
 from eval_sets.runner.run import Prepare, RunConfig, RunStats, run_items
 from eval_sets.runner.store import ResultStore
+from prompts.render import render
 from scoring.schema import GradeRequest
-
-SYSTEM = ("You are a careful mathematician. Solve the problem step by step. Write each step on its "
-          "own line, and put the final answer in \\boxed{}.")
 
 
 def solver(config: LlmConfig, max_tokens: int) -> Prepare:
@@ -38,7 +36,9 @@ def solver(config: LlmConfig, max_tokens: int) -> Prepare:
     model = make_chat_model(config).bind(max_tokens=max_tokens)
 
     async def prepare(item: GoldItem) -> GoldItem:
-        answer = await model.ainvoke([SystemMessage(SYSTEM), HumanMessage(item.request.problem)])
+        language = "zh" if item.request.language == "zh" else "en"
+        system = render("generate_solution", language).strip()
+        answer = await model.ainvoke([SystemMessage(system), HumanMessage(item.request.problem)])
         text = answer.content if isinstance(answer.content, str) else str(answer.content)
         if not text.strip():
             raise ValueError("the model returned an empty solution")

@@ -16,7 +16,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 PROMPTS_DIR = Path(__file__).resolve().parent
-OPERATIONS = ("difficulty", "segmentation", "step_judgement", "fused_judgement", "answer_judgement")
+OPERATIONS = (
+    "difficulty", "segmentation", "step_judgement", "fused_judgement", "answer_judgement",
+    "generate_solution",
+)
 LANGUAGES = ("en", "zh")
 PROMPT_SET_VERSION = "llm-1"
 

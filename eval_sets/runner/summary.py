@@ -116,6 +116,25 @@ def _step_pairs(g: Graded) -> list[tuple[int, float]]:
     return [(int(s.index < gold.first_error), s.validity) for s in steps[: gold.first_error]]
 
 
+def step_agreement_table(graded: Sequence[Graded]) -> Table | None:
+    """Step labels against human ones, where both segmentations have the same number of steps."""
+    items = [g for g in graded if g.result.gold.step_labels
+             and len(g.result.gold.step_labels) == len(g.report.steps)]
+    if not items:
+        return None
+    rows = []
+    for name, group in _groups(items):
+        gold = [_POINT[lab] for g in group for lab in g.result.gold.step_labels or ()]
+        ours = [_POINT[s.label] for g in group for s in g.report.steps]
+        rows.append((name, len(group), len(gold), mean([float(a == b) for a, b in zip(gold, ours,
+                     strict=True)]), macro_f1([bool(x) for x in gold], [bool(x) for x in ours])))
+    matched = sum(1 for g in graded if g.result.gold.step_labels)
+    return Table("step_agreement", "Step labels against the human labels (same segmentation length)",
+                 ("subset", "items", "steps", "accuracy", "macro F1"), tuple(rows),
+                 note=f"{len(items)} of {matched} labelled items have as many steps as the human "
+                      "segmentation; a step scores 1 when correct or redundant, 0 otherwise.")
+
+
 def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
     """ReasonEval's MR-MATH protocol (solution and step level) and ProcessBench's F1."""
     items = [g for g in graded if g.result.gold.process_correct is not None]
@@ -167,6 +186,9 @@ def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
                  note="AUC is undefined (–) when the gold has only one class.")
 
 
+_POINT = {"correct": 1, "redundant": 1, "incorrect": 0, "meaningless": 0}
+
+
 def _located(g: Graded) -> bool:
     """The perturbed step is found: the first error there, or (repeat step) labelled redundant."""
     gold = g.result.gold
@@ -177,24 +199,44 @@ def _located(g: Graded) -> bool:
         g.report.steps[step - 1].label == "redundant")
 
 
+def _weakest_is_perturbed(g: Graded) -> bool:
+    """Localisation by score: the lowest-validity step is the perturbed step."""
+    steps, step = g.report.steps, g.result.gold.perturbed_step
+    if not steps or step is None:
+        return False
+    return min(steps, key=lambda s: s.validity).index == step
+
+
 def perturbation_table(graded: Sequence[Graded]) -> Table | None:
     items = [g for g in graded if g.result.gold.is_perturbed is not None]
     if not items:
         return None
+    originals = [g.report.reasoneval.validity for g in items if not g.result.gold.is_perturbed]
     rows = []
     for name, group in _groups(items):
         flagged = [predicted_first_error(g.report) is not None
                    or any(s.label == "redundant" for s in g.report.steps) for g in group]
-        located = [_located(g) for g in group if g.result.gold.is_perturbed]
+        perturbed = [g for g in group if g.result.gold.is_perturbed]
+        located = [_located(g) for g in perturbed]
+        validity = [g.report.reasoneval.validity for g in perturbed]
+        # ReasonEval's protocol: perturbed solutions against the originals, by solution validity
+        labels = [True] * len(validity) + [False] * len(originals)
+        risk = [1.0 - v for v in (*validity, *originals)]
         rows.append((name, len(group), mean([float(f) for f in flagged]),
                      mean([float(x) for x in located]) if located else None,
+                     auc(labels, risk) if validity and originals else None,
+                     mean([float(_weakest_is_perturbed(g)) for g in perturbed]) if perturbed
+                     else None,
                      avg_score([g.report.score for g in group]),
                      mean([g.report.hcrs.score for g in group])))
     return Table("perturbation", "Perturbation detection (ReasonEval perturbation set)",
-                 ("subset", "n", "flagged", "located", "mean score", "mean HCRS"), tuple(rows),
+                 ("subset", "n", "flagged", "located", "validity AUC", "weakest step",
+                  "mean score", "mean HCRS"), tuple(rows),
                  note="flagged = some step labelled incorrect, meaningless or redundant (for the "
                       "originals this is a false alarm); located = the predicted first error (or a "
-                      "redundant label, for repeated steps) is the perturbed step.")
+                      "redundant label, for repeated steps) is the perturbed step; validity AUC = "
+                      "solution validity (min over steps) ranks the perturbed solutions below the "
+                      "originals; weakest step = the lowest-validity step is the perturbed one.")
 
 
 def false_positive_table(graded: Sequence[Graded]) -> Table | None:
@@ -257,7 +299,8 @@ def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
               wall_s: float | None = None) -> list[Table]:
     graded = _graded(results)
     builders: list[Callable[[], Table | None]] = [
-        lambda: stepmath_table(graded), lambda: validity_table(graded, cut),
+        lambda: stepmath_table(graded), lambda: step_agreement_table(graded),
+        lambda: validity_table(graded, cut),
         lambda: redundancy_table(graded, cut), lambda: perturbation_table(graded),
         lambda: false_positive_table(graded), lambda: realign_table(graded),
         lambda: divergence_table(graded),

@@ -44,3 +44,10 @@ def test_unknown_language_renders_english_and_unknown_operation_is_refused():
     assert render("segmentation", "zh", problem="p", solution="s").startswith("你的任务")
     with pytest.raises(ValueError, match="unknown prompt operation"):
         render("score", "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_generation_prompt_asks_for_one_step_per_line_and_a_boxed_answer(lang):
+    text = render("generate_solution", lang)
+    assert "\\boxed{}" in text
+    assert ("own line" in text) if lang == "en" else ("单独写一行" in text)

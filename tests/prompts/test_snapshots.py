@@ -40,6 +40,7 @@ def cases() -> dict[str, tuple[str, str, dict]]:
     for lang in LANGUAGES:
         out[f"difficulty.{lang}"] = ("difficulty", lang, {"problem": PROBLEM, "solution": SOLUTION})
         out[f"segmentation.{lang}"] = ("segmentation", lang, {"problem": PROBLEM, "solution": SOLUTION})
+        out[f"generate_solution.{lang}"] = ("generate_solution", lang, {})
         out[f"answer_judgement.{lang}"] = (
             "answer_judgement", lang, {"problem": PROBLEM, "answer": "285", "references": ["315", "$315"]})
         for combo in itertools.product([False, True], repeat=3):
