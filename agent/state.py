@@ -37,6 +37,7 @@ class GradeState(InputState, total=False):
     steps: list[str]
     difficulty: DifficultyVerdict | None
     alignment: Alignment | None
+    problem_similarity: list[float] | None
     verdicts: list[StepVerdict]
     llm_verdicts: list[StepVerdict] | None
     chunks: Annotated[list[ChunkVerdicts], operator.add]

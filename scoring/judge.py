@@ -44,6 +44,10 @@ class JudgeConfig:
     not_redundant: float = 0.05
     unrelated_similarity: float = 0.3
     unexplained: float = 0.55
+    relatedness: bool = False  # embeds every English solution: ~10x slower offline grading
+    off_topic_mean: float = 0.25
+    off_topic_step: float = 0.3
+    off_topic: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ class JudgeInput:
     alignment: Alignment | None = None
     reference_steps: Sequence[str] = ()
     format_module: bool = False
+    problem_similarity: Sequence[float] | None = None
 
 
 def _normalise(text: str) -> str:
@@ -182,6 +187,27 @@ def _flag_unexplained(
             )
 
 
+def _flag_off_topic(
+    verdicts: list[StepVerdict], similarity: Sequence[float], config: JudgeConfig
+) -> None:
+    """A solution whose steps as a whole do not resemble the problem answers some other problem.
+
+    Soft evidence (embedding similarity): it lowers validity, it does not change labels.
+    """
+    if not similarity or sum(similarity) / len(similarity) >= config.off_topic_mean:
+        return
+    for i, sim in enumerate(similarity):
+        current = verdicts[i]
+        if sim < config.off_topic_step and current.validity > config.off_topic:
+            verdicts[i] = replace(
+                current,
+                reason=f"{current.reason}; unrelated to the problem (similarity {sim:.2f})",
+                evidence=(*current.evidence, "structure") if "structure" not in current.evidence
+                else current.evidence,
+                validity=config.off_topic,
+            )
+
+
 def _propagate(verdicts: list[StepVerdict], deps: Sequence[Sequence[int]], config: JudgeConfig) -> None:
     """A step built on a wrong result is meaningless, however right it is in isolation."""
     for j, verdict in enumerate(verdicts):
@@ -232,5 +258,7 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
         verdicts.append(verdict)
     _back_substitute(verdicts, relations, inp.steps, config)
     _flag_unexplained(verdicts, unexplained_numbers(inp.problem, inp.steps), config)
+    if inp.problem_similarity is not None:
+        _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)
     return [replace(v, depends_on=tuple(d + 1 for d in deps[i])) for i, v in enumerate(verdicts)]

@@ -1,4 +1,9 @@
-"""`align`: ReAlign's alignment of the solution steps to the reference steps, when there are any."""
+"""`align`: the embedding work of the graph, in one encode call.
+
+ReAlign's alignment of the solution steps to the reference steps, when there are any, and each
+step's similarity to the problem (English only: the default MiniLM model does not read Chinese),
+which the judge uses to notice a solution to some other problem.
+"""
 
 from __future__ import annotations
 
@@ -25,9 +30,17 @@ def reference_steps(state: GradeState) -> list[str]:
 
 def align_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     difficulty = state.get("difficulty")
-    references = reference_steps(state)
-    if not references or (difficulty is not None and not difficulty.process_evaluation_needed):
-        return {"alignment": None}
+    if difficulty is not None and not difficulty.process_evaluation_needed:
+        return {"alignment": None, "problem_similarity": None}
     ctx = runtime.context
-    similarity = similarity_matrix(references, state["steps"], ctx.embed, ctx.embedder)
-    return {"alignment": align(similarity, ctx.align)}
+    references = reference_steps(state)
+    steps = state["steps"]
+    related = ctx.judge.relatedness and state.get("language") == "en"
+    if not references and not related:
+        return {"alignment": None, "problem_similarity": None}
+    problem = [state["request"].problem] if related else []
+    matrix = similarity_matrix([*problem, *references], steps, ctx.embed, ctx.embedder)
+    return {
+        "alignment": align(matrix[len(problem):], ctx.align) if references else None,
+        "problem_similarity": [float(x) for x in matrix[0]] if related else None,
+    }

@@ -30,6 +30,7 @@ def judge_input(state: GradeState) -> JudgeInput:
         answer=state["answer"],
         alignment=state.get("alignment"),
         reference_steps=reference_steps(state),
+        problem_similarity=state.get("problem_similarity"),
         format_module=request.modules.format,
     )
 

@@ -103,3 +103,19 @@ def test_async_grading_gives_the_same_report(grader):
     a = grader.grade(request)
     b = asyncio.run(grader.agrade(request))
     assert a.model_dump(exclude={"meta"}) == b.model_dump(exclude={"meta"})
+
+
+def test_relatedness_check_embeds_the_problem_with_the_steps(fake_embedder):
+    from dataclasses import replace
+
+    from scoring.judge import JudgeConfig
+
+    grader = Grader(Context(embedder=fake_embedder, judge=replace(JudgeConfig(), relatedness=True)))
+    request = GradeRequest(problem="How many legs do 3 spiders have?",
+                           solution_steps=["Zebras graze on grass.", "Clouds drift slowly."],
+                           reference_answer="24")
+    report = grader.grade(request)
+    assert all("unrelated to the problem" in s.reason for s in report.steps)
+    related = grader.grade(request.model_copy(update={"solution_steps": [
+        "3 spiders have 8 legs each.", "3 spiders have 3 * 8 = 24 legs."]}))
+    assert all("unrelated" not in s.reason for s in related.steps)

@@ -125,3 +125,12 @@ def test_unmarked_wrong_answer_is_less_certain_than_a_marked_one():
     assert marked[-1].label == unmarked[-1].label == "incorrect"
     assert marked[-1].validity < unmarked[-1].validity
     assert "closing lines" in unmarked[-1].reason
+
+
+def test_a_solution_to_some_other_problem_loses_validity_not_labels():
+    steps = ["The circle has radius 3.", "Its area is $9\\pi$.", "So the answer is 9."]
+    off = judge(steps, problem_similarity=[0.1, 0.05, 0.2])
+    assert labels(off) == ["correct"] * 3
+    assert all(v.validity == 0.3 and "unrelated to the problem" in v.reason for v in off)
+    on_topic = judge(steps, problem_similarity=[0.1, 0.6, 0.5])  # mean 0.4: about the problem
+    assert all("unrelated" not in v.reason for v in on_topic)
