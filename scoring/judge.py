@@ -130,8 +130,9 @@ def _reference(i: int, step: str, inp: JudgeInput, config: JudgeConfig) -> StepV
 
 
 def _final_step(inp: JudgeInput, current: StepVerdict, config: JudgeConfig) -> StepVerdict:
+    """The final step states the answer: it takes the answer check (proofs have no answer)."""
     answer = inp.answer
-    if inp.problem_type != "calculation" or answer.correct is None:
+    if inp.problem_type == "proof" or answer.correct is None:
         return current
     if answer.correct:
         if current.label == "incorrect":

@@ -58,6 +58,12 @@ def test_repeated_step_is_redundant():
     assert verdicts[1].redundancy > 0.5 > verdicts[0].redundancy
 
 
+def test_open_ended_final_step_takes_the_answer_check():
+    verdicts = judge(["Take f(x) = x.", "So one example is f(x) = x."], problem_type="open_ended",
+                     answer=AnswerVerdict("f(x) = x", ("f(x) = 2x",), symbolic=False))
+    assert labels(verdicts) == ["correct", "incorrect"]
+
+
 def test_proof_final_step_is_not_an_answer_check():
     verdicts = judge(["Assume n is even.", "Then n^2 is even."], problem_type="proof",
                      answer=AnswerVerdict("x", ("y",), symbolic=False))
