@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test bench bench-dev lint clean snapshots
+.PHONY: install serve test bench bench-dev lint clean snapshots fuzz
 
 install: $(STAMP)
 
@@ -28,10 +28,13 @@ test: $(STAMP)
 snapshots: $(STAMP)
 	STEPGRADE_UPDATE_SNAPSHOTS=1 $(BIN)/python -m pytest -q tests/prompts/test_snapshots.py
 
+# Service latency/throughput against a fake LLM of latency L (--latency, default 2 s).
+SERVICE_BENCH ?= --latency 2
 bench: $(STAMP)
 	$(BIN)/python -m eval_sets.latency
 	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
 	$(BIN)/python -m eval_sets.answer_agreement $(DATA)/answer_equivalence_cases.jsonl
+	$(BIN)/python -m eval_sets.service_bench $(SERVICE_BENCH)
 
 # The offline benchmark runner over the development sets; results in $(BENCH_OUT)/<kind>/.
 BENCH_OUT ?= /tmp/stepgrade-bench
@@ -40,6 +43,11 @@ bench-dev: $(STAMP)
 	$(BIN)/stepgrade bench grade --dataset mr_math_invalid --path $(DATA)/mr_math_invalid_dev.jsonl --out $(BENCH_OUT)/mr_math_invalid
 	$(BIN)/stepgrade bench grade --dataset mr_math_redundant --path $(DATA)/mr_math_redundant_dev.jsonl --out $(BENCH_OUT)/mr_math_redundant
 	$(BIN)/stepgrade bench grade --dataset perturbation --path $(DATA)/perturbation_dev.jsonl --out $(BENCH_OUT)/perturbation
+
+# Longer schemathesis run over the service's OpenAPI schema (make test runs 12 examples each).
+FUZZ_EXAMPLES ?= 300
+fuzz: $(STAMP)
+	STEPGRADE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/server/test_fuzz.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests

@@ -37,12 +37,20 @@ def _free_port() -> int:
 
 _NODE_MS: list[dict[str, float]] = []
 _WAITS: list[float] = []
+_RESENT: list[int] = []
 
 
 def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc), to show where the cores went."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of the service and its worker processes (Linux /proc)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    total = 0.0
+    for each in [pid, *map(int, children)]:
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -75,7 +83,12 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes], seconds: float = 180.0
 
 async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     t0 = time.perf_counter()
-    r = await client.post("/grade", json=body)
+    try:
+        r = await client.post("/grade", json=body)
+    except httpx.TransportError:
+        # An idle keep-alive connection closed by the server as we reused it: resend once.
+        _RESENT.append(1)
+        r = await client.post("/grade", json=body)
     elapsed = time.perf_counter() - t0
     if r.status_code != 200:
         raise RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
@@ -113,7 +126,25 @@ async def _concurrent(client: httpx.AsyncClient, bodies: list[dict[str, Any]], c
     return time.perf_counter() - t0, clients * rounds, degraded
 
 
-async def _run(args: argparse.Namespace, base: str, pid: int) -> None:
+def _observed_llm_latency(llm_url: str, n: int = 6) -> float:
+    """p50 of bare chat calls on one kept-alive connection: L as a client really sees it.
+
+    Back-to-back calls on a reused connection pay ~40 ms of TCP delayed-ACK on loopback here;
+    printing this separates the fake's latency from the service's own overhead.
+    """
+    body = {"model": "fake-model", "messages": [{"role": "user", "content": "ping"}],
+            "response_format": {"type": "json_schema",
+                                "json_schema": {"name": "segmentation", "schema": {}}}}
+    times = []
+    with httpx.Client(timeout=60) as client:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            client.post(f"{llm_url}/chat/completions", json=body)
+            times.append(time.perf_counter() - t0)
+    return _percentile(times[1:], 0.5)
+
+
+async def _run(args: argparse.Namespace, base: str, pid: int, observed: float) -> None:
     L = args.latency
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
@@ -124,8 +155,10 @@ async def _run(args: argparse.Namespace, base: str, pid: int) -> None:
                                    ("fused (1 round trip)", fused, L + 0.05)):
             p50, p95 = _percentile(times, 0.5), _percentile(times, 0.95)
             verdict = "ok" if p95 <= bound else "OVER TARGET"
+            trips = 2 if bound > 1.5 * L else 1
             print(f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
-                  f"target <= {bound * 1000:.0f} ms: {verdict}")
+                  f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
+                  f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
         await _concurrent(client, [llm], args.clients, 1)  # warm the connection pools
         cpu = _cpu_seconds(pid)
         _NODE_MS.clear()
@@ -138,7 +171,8 @@ async def _run(args: argparse.Namespace, base: str, pid: int) -> None:
         verdict = "ok" if rate >= 0.9 * ideal else "UNDER TARGET"
         print(f"throughput {args.clients} clients, default mode: {rate:6.1f} grades/s "
               f"({n} grades in {seconds:.2f} s, {degraded} degraded; service CPU "
-              f"{cpu / n * 1000:.0f} ms/grade); target >= 90% of {ideal:.1f}: {verdict}")
+              f"{cpu / n * 1000:.0f} ms/grade, {len(_RESENT)} resent); "
+              f"target >= 90% of {ideal:.1f}: {verdict}")
         offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
                    for name in example_names()]
         await _concurrent(client, offline, args.offline_clients, 1)
@@ -173,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     proc = _start_service(f"http://127.0.0.1:{llm_port}/v1", port, args.clients, args.workers)
     try:
         _wait_ready(base, proc)
-        asyncio.run(_run(args, base, proc.pid))
+        observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
+        print(f"fake LLM observed by a bare client: {observed * 1000:.1f} ms per call")
+        asyncio.run(_run(args, base, proc.pid, observed))
     finally:
         for child in (proc, fake):
             child.terminate()

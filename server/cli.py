@@ -60,21 +60,11 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from server.main import create_app
+    from server.serve import serve
     from server.settings import Settings
 
     settings = Settings()
-    host = args.host or settings.host
-    port = args.port or settings.port
-    # log_config=None keeps the app's JSON logging; the app writes its own access lines.
-    options = {"host": host, "port": port, "log_level": settings.log_level, "log_config": None,
-               "access_log": False}
-    if settings.workers > 1:  # worker processes build their app from the environment
-        uvicorn.run("server.main:create_app", factory=True, workers=settings.workers, **options)
-    else:
-        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
+    serve(settings, args.host or settings.host, args.port or settings.port)
     return 0
 
 

@@ -66,6 +66,9 @@ class FaultyLlm:
         self.calls = 0
         self._sock = socket.socket()
         self._sock.bind(("127.0.0.1", port))
+        # Inherited by accepted connections: uvicorn writes headers and body separately, and
+        # with Nagle on, the body waits ~40 ms for the client's delayed ACK on kept-alive calls.
+        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"]),
                                 Route("/v1/models", self._models, methods=["GET"])])
         config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off",

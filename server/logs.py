@@ -10,7 +10,8 @@ from contextvars import ContextVar
 
 request_id_var: ContextVar[str | None] = ContextVar("stepgrade_request_id", default=None)
 
-_RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+_RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
+    "message", "asctime", "color_message"}
 
 
 class JsonFormatter(logging.Formatter):

@@ -22,6 +22,7 @@ class LlmConfig:
         temperature: 0 for reproducible grading.
         record_dir: ``STEPGRADE_LLM_RECORD``: save every answer as a cassette here.
         replay_dir: ``STEPGRADE_LLM_REPLAY``: answer from cassettes here, never the network.
+        max_connections: the HTTP connection pool per process (parallel calls beyond it queue).
     """
 
     base_url: str
@@ -32,3 +33,4 @@ class LlmConfig:
     temperature: float = 0.0
     record_dir: Path | None = None
     replay_dir: Path | None = None
+    max_connections: int = 256

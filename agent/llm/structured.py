@@ -33,6 +33,9 @@ Check = Callable[[Any], list[str]]
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
 
 
+_UNREADABLE = (AttributeError, TypeError, KeyError, ValueError)
+
+
 def _usage(message: BaseMessage) -> tuple[int, int]:
     usage = getattr(message, "usage_metadata", None) or {}
     return int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
@@ -115,6 +118,10 @@ class StructuredLlm:
         except openai.OpenAIError:
             records.append(CallRecord(operation, method, 0, 0, _ms(start), False))
             raise
+        except _UNREADABLE as err:  # e.g. a 200 with an HTML body: the SDK fails while reading it
+            records.append(CallRecord(operation, method, 0, 0, _ms(start), False))
+            raise LlmError(operation, f"unreadable reply ({type(err).__name__}: {err})"[:300],
+                           records) from err
         prompt, completion = _usage(message)
         records.append(CallRecord(operation, method, prompt, completion, _ms(start), True))
         return message

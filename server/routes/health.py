@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import httpx
 from fastapi import APIRouter, Request
@@ -49,7 +49,7 @@ _READY_EXAMPLE = {"status": "ready",
 @router.get("/readyz", response_model=Readiness, responses={
     200: {"content": {"application/json": {"example": _READY_EXAMPLE}}},
     503: {"model": Readiness, "description": "A dependency is missing; `checks` says which."}})
-async def readyz(request: Request, settings: SettingsDep) -> Any:
+async def readyz(request: Request, settings: SettingsDep) -> JSONResponse:
     """Ready: embedding model loaded (or lazy by configuration), LLM reachable when configured."""
     state = request.app.state
     checks: dict[str, Check] = {

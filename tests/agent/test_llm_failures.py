@@ -218,6 +218,16 @@ def test_500_everywhere_degrades_every_operation(request_llm, offline_report):
 
 
 @respx.mock
+def test_an_html_page_instead_of_json_degrades_instead_of_crashing(request_llm, offline_report):
+    respx.post(URL).mock(return_value=httpx.Response(
+        200, text="<html><body>proxy login</body></html>", headers={"content-type": "text/html"}))
+    report = llm_grader(BASE).grade(request_llm)
+    assert report.meta.degraded
+    assert any("unreadable reply" in w for w in report.meta.warnings)
+    assert report.model_dump(exclude={"meta"}) == offline_report.model_dump(exclude={"meta"})
+
+
+@respx.mock
 def test_timeout_degrades_with_a_warning(request_llm, offline_report):
     respx.post(URL).mock(side_effect=scripted("step_judgement", [httpx.ReadTimeout("slow")]))
     report = llm_grader(BASE).grade(request_llm)
