@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,3 +149,17 @@ def similarity_matrix(
     texts = [*reference_steps, *solution_steps]
     vectors = embedder(texts) if embedder is not None else embed(texts, config)
     return cosine_matrix(vectors[:m], vectors[m:])
+
+
+def hashed_bag_of_words(texts: Sequence[str], dim: int = 64) -> np.ndarray:
+    """A model-free `Embedder`: hashed word counts, L2-normalised.
+
+    Deterministic across processes (crc32, not Python's salted `hash`) and instant, for tests and
+    for machines where no sentence-transformers model can be loaded; it sees shared words only.
+    """
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in text.lower().replace("$", " ").split():
+            out[i, zlib.crc32(word.encode("utf-8")) % dim] += 1.0
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.where(norms == 0, 1, norms)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from agent.context import Context
@@ -10,16 +9,9 @@ from agent.grader import Grader
 from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
 from agent.llm.structured import StructuredLlm
+from scoring.embed import hashed_bag_of_words
 
-
-def bag_of_words(texts):
-    """A deterministic stand-in embedder: hashed bag of words, L2-normalised."""
-    out = np.zeros((len(texts), 64), dtype=np.float32)
-    for i, text in enumerate(texts):
-        for word in text.lower().replace("$", " ").split():
-            out[i, hash(word) % 64] += 1.0
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms == 0, 1, norms)
+bag_of_words = hashed_bag_of_words
 
 
 def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,

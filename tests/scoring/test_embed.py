@@ -153,3 +153,18 @@ def test_similar_steps_score_higher_than_unrelated(minilm: EmbedConfig) -> None:
     )
     assert s.shape == (1, 2)
     assert s[0, 0] > 0.8 and s[0, 1] < 0.3
+
+
+def test_hashed_bag_of_words_is_deterministic_normalised_and_sees_shared_words() -> None:
+    import subprocess
+    import sys
+
+    from scoring.embed import hashed_bag_of_words
+
+    v = hashed_bag_of_words(["three spiders have legs", "spiders have legs", "zebras graze", ""])
+    assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0) and not v[3].any()
+    assert v[0] @ v[1] > 0.8 > v[0] @ v[2]
+    code = "from scoring.embed import hashed_bag_of_words as h; print(h(['spiders have legs'])[0].tolist())"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)}
+    assert len(runs) == 1  # no dependence on Python's per-process hash salt

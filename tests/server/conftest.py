@@ -7,23 +7,15 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
 from fastapi.testclient import TestClient
 
 from agent.grader import Grader
+from scoring.embed import hashed_bag_of_words
 from server.factory import make_grader
 from server.main import create_app
 from server.settings import Settings
 
-
-def bag_of_words(texts):
-    """A deterministic stand-in embedder: hashed bag of words, L2-normalised."""
-    out = np.zeros((len(texts), 64), dtype=np.float32)
-    for i, text in enumerate(texts):
-        for word in text.lower().replace("$", " ").split():
-            out[i, hash(word) % 64] += 1.0
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms == 0, 1, norms)
+bag_of_words = hashed_bag_of_words
 
 
 def settings_for(**overrides: Any) -> Settings:
