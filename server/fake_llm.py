@@ -23,34 +23,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from agent.llm.fake_server import _operation, completion
+from agent.llm.fake_server import ARITHMETIC_SLIP_ANSWERS, completion, requested_operation
 
 Fault = Literal["none", "429", "500", "malformed", "garbage", "hang"]
-
-_STEPS = [
-    "The bakery sells $47 + 58 = 95$ muffins in total.",
-    "It takes in $95 \\times 3 = 285$ dollars.",
-    "So the bakery takes in $\\boxed{285}$ dollars.",
-]
-_JUDGED = [
-    {"index": 1, "label": "incorrect", "reason": "47 + 58 = 105, not 95", "depends_on": [],
-     "reference_steps": [], "error_categories": ["calculation"]},
-    {"index": 2, "label": "meaningless", "reason": "uses the wrong total", "depends_on": [1],
-     "reference_steps": [], "error_categories": []},
-    {"index": 3, "label": "incorrect", "reason": "285 is not 315", "depends_on": [2],
-     "reference_steps": [], "error_categories": ["final_answer"]},
-]
-# What a model answers for the bundled `arithmetic_slip` example (server.examples.ARITHMETIC_SLIP).
-BAKERY_ANSWERS: dict[str, dict[str, Any]] = {
-    "difficulty": {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
-                   "reason": "two quantities combined, then a product"},
-    "segmentation": {"steps": _STEPS},
-    "step_judgement": {"steps": _JUDGED},
-    "fused_judgement": {"steps": [{"text": t, **{k: v for k, v in j.items() if k != "index"}}
-                                  for t, j in zip(_STEPS, _JUDGED, strict=True)]},
-    "answer_judgement": {"correct": False, "reason": "285 differs from 315"},
-}
-
 
 class FaultyLlm:
     """`with FaultyLlm(latency=0.2) as llm:` then point the grader at `llm.base_url`.
@@ -60,7 +35,7 @@ class FaultyLlm:
 
     def __init__(self, answers: dict[str, dict[str, Any]] | None = None, *,
                  latency: float = 0.0, fault: Fault = "none", port: int = 0) -> None:
-        self.answers = answers or BAKERY_ANSWERS
+        self.answers = answers or ARITHMETIC_SLIP_ANSWERS
         self.latency = latency
         self.fault: Fault = fault
         self.calls = 0
@@ -102,7 +77,7 @@ class FaultyLlm:
             return JSONResponse(error, status_code=int(fault))
         if fault == "garbage":
             return Response(b"<html>upstream proxy error</html>", media_type="text/html")
-        operation, method = _operation(body)
+        operation, method = requested_operation(body)
         payload = completion(body, self.answers.get(operation, {}), method, operation)
         if fault == "malformed":
             payload["choices"][0]["message"] = {"role": "assistant",

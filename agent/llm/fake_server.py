@@ -27,7 +27,34 @@ def count_tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def _operation(body: dict[str, Any]) -> tuple[str, str]:
+ARITHMETIC_SLIP_STEPS = [
+    "The bakery sells $47 + 58 = 95$ muffins in total.",
+    "It takes in $95 \\times 3 = 285$ dollars.",
+    "So the bakery takes in $\\boxed{285}$ dollars.",
+]
+ARITHMETIC_SLIP_JUDGED = [
+    {"index": 1, "label": "incorrect", "reason": "47 + 58 = 105, not 95", "depends_on": [],
+     "reference_steps": [], "error_categories": ["calculation"]},
+    {"index": 2, "label": "meaningless", "reason": "uses the wrong total", "depends_on": [1],
+     "reference_steps": [], "error_categories": []},
+    {"index": 3, "label": "incorrect", "reason": "285 is not 315", "depends_on": [2],
+     "reference_steps": [], "error_categories": ["final_answer"]},
+]
+# What a model answers for the bundled `arithmetic_slip` example: shared by the LLM tests and
+# the service's fault-injection fake.
+ARITHMETIC_SLIP_ANSWERS: dict[str, dict[str, Any]] = {
+    "difficulty": {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
+                   "reason": "two quantities combined, then a product"},
+    "segmentation": {"steps": ARITHMETIC_SLIP_STEPS},
+    "step_judgement": {"steps": ARITHMETIC_SLIP_JUDGED},
+    "fused_judgement": {"steps": [{"text": t, **{k: v for k, v in j.items() if k != "index"}}
+                                  for t, j in zip(ARITHMETIC_SLIP_STEPS, ARITHMETIC_SLIP_JUDGED, strict=True)]},
+    "answer_judgement": {"correct": False, "reason": "285 differs from 315"},
+}
+
+
+
+def requested_operation(body: dict[str, Any]) -> tuple[str, str]:
     """Which schema was asked for, and by which method."""
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_schema":
@@ -119,7 +146,7 @@ class FakeOpenAI:
                     return
                 if fake.delay:
                     time.sleep(fake.delay)
-                operation, method = _operation(body)
+                operation, method = requested_operation(body)
                 answer = fake.oracle(operation, _prompt(body))
                 if answer is None:
                     self._send(404, {"error": {"message": f"oracle has no answer for {operation}"}})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent.llm.records import CallRecord
 from agent.llm.schemas import (
@@ -41,6 +41,16 @@ class JudgeRequest:
     references: Sequence[str]
     reference_steps: Sequence[str]
     modules: Modules
+
+    def prompt_variables(self) -> dict[str, Any]:
+        """The template variables both judging prompts share."""
+        return {
+            "problem": self.problem,
+            "problem_type": self.problem_type,
+            "references": list(self.references),
+            "reference_steps": list(self.reference_steps),
+            "modules": self.modules,
+        }
 
 
 def _verdict(step: JudgedStep | object, index: int, warnings: list[str]) -> StepVerdict:
@@ -101,18 +111,8 @@ def judge_steps(
             ]
         return []
 
-    prompt = render(
-        "step_judgement",
-        req.language,
-        problem=req.problem,
-        steps=list(steps),
-        first=first,
-        last=last,
-        problem_type=req.problem_type,
-        references=list(req.references),
-        reference_steps=list(req.reference_steps),
-        modules=req.modules,
-    )
+    prompt = render("step_judgement", req.language, **req.prompt_variables(),
+                    steps=list(steps), first=first, last=last)
     result = llm.call("step_judgement", prompt, check)
     return [_verdict(s, s.index, warnings) for s in result.value.steps], result.records
 
@@ -125,16 +125,7 @@ def judge_fused(
     def check(value: FusedJudgement) -> list[str]:
         return [] if any(s.text.strip() for s in value.steps) else ["steps: no step with text"]
 
-    prompt = render(
-        "fused_judgement",
-        req.language,
-        problem=req.problem,
-        solution=solution,
-        problem_type=req.problem_type,
-        references=list(req.references),
-        reference_steps=list(req.reference_steps),
-        modules=req.modules,
-    )
+    prompt = render("fused_judgement", req.language, **req.prompt_variables(), solution=solution)
     result = llm.call("fused_judgement", prompt, check)
     kept = [s for s in result.value.steps if s.text.strip()]
     steps = [s.text.strip() for s in kept]

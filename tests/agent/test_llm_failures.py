@@ -16,7 +16,14 @@ import respx
 
 from agent.context import Context
 from agent.grader import Grader
-from agent.llm.fake_server import FakeOpenAI, completion
+from agent.llm.fake_server import (
+    ARITHMETIC_SLIP_ANSWERS,
+    ARITHMETIC_SLIP_JUDGED,
+    ARITHMETIC_SLIP_STEPS,
+    FakeOpenAI,
+    completion,
+    requested_operation,
+)
 from eval_sets.examples import load_example
 
 from .conftest import bag_of_words, llm_grader
@@ -24,27 +31,12 @@ from .conftest import bag_of_words, llm_grader
 BASE = "http://llm.test/v1"
 URL = f"{BASE}/chat/completions"
 
-STEPS = [
-    "The bakery sells $47 + 58 = 95$ muffins in total.",
-    "It takes in $95 \\times 3 = 285$ dollars.",
-    "So the bakery takes in $\\boxed{285}$ dollars.",
-]
-JUDGED = [
-    {"index": 1, "label": "incorrect", "reason": "47 + 58 = 105, not 95", "depends_on": [],
-     "reference_steps": [], "error_categories": ["calculation"]},
-    {"index": 2, "label": "meaningless", "reason": "uses the wrong total", "depends_on": [1],
-     "reference_steps": [], "error_categories": []},
-    {"index": 3, "label": "incorrect", "reason": "285 is not 315", "depends_on": [2],
-     "reference_steps": [], "error_categories": ["final_answer"]},
-]
+STEPS = ARITHMETIC_SLIP_STEPS
+JUDGED = ARITHMETIC_SLIP_JUDGED
 ANSWERS = {
+    **ARITHMETIC_SLIP_ANSWERS,
     "difficulty": {"level": 1, "process_evaluation_needed": False, "problem_type": "calculation",
                    "reason": "two additions and a product"},
-    "segmentation": {"steps": STEPS},
-    "step_judgement": {"steps": JUDGED},
-    "fused_judgement": {"steps": [{"text": t, **{k: v for k, v in j.items() if k != "index"}}
-                                  for t, j in zip(STEPS, JUDGED, strict=True)]},
-    "answer_judgement": {"correct": False, "reason": "285 differs from 315"},
 }
 
 
@@ -52,14 +44,7 @@ def body_of(request: httpx.Request) -> dict:
     return json.loads(request.content)
 
 
-def operation_of(body: dict) -> tuple[str, str]:
-    fmt = body.get("response_format") or {}
-    if fmt.get("type") == "json_schema":
-        return fmt["json_schema"]["name"], "json_schema"
-    if body.get("tools"):
-        return body["tools"][0]["function"]["name"], "function_calling"
-    text = body["messages"][0]["content"]
-    return text.split("JSON schema named '")[1].split("'")[0], "json_text"
+operation_of = requested_operation
 
 
 def ok(request: httpx.Request, answers: dict = ANSWERS) -> httpx.Response:
