@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from scoring.schema import AnswerMethod, Evidence, StepLabel
 
@@ -58,14 +58,3 @@ class DifficultyVerdict:
     level: int
     process_evaluation_needed: bool
     reason: str = ""
-
-
-@dataclass
-class Notes:
-    """Warnings collected along the way; they end up in the report's `meta.warnings`."""
-
-    warnings: list[str] = field(default_factory=list)
-
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)

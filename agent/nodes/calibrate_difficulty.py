@@ -18,7 +18,6 @@ from agent.llm.records import LlmError
 from agent.nodes.prepare import solution_text
 from agent.state import GradeState
 from scoring.difficulty import calibrate_difficulty as calibrate
-from scoring.problem_type import detect_problem_type
 from scoring.segment import segment_steps
 
 
@@ -28,8 +27,8 @@ def _offline(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         return {"difficulty": None}
     # Runs beside `segment`, so it counts steps itself rather than waiting for them.
     n_steps = len(request.solution_steps or segment_steps(request.solution or "", request.language))
-    problem_type = request.problem_type or detect_problem_type(request.problem)
-    return {"difficulty": calibrate(request.problem, n_steps, problem_type, runtime.context.difficulty)}
+    return {"difficulty": calibrate(request.problem, n_steps, state["problem_type"],
+                                    runtime.context.difficulty)}
 
 
 def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
