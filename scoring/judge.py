@@ -258,7 +258,7 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
             verdict = replace(verdict, redundancy=config.not_redundant)
         verdicts.append(verdict)
     _back_substitute(verdicts, relations, inp.steps, config)
-    _flag_unexplained(verdicts, unexplained_numbers(inp.problem, inp.steps), config)
+    _flag_unexplained(verdicts, unexplained_numbers(inp.problem, inp.steps, relations), config)
     if inp.problem_similarity is not None:
         _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from scoring.equations import check_relation, extract_relations
+from scoring.equations import Relation, check_relation, extract_relations
 from scoring.numeric import Unevaluable, evaluate
 from scoring.quantities import TRIVIAL, literal_numbers
 
@@ -52,10 +52,10 @@ def _reachable(pool: Sequence[float]) -> set[float]:
     return set(grid.tolist())
 
 
-def _shown_work(step: str) -> set[float]:
+def _shown_work(relations: Sequence[Relation]) -> set[float]:
     """Values of relations the step computes correctly (`19 + 26 + 8 = 53`): shown work."""
     shown: set[float] = set()
-    for rel in extract_relations(step):
+    for rel in relations:
         if check_relation(rel).verdict != "true":
             continue
         for expr in (rel.lhs_expr, rel.rhs_expr):
@@ -66,16 +66,23 @@ def _shown_work(step: str) -> set[float]:
     return shown
 
 
-def unexplained_numbers(problem: str, steps: Sequence[str]) -> list[list[str]]:
-    """Per step, the numbers it mentions that neither the problem nor earlier steps explain."""
+def unexplained_numbers(
+    problem: str, steps: Sequence[str], relations: Sequence[Sequence[Relation]] | None = None
+) -> list[list[str]]:
+    """Per step, the numbers it mentions that neither the problem nor earlier steps explain.
+
+    `relations` are the steps' relations when the caller has already extracted them.
+    """
+    if relations is None:
+        relations = [extract_relations(step) for step in steps]
     seen: list[float] = []
     for text in (*TRIVIAL, *COMMON_CONSTANTS, *literal_numbers(problem)):
         if (v := _value(text)) is not None and v not in seen:
             seen.append(v)
     result: list[list[str]] = []
-    for step in steps:
+    for step, rels in zip(steps, relations, strict=True):
         mine = [(t, v) for t in dict.fromkeys(literal_numbers(step)) if (v := _value(t)) is not None]
-        known = {_key(v) for v in seen} | {_key(-v) for v in seen} | _shown_work(step)
+        known = {_key(v) for v in seen} | {_key(-v) for v in seen} | _shown_work(rels)
         pool = seen[-MAX_POOL:]
         reach = _reachable(pool)
         unexplained = []
