@@ -5,7 +5,8 @@ Forward checks (`equations.check_against`) only see values established before a 
 in a derivation that still reaches its value (ReasonEval's "random number" and "random operation"
 perturbations) shows only when the later values are substituted back. Variables are reused
 across cases, so only values a solution states once, outside conditional or tentative steps, are
-used, and only equations that mention nothing but those variables are decided.
+used, only equations that mention nothing but those variables are decided, and a step that also
+involves a variable given several values (one case of several, perhaps abandoned) is skipped.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ def _definition(rel: Relation) -> tuple[str, Value] | None:
     return None
 
 
-def final_values(relations: Sequence[Sequence[Relation]], steps: Sequence[str]) -> dict[str, Value]:
-    """Variables the solution gives exactly one value, in steps that state rather than try it."""
+def _stated_values(
+    relations: Sequence[Sequence[Relation]], steps: Sequence[str]
+) -> dict[str, set[Value]]:
     seen: dict[str, set[Value]] = {}
     for rels, text in zip(relations, steps, strict=True):
         if _TENTATIVE.search(text):
@@ -57,6 +59,17 @@ def final_values(relations: Sequence[Sequence[Relation]], steps: Sequence[str]) 
         for rel in rels:
             if (found := _definition(rel)) is not None:
                 seen.setdefault(found[0], set()).add(found[1])
+    return seen
+
+
+def _names(rel: Relation) -> set[str]:
+    exprs = (rel.lhs_expr, rel.rhs_expr)
+    return {s.name for e in exprs if e is not None for s in e.free_symbols}
+
+
+def final_values(relations: Sequence[Sequence[Relation]], steps: Sequence[str]) -> dict[str, Value]:
+    """Variables the solution gives exactly one value, in steps that state rather than try it."""
+    seen = _stated_values(relations, steps)
     return {name: next(iter(vals)) for name, vals in seen.items() if len(vals) == 1}
 
 
@@ -67,10 +80,11 @@ def back_substitute(
     values = final_values(relations, steps)
     if not values:
         return []
+    several = {n for n, vals in _stated_values(relations, steps).items() if len(vals) > 1}
     failures: list[Substitution] = []
     for index, (rels, text) in enumerate(zip(relations, steps, strict=True)):
-        if _TENTATIVE.search(text):
-            continue
+        if _TENTATIVE.search(text) or any(_names(rel) & several for rel in rels):
+            continue  # a step about a variable that takes several values belongs to one case
         for rel in rels:
             if rel.op != "=" or _definition(rel) is not None:
                 continue

@@ -24,6 +24,8 @@ from scoring.knowns import solve_known
 from scoring.mathparse import parse_math, units_of
 from scoring.mathstatements import Op, find_statements, split_chain
 from scoring.numeric import Unevaluable, Value, evaluate, format_value
+from scoring.prose_arithmetic import prose_statements
+from scoring.rewrite_check import differ
 
 Verdict = Literal["true", "false", "unknown"]
 
@@ -98,6 +100,32 @@ def extract_relations(step: str) -> list[Relation]:
     return found
 
 
+def prose_relations(step: str) -> list[Relation]:
+    """Closed operations a step states in words, as relations (see `scoring.prose_arithmetic`)."""
+    try:
+        return [Relation(s.lhs, s.rhs, "=", s.source) for s in prose_statements(step)
+                if not s.identity]
+    except (RecursionError, ValueError):
+        return []
+
+
+def _prose_identities(step: str) -> list[RelationCheck]:
+    """"Dividing $4x^3$ by $3x^3$ gives $\\frac{4}{3}$": decided at sample points."""
+    try:
+        statements = [s for s in prose_statements(step) if s.identity]
+    except (RecursionError, ValueError):
+        return []
+    checks = []
+    for st in statements:
+        rel = Relation(st.lhs, st.rhs, "=", st.source)
+        verdict = differ(st.lhs, st.rhs)
+        if verdict is True:
+            checks.append(RelationCheck(rel, "false", f"{rel} is false for most values"))
+        elif verdict is False:
+            checks.append(RelationCheck(rel, "true", f"{rel} holds"))
+    return checks
+
+
 def _shown_decimals(side: str) -> int | None:
     """Digits after the point when a side is a bare decimal literal (`0.67` -> 2, `216` -> 0)."""
     m = _DECIMAL.match(side)
@@ -157,7 +185,10 @@ def check_relation(rel: Relation, values: dict[str, Value] | None = None) -> Rel
         return RelationCheck(rel, "unknown", f"{rel}: {type(exc).__name__}")
     if ok:
         return RelationCheck(rel, "true", f"{rel} holds")
-    return RelationCheck(rel, "false", f"{rel} is false ({format_signed(a)})")
+    shown = format_signed(a)
+    if len(shown) > 24:
+        shown = f"{float(a):.6g}" if abs(a) < 1e300 else "a very large number"
+    return RelationCheck(rel, "false", f"{rel} is false ({shown})")
 
 
 def _percent_convention(rel: Relation, a: Value, b: Value) -> bool:
@@ -209,11 +240,14 @@ def check_against(known: Sequence[Relation], rel: Relation) -> RelationCheck:
 def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
     """Check every closed relation of a step; never raises, work is bounded by `config`.
 
+    Arithmetic stated in words ("divide 6 into 54 to get 9") counts as relations too
+    (`scoring.prose_arithmetic`).
+
     Relations are not substituted into each other within a step: steps that try cases
     (`if x = 0 then y^2 = -1, no solution`) would read as contradictions.
     """
     deadline = time.monotonic() + config.budget_s
-    relations = extract_relations(step)
+    relations = extract_relations(step) + prose_relations(step)
     if _REMAINDER.search(step):  # `4 \div 5 = 0` with a remainder is integer division
         relations = [r for r in relations if not re.search(r"\\div|/|÷", r.lhs + r.rhs)]
     checks: list[RelationCheck] = []
@@ -224,6 +258,8 @@ def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
             break
         check = check_relation(rel)
         checks.append(check)
+    if time.monotonic() <= deadline:
+        checks.extend(_prose_identities(step))
     note = f"; {skipped} relation(s) not checked (budget)" if skipped else ""
     false = [c for c in checks if c.verdict == "false"]
     if false and _HEDGE.search(step):  # "1 = 3 + 4 is clearly not true", "plugging in 1 ..."

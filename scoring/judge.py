@@ -1,10 +1,13 @@
 """The offline judge: step labels without an LLM, from evidence only (DESIGN.md 4.2, 4.7).
 
-Each rule can only be applied when code can decide it: a closed equation that evaluates false, a
-relation that contradicts earlier ones, a final answer that does not match the reference, a step
-that matches no reference step or contradicts the numbers of the one it aligns with, a repeated
-step, malformed LaTeX (format module). Steps that use the results of a wrong step are
-meaningless. Every label carries the evidence that produced it; an unchecked step keeps the prior.
+Each rule can only be applied when code can decide it: a closed equation that evaluates false
+(also when stated in words, `scoring.prose_arithmetic`), a relation that contradicts earlier ones,
+an equation derived in a step that shares no root with the one it comes from
+(`scoring.step_consequence`), an announced rewrite that changes the value
+(`scoring.rewrite_check`), a final answer that does not match the reference, a step that matches
+no reference step or contradicts the numbers of the one it aligns with, a repeated step,
+malformed LaTeX (format module). Steps that use the results of a wrong step are meaningless.
+Every label carries the evidence that produced it; an unchecked step keeps the prior.
 """
 
 from __future__ import annotations
@@ -13,16 +16,33 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import sympy
+
 from scoring.align import Alignment
 from scoring.backsubstitute import back_substitute
-from scoring.equations import Relation, check_against, check_step, extract_relations
+from scoring.equations import (
+    Relation,
+    check_against,
+    check_relation,
+    check_step,
+    definitions,
+    extract_relations,
+)
 from scoring.latexlint import latex_problems
+from scoring.numeric import Unevaluable, evaluate
+from scoring.prose_arithmetic import continued_operation
 from scoring.provenance import unexplained_numbers
-from scoring.quantities import dependencies, extract_quantities
+from scoring.quantities import dependencies, extract_quantities, literal_numbers
+from scoring.rewrite_check import broken_rewrites
 from scoring.schema import ProblemType
+from scoring.step_consequence import broken_continuation, broken_derivations
 from scoring.verdict import AnswerVerdict, StepVerdict
 
 _SPACE = re.compile(r"[\s$\\,.;:，。；：]+")
+_CASE = re.compile(
+    r"\bif\b|\bwhen\b|\bcase\b|\bsuppos|\bassum|\bfor\s+\$?[a-z]\s*=|\btry|若|如果|当|情况|假设",
+    re.IGNORECASE,
+)
 _NUMERIC = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
 
 
@@ -44,6 +64,7 @@ class JudgeConfig:
     not_redundant: float = 0.05
     unrelated_similarity: float = 0.3
     unexplained: float = 0.55
+    unexplained_unused: float = 0.52
     relatedness: bool = False  # embeds every English solution: ~10x slower offline grading
     off_topic_mean: float = 0.25
     off_topic_step: float = 0.3
@@ -71,6 +92,40 @@ def _results(step: str) -> set[str]:
     return {q for q in extract_quantities(step).produced if _NUMERIC.fullmatch(q)}
 
 
+def _names(rel: Relation) -> set[str]:
+    exprs = (rel.lhs_expr, rel.rhs_expr)
+    return {s.name for e in exprs if e is not None for s in e.free_symbols}
+
+
+def _new_case(relations: list[Relation], known: list[Relation]) -> set[str]:
+    """Variables this step sets to a value other than the one earlier steps gave them.
+
+    "If m = 0 ...", then "if m = 2, m^2 = 4": the second step starts a new case, and its
+    relations are about the new value, not the old one. Only asked of steps that say they
+    consider a case (`_CASE`): elsewhere a changed value is what the contradiction check is for.
+    """
+    values = definitions(known)
+    changed: set[str] = set()
+    for rel in relations:
+        if (found := _value_of(rel)) is not None and found[0] in values:
+            name, value = found
+            if abs(float(values[name]) - float(value)) > 1e-9 * max(1.0, abs(float(value))):
+                changed.add(name)
+    return changed
+
+
+def _value_of(rel: Relation) -> tuple[str, float] | None:
+    if rel.op != "=" or rel.lhs_expr is None or rel.rhs_expr is None:
+        return None
+    for symbol, other in ((rel.lhs_expr, rel.rhs_expr), (rel.rhs_expr, rel.lhs_expr)):
+        if isinstance(symbol, sympy.Symbol) and not other.free_symbols:
+            try:
+                return symbol.name, float(evaluate(other))
+            except (Unevaluable, TypeError, ValueError, ArithmeticError, RecursionError):
+                return None
+    return None
+
+
 def _symbolic(
     step: str, relations: list[Relation], known: list[Relation], config: JudgeConfig
 ) -> StepVerdict | None:
@@ -79,7 +134,14 @@ def _symbolic(
         return StepVerdict(
             "incorrect", check.evidence, ("symbolic",), (), ("calculation",), config.symbolic_false
         )
+    for broken in broken_derivations(step, relations):
+        return StepVerdict(
+            "incorrect", broken.detail, ("symbolic",), (), ("derivation",), config.contradiction
+        )
+    new_case = _new_case(relations, known) if _CASE.search(step) else set()
     for rel in relations:
+        if new_case and _names(rel) & new_case:
+            continue
         against = check_against(known, rel)
         if against.verdict == "false":
             return StepVerdict(
@@ -94,6 +156,35 @@ def _symbolic(
     if check.verdict == "true":
         return StepVerdict("correct", check.evidence, ("symbolic",), validity=config.checked_true)
     return None
+
+
+def _carried_operation(step: str, previous: list[Relation]) -> str | None:
+    """"The sum is -5 + 3 = -2." then "And dividing by two gives us -9.": decided on -2."""
+    last = next((r for r in reversed(previous) if r.op == "=" and r.rhs_expr is not None
+                 and not r.rhs_expr.free_symbols), None)
+    if last is None or (st := continued_operation(step, last.rhs)) is None:
+        return None
+    check = check_relation(Relation(st.lhs, st.rhs, "=", st.source))
+    return f"applied to the previous result {last.rhs}: {check.detail}" if check.verdict == "false" \
+        else None
+
+
+def _derivation(
+    i: int, steps: Sequence[str], relations: list[list[Relation]], config: JudgeConfig
+) -> StepVerdict | None:
+    """A step that continues or rewrites what the step before it ended with must agree with it
+    (`scoring.step_consequence`, `scoring.rewrite_check`)."""
+    previous = steps[i - 1] if i else ""
+    detail: str | None = None
+    if i and (cont := broken_continuation(previous, relations[i - 1], steps[i], relations[i])):
+        detail = cont.detail
+    elif i and (carried := _carried_operation(steps[i], relations[i - 1])) is not None:
+        detail = carried
+    elif rewrites := broken_rewrites(steps[i], previous):
+        detail = rewrites[0].detail
+    if detail is None:
+        return None
+    return StepVerdict("incorrect", detail, ("symbolic",), (), ("derivation",), config.contradiction)
 
 
 def _reference(i: int, step: str, inp: JudgeInput, config: JudgeConfig) -> StepVerdict | None:
@@ -173,18 +264,34 @@ def _back_substitute(
 
 
 def _flag_unexplained(
-    verdicts: list[StepVerdict], unexplained: list[list[str]], config: JudgeConfig
+    verdicts: list[StepVerdict], unexplained: list[list[str]], steps: Sequence[str],
+    config: JudgeConfig,
 ) -> None:
-    """Soft evidence only: numbers from nowhere lower validity but never change a label."""
+    """Soft evidence only: numbers from nowhere lower validity but never change a label.
+
+    A number from nowhere that no later step uses either leads nowhere: an unshown mental
+    computation is made to be used, a changed number (ReasonEval "random number") is not, since
+    the steps after it were written with the original. Those lower validity a little more.
+    """
+    later: list[set[str]] = [set() for _ in steps]
+    after: set[str] = set()
+    for i in range(len(steps) - 1, -1, -1):
+        later[i] = set(after)
+        after |= set(literal_numbers(steps[i]))
     for i, numbers in enumerate(unexplained):
         current = verdicts[i]
-        if numbers and current.label == "correct" and current.validity > config.unexplained:
-            shown = ", ".join(numbers[:3])
+        if not numbers or current.label != "correct":
+            continue
+        unused = [n for n in numbers if n not in later[i]] if i < len(steps) - 1 else []
+        level = config.unexplained_unused if unused else config.unexplained
+        if current.validity > level:
+            shown = ", ".join((unused or numbers)[:3])
+            tail = " and no later step uses" if unused else ""
             verdicts[i] = replace(
                 current,
                 reason=f"{current.reason}; mentions {shown}, which neither the problem nor an "
-                "earlier step explains",
-                validity=config.unexplained,
+                f"earlier step explains{tail}",
+                validity=level,
             )
 
 
@@ -238,6 +345,8 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
             verdict = found
         if verdict.label == "correct" and (ref := _reference(i, step, inp, config)) is not None:
             verdict = ref
+        if verdict.label == "correct" and (derived := _derivation(i, inp.steps, relations, config)):
+            verdict = derived
         if inp.format_module and verdict.label == "correct" and (problems := latex_problems(step)):
             verdict = StepVerdict(
                 "incorrect", "; ".join(problems), ("structure",), (), ("format",), config.malformed
@@ -258,7 +367,9 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
             verdict = replace(verdict, redundancy=config.not_redundant)
         verdicts.append(verdict)
     _back_substitute(verdicts, relations, inp.steps, config)
-    _flag_unexplained(verdicts, unexplained_numbers(inp.problem, inp.steps, relations), config)
+    _flag_unexplained(
+        verdicts, unexplained_numbers(inp.problem, inp.steps, relations), inp.steps, config
+    )
     if inp.problem_similarity is not None:
         _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)

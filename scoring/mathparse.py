@@ -54,7 +54,13 @@ _UNIT_AFTER_NUMBER = re.compile(
     + _CJK_UNIT + r")(?![\u4e00-\u9fff])|(?:" + "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
     + r")(?:\^\{?[23]\}?)?(?![A-Za-z]))"
 )
+_REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:\.\.\.|\\[lc]?dots|…)")
 _DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
+# `\cos 60^\circ`, `\sin(30°)`: a trigonometric function of a number of degrees, in radians
+_TRIG_DEGREES = re.compile(
+    r"(\\?(?:sin|cos|tan))\s*(\(|\{)?\s*(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)\s*"
+    r"(?(2)[)}])"
+)
 _TOKEN = re.compile(
     r"(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^_()\[\]{}!|%])|(?P<ws>\s+)|(?P<bad>.)",
@@ -314,14 +320,35 @@ def units_of(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _repeating(m: re.Match[str]) -> str:
+    """`0.181818...` -> 18/99, `6.5555...` -> 59/9: an elided decimal that shows its period."""
+    whole, digits = m.group(1), m.group(2)
+    for period in range(1, 7):
+        for lead in range(4):
+            block, rest = digits[lead : lead + period], digits[lead:]
+            reps = len(rest) // period
+            if len(block) == period and reps >= 2 and rest == block * reps:
+                prefix = digits[:lead]
+                den = 10**lead * (10**period - 1)
+                num = int(whole) * den + int(prefix or "0") * (10**period - 1) + int(block)
+                return f"({num}/{den})"
+    return m.group()
+
+
 def preclean(text: str) -> str:
-    """Drop spacing and sizing commands, units after numbers and unicode operator variants."""
+    """Drop spacing and sizing commands, units after numbers and unicode operator variants.
+
+    A repeating decimal written with an ellipsis becomes its exact fraction.
+    """
+    text = _REPEATING.sub(_repeating, text)
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
     text = _UNIT_AFTER_NUMBER.sub("", text)
     text = THOUSANDS.sub(lambda m: re.sub(r"\{,\}|,", "", m.group()), text)
     text = _PERCENT_OF.sub(r"\1 *", text)
     if not re.search(r"\\(?:sin|cos|tan)|\b(?:sin|cos|tan)\b", text):
         text = _DEGREE.sub("", text)
+    else:
+        text = _TRIG_DEGREES.sub(lambda m: f"{m.group(1)}({m.group(3)}*\\pi/180)", text)
     return text.strip()
 
 

@@ -43,7 +43,7 @@ _OPS: dict[str, Op | None] = {
 _SEPARATOR = re.compile(
     r"[,;，；]|\\\\|=>|->|\\(?:q?quad|Rightarrow|Longrightarrow|implies|iff|Leftrightarrow"
     r"|Longleftrightarrow|therefore|because|rightarrow|longrightarrow|to|mapsto|text\s*\{[^{}]*\})"
-    r"(?![A-Za-z])|\.(?=\s|$)"
+    r"(?![A-Za-z])|(?<!\.)\.(?=\s|$)"
 )
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[\u4e00-\u9fff]{1,3}\s*\}$")
 _PLAIN_TOKEN = re.compile(
@@ -60,6 +60,10 @@ _PLAIN_COMMANDS = frozenset(_PLAIN_COMMAND_TEXT.split())
 _PLAIN_WORDS = frozenset({"sqrt", "sin", "cos", "tan", "ln", "exp"})
 _CJK_UNITS = re.compile(r"[元米克吨升个只本人天秒岁张块次种页辆棵件条角度倍分]")
 _DIGITS = tuple("0123456789")
+_NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
+_OPERATOR_WORD_BEFORE = re.compile(
+    r"\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)$", re.IGNORECASE
+)
 _BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f\u4e00-\u9fff\uff00-\uffef,.;:!?()\"'\n]")
 
 
@@ -131,6 +135,8 @@ def _bounded(text: str, start: int, end: int) -> bool:
     """A run must sit between words or punctuation, not next to an operator we cannot read:
     in `3&2 = 3 + 2(2) + ...` the run `2 = ...` is only half of the left side."""
     before, after = text[:start].rstrip(), text[end:].lstrip()
+    if _OPERATOR_WORD_BEFORE.search(before[-12:]):  # the words are shorter than 12  # `3 times 4 = 12`: `4 = 12` is half a relation
+        return False
     return (not before or _BOUNDARY.match(before[-1]) is not None) and (
         not after or _BOUNDARY.match(after[0]) is not None
     )
@@ -183,6 +189,7 @@ def _plain_runs(text: str) -> list[str]:
 def find_statements(step: str) -> list[Statement]:
     """Every math statement of a step: from delimited spans first, then from plain-text runs."""
     text = _NUMBERING.sub("", step).replace(r"\$", " ")
+    text = _NAME_THEN_SPAN.sub(r"$\1 = \2$", text)  # `x=$1250$`: one relation, not two pieces
     found: list[Statement] = []
     plain: list[str] = []
     last = 0

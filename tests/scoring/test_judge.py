@@ -120,8 +120,9 @@ def test_every_step_gets_a_verdict_with_evidence_or_the_prior(n):
 def test_back_substitution_marks_the_step_the_final_value_contradicts():
     steps = ["That simplifies to $7y^2 = 72$.", "So $y^2 = 36$.", "Thus $y = 6$."]
     verdicts = judge(steps, answer=AnswerVerdict("6", ("6",), symbolic=True))
-    assert labels(verdicts) == ["incorrect", "correct", "correct"]
+    assert labels(verdicts) == ["incorrect", "incorrect", "correct"]
     assert "fails with the solution's own y = 6" in verdicts[0].reason
+    assert "does not follow from 7y^2 = 72" in verdicts[1].reason  # the derivation breaks too
 
 
 def test_unmarked_wrong_answer_is_less_certain_than_a_marked_one():
@@ -140,3 +141,41 @@ def test_a_solution_to_some_other_problem_loses_validity_not_labels():
     assert all(v.validity == 0.3 and "unrelated to the problem" in v.reason for v in off)
     on_topic = judge(steps, problem_similarity=[0.1, 0.6, 0.5])  # mean 0.4: about the problem
     assert all("unrelated" not in v.reason for v in on_topic)
+
+
+def test_a_number_from_nowhere_that_leads_nowhere_weighs_more():
+    problem = "A shop sells 14 pens a day for 6 days."
+    used = judge(["In total $14 \\cdot 6 = 84$ pens.", "Also 57 were returned.",
+                  "So 57 fewer remain."], problem=problem)
+    unused = judge(["In total $14 \\cdot 6 = 84$ pens.", "Also 57 were returned.",
+                    "So the shop sold 84 pens."], problem=problem)
+    assert labels(used) == labels(unused) == ["correct"] * 3
+    assert "no later step uses" in unused[1].reason
+    assert "no later step uses" not in used[1].reason
+    assert 0.5 < unused[1].validity < used[1].validity < 0.75
+
+
+def test_prose_slip_is_incorrect_and_the_clean_version_is_not():
+    wrong = judge(["We divide 7 into 91 to get 12.", "So each group has 12."])
+    right = judge(["We divide 7 into 91 to get 13.", "So each group has 13."])
+    assert labels(wrong)[0] == "incorrect" and labels(right)[0] == "correct"
+
+
+def test_broken_rewrite_is_incorrect():
+    steps = ["The area is $(b+3)(b-1)$.", "Expanding, we get $b^2 + 2b + 3$."]
+    verdicts = judge(steps)
+    assert labels(verdicts) == ["correct", "incorrect"]
+    assert "is not equal to (b+3)(b-1)" in verdicts[1].reason
+
+
+def test_case_analysis_stays_clean():
+    steps = ["If $m = 0$, then $m^2 = 0$.", "If $m = 2$, then $m^2 = 4$.", "So $m^2 \\ge 0$."]
+    assert labels(judge(steps)) == ["correct"] * 3
+
+
+def test_operation_on_the_previous_result_is_checked():
+    wrong = judge(["Their total is $8 + 14 = 22$.", "And dividing by two gives us 12."])
+    right = judge(["Their total is $8 + 14 = 22$.", "And dividing by two gives us 11."])
+    assert labels(wrong) == ["correct", "incorrect"]
+    assert "previous result 22" in wrong[1].reason
+    assert labels(right) == ["correct", "correct"]
