@@ -7,11 +7,12 @@ its deadline, and `RLIMIT_AS` turns runaway allocations into a MemoryError here,
 
 from __future__ import annotations
 
-import ctypes
 import json
+import os
 import resource
-import signal
 import sys
+import threading
+import time
 
 _DELIMITED = ("$", "\\(", "\\[", "\\boxed")
 
@@ -58,9 +59,24 @@ def _same_scale(gold: list[object], pred: list[object]) -> bool:
         return True
 
 
+def _die_with_parent(parent: int, every: float = 0.5) -> None:
+    """Exit when the parent process is gone (this process is then re-parented).
+
+    Not PR_SET_PDEATHSIG: that fires when the parent *thread* that started us exits, and a pool
+    starts its workers from short-lived threads. A thread also works while `compare` is busy.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def serve(memory_mb: int) -> None:
     """Answer JSON lines `[golds, pred, precision]` on stdin with `{"result": ...}` lines."""
-    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the parent
+    _die_with_parent(os.getppid())
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

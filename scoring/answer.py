@@ -26,6 +26,7 @@ from scoring.extract import answer_candidates, extract_answer, find_answer
 __all__ = [
     "AnswerCheck",
     "AnswerVerifier",
+    "VerifierPool",
     "VerifyConfig",
     "check_answer",
     "clean_answer",
@@ -123,16 +124,80 @@ class AnswerVerifier:
         return result if isinstance(result, bool) else None
 
 
-_DEFAULT: AnswerVerifier | None = None
+class VerifierPool:
+    """Up to `size` workers; a comparison takes an idle one, starting another only when all are busy.
+
+    One worker behind a lock serialised every answer check of a busy service (64 concurrent
+    grades queued ~10 ms each behind it); a pool keeps them parallel, and a lone CLI run still
+    starts a single process.
+    """
+
+    def __init__(self, size: int, config: VerifyConfig = VerifyConfig()) -> None:
+        self.size = max(1, size)
+        self.config = config
+        self._idle: list[AnswerVerifier] = []
+        self._all: list[AnswerVerifier] = []
+        self._free = threading.Condition()
+
+    def _take(self) -> AnswerVerifier:
+        with self._free:
+            while not self._idle and len(self._all) >= self.size:
+                self._free.wait()
+            if self._idle:
+                return self._idle.pop()  # the most recently used: its process is warm
+            verifier = AnswerVerifier(self.config)
+            self._all.append(verifier)
+            return verifier
+
+    def _give_back(self, verifier: AnswerVerifier) -> None:
+        with self._free:
+            self._idle.append(verifier)
+            self._free.notify()
+
+    def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
+        """`AnswerVerifier.compare` on whichever worker is free."""
+        verifier = self._take()
+        try:
+            return verifier.compare(golds, pred, timeout)
+        finally:
+            self._give_back(verifier)
+
+    def warm(self) -> bool:
+        """Start every worker now (a service's start-up) instead of under its first burst."""
+        with self._free:
+            fresh = [AnswerVerifier(self.config) for _ in range(self.size - len(self._all))]
+            self._all += fresh
+        results: list[bool | None] = [None] * len(fresh)
+
+        def check(i: int) -> None:
+            results[i] = fresh[i].compare(["1/2"], "0.5", self.config.start_timeout)
+
+        threads = [threading.Thread(target=check, args=(i,)) for i in range(len(fresh))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for verifier in fresh:
+            self._give_back(verifier)
+        return all(r is True for r in results)
+
+    def close(self) -> None:
+        with self._free:
+            workers = list(self._all)
+        for verifier in workers:
+            verifier.close()
+
+
+_DEFAULT: VerifierPool | None = None
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_verifier() -> AnswerVerifier:
-    """The process-wide verifier (one worker), closed at exit."""
+def default_verifier() -> VerifierPool:
+    """The process-wide pool (one worker per core, started as needed), closed at exit."""
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
-            _DEFAULT = AnswerVerifier()
+            _DEFAULT = VerifierPool(os.cpu_count() or 1)
             atexit.register(_DEFAULT.close)
         return _DEFAULT
 
@@ -164,7 +229,7 @@ def is_equivalent(
     pred: str | None,
     *,
     timeout: float = 2.0,
-    verifier: AnswerVerifier | None = None,
+    verifier: AnswerVerifier | VerifierPool | None = None,
 ) -> bool | None:
     """Whether `pred` equals the gold answer (any of them, for a list).
 
@@ -197,7 +262,7 @@ def check_answer(
     *,
     timeout: float = 2.0,
     candidate_timeout: float = 0.5,
-    verifier: AnswerVerifier | None = None,
+    verifier: AnswerVerifier | VerifierPool | None = None,
 ) -> AnswerCheck:
     """Check a solution's final answer against the reference.
 

@@ -1,4 +1,4 @@
-"""Start-up work for the lifespan: load the embedding model and the math-verify worker once."""
+"""Start-up work for the lifespan: load the embedding model and the math-verify worker pool once."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ async def warm_up(grader: Grader, settings: Settings) -> dict[str, str]:
             log.exception("embedding model failed to load")
             checks["embedding_model"] = "failed"
     if settings.preload_answer_worker:
-        # Direct compare (no string shortcut) so the worker process really starts now.
-        result = await run_in_threadpool(default_verifier().compare, ["1/2"], "0.5", 30.0)
-        checks["answer_worker"] = "ok" if result is True else "failed"
+        # Every worker of the pool starts now and answers one real comparison.
+        started = await run_in_threadpool(default_verifier().warm)
+        checks["answer_worker"] = "ok" if started else "failed"
     return checks
