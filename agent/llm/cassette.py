@@ -87,3 +87,6 @@ class CassetteTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     def close(self) -> None:
         self.inner.close()
+
+    async def aclose(self) -> None:
+        await self.ainner.aclose()

@@ -13,21 +13,16 @@ from langchain_openai import ChatOpenAI
 
 from agent.llm.cassette import CassetteTransport
 from agent.llm.config import LlmConfig
+from agent.llm.transport import ShardedTransport
 
 
 def _clients(config: LlmConfig) -> tuple[httpx.Client, httpx.AsyncClient]:
     timeout = httpx.Timeout(config.timeout)
-    # httpx's default pool (100) would queue a busy service's parallel calls behind each other.
-    limits = httpx.Limits(max_connections=config.max_connections,
-                          max_keepalive_connections=config.max_connections)
+    pools = ShardedTransport(config.max_connections)
     if config.record_dir is None and config.replay_dir is None:
-        return (httpx.Client(timeout=timeout, limits=limits),
-                httpx.AsyncClient(timeout=timeout, limits=limits))
+        return httpx.Client(timeout=timeout, transport=pools), httpx.AsyncClient(timeout=timeout, transport=pools)
     cassette = CassetteTransport(
-        record_dir=config.record_dir,
-        replay_dir=config.replay_dir,
-        inner=httpx.HTTPTransport(limits=limits),
-        ainner=httpx.AsyncHTTPTransport(limits=limits),
+        record_dir=config.record_dir, replay_dir=config.replay_dir, inner=pools, ainner=pools
     )
     return (
         httpx.Client(timeout=timeout, transport=cassette),
