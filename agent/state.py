@@ -40,6 +40,7 @@ class GradeState(InputState, total=False):
     problem_similarity: list[float] | None
     verdicts: list[StepVerdict]
     llm_verdicts: list[StepVerdict] | None
+    evidence: list[StepVerdict]
     chunks: Annotated[list[ChunkVerdicts], operator.add]
     judged_by: Literal["offline", "llm"]
     tree: TreeResult

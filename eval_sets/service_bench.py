@@ -53,6 +53,13 @@ def _cpu_seconds(pid: int) -> float:
     return total
 
 
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU jiffies of the whole machine so far (Linux /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -144,7 +151,7 @@ def _observed_llm_latency(llm_url: str, n: int = 6) -> float:
     return _percentile(times[1:], 0.5)
 
 
-async def _run(args: argparse.Namespace, base: str, pid: int, observed: float) -> None:
+async def _run(args: argparse.Namespace, base: str, pid: int, fake_pid: int, observed: float) -> None:
     L = args.latency
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
@@ -160,9 +167,12 @@ async def _run(args: argparse.Namespace, base: str, pid: int, observed: float) -
                   f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
                   f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
         await _concurrent(client, [llm], args.clients, 1)  # warm the connection pools
-        cpu = _cpu_seconds(pid)
+        cpu, fake_cpu, own_cpu = _cpu_seconds(pid), _cpu_seconds(fake_pid), time.process_time()
+        busy, total = _machine_busy()
         _NODE_MS.clear()
         seconds, n, degraded = await _concurrent(client, [llm], args.clients, args.rounds)
+        busy, total = _machine_busy()[0] - busy, _machine_busy()[1] - total
+        fake_cpu, own_cpu = _cpu_seconds(fake_pid) - fake_cpu, time.process_time() - own_cpu
         nodes = {k: statistics.fmean(m.get(k, 0.0) for m in _NODE_MS) for k in _NODE_MS[0]}
         print("  mean node ms: " + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
               + f"; mean time outside the graph {statistics.fmean(_WAITS) * 1000:.0f} ms")
@@ -173,6 +183,11 @@ async def _run(args: argparse.Namespace, base: str, pid: int, observed: float) -
               f"({n} grades in {seconds:.2f} s, {degraded} degraded; service CPU "
               f"{cpu / n * 1000:.0f} ms/grade, {len(_RESENT)} resent); "
               f"target >= 90% of {ideal:.1f}: {verdict}")
+        # On one machine the service, the fake LLM and the clients share the cores: when they
+        # are all busy, CPU rather than the service's concurrency bounds the rate.
+        print(f"  machine CPU busy {busy / max(total, 1) * 100:.0f}% of {os.cpu_count()} cores; "
+              f"per grade: service {cpu / n * 1000:.0f} ms, fake LLM {fake_cpu / n * 1000:.0f} ms, "
+              f"benchmark client {own_cpu / n * 1000:.0f} ms")
         offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
                    for name in example_names()]
         await _concurrent(client, offline, args.offline_clients, 1)
@@ -209,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         _wait_ready(base, proc)
         observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
         print(f"fake LLM observed by a bare client: {observed * 1000:.1f} ms per call")
-        asyncio.run(_run(args, base, proc.pid, observed))
+        asyncio.run(_run(args, base, proc.pid, fake.pid, observed))
     finally:
         for child in (proc, fake):
             child.terminate()

@@ -40,6 +40,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # templates ship with the code: no stat() per render
     )
     env.filters["fence"] = fence
     return env

@@ -1,9 +1,9 @@
 """Grading under the service's rules: global concurrency limit, per-request deadline, metrics.
 
-The graph's nodes are synchronous (sympy, torch, blocking LLM client), so every grade runs in a
-worker thread; a `CapacityLimiter` bounds how many run at once. When an LLM grade runs out of
-time, the remaining budget grades offline and the report says `degraded: true`; only when even
-that cannot finish does the caller get a 504.
+The graph runs with `ainvoke`: LLM calls are awaited on the event loop through the async client,
+CPU-bound nodes (sympy, torch) run in worker threads; a `CapacityLimiter` bounds how many grades
+run at once. When an LLM grade runs out of time, the remaining budget grades offline and the
+report says `degraded: true`; only when even that cannot finish does the caller get a 504.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-import anyio.to_thread
 
 from agent.grader import Grader, LlmUnavailableError
 from scoring.schema import GradeReport, GradeRequest
@@ -53,11 +52,11 @@ class GradingService:
             )
 
     async def _run(self, request: GradeRequest, seconds: float) -> GradeReport:
+        # At the deadline the graph is cancelled and we answer; a node already running in a
+        # worker thread finishes there on its own.
         with anyio.fail_after(seconds):
-            # abandon_on_cancel: at the deadline we answer; the thread finishes on its own.
-            return await anyio.to_thread.run_sync(
-                self.grader.grade, request, limiter=self.limiter, abandon_on_cancel=True
-            )
+            async with self.limiter:
+                return await self.grader.agrade(request)
 
     def _budgets(self, request: GradeRequest) -> tuple[float, float]:
         """(time for the requested grade, time kept back for an offline fallback)."""

@@ -1,16 +1,18 @@
-"""The five LLM operations: render the prompt, call for the schema, return the grader's own types.
+"""The five LLM operations: render the prompt, say which schema to call for, read the grader's types.
 
-Each function has the same input and output types as its offline twin in `scoring/`, so a node
-can swap one for the other; each returns the `CallRecord`s of its round trips for `meta`.
+Each function returns an `Ask` whose result has the same types as the operation's offline twin in
+`scoring/`, so a node can swap one for the other, plus the `CallRecord`s of its round trips for
+`meta`. The node yields the `Ask`; the graph's runtime makes the call (sync or async).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from agent.llm.records import CallRecord
+from agent.llm.ask import Ask
+from agent.llm.records import CallRecord, Result
 from agent.llm.schemas import (
     AnswerJudgement,
     Difficulty,
@@ -22,9 +24,6 @@ from agent.llm.schemas import (
 from prompts.render import render
 from scoring.schema import Modules, ProblemType, StepLabel
 from scoring.verdict import DifficultyVerdict, StepVerdict
-
-if TYPE_CHECKING:
-    from agent.llm.structured import StructuredLlm
 
 # ReasonEval-style step scores for model labels (no probabilities from a chat model).
 VALIDITY: dict[StepLabel, float] = {"correct": 0.85, "incorrect": 0.1, "meaningless": 0.6, "redundant": 0.7}
@@ -69,9 +68,8 @@ def _verdict(step: JudgedStep | object, index: int, warnings: list[str]) -> Step
     )
 
 
-def judge_difficulty(llm: StructuredLlm, problem: str, solution: str, language: str) -> tuple[Difficulty, list[CallRecord]]:
-    result = llm.call("difficulty", render("difficulty", language, problem=problem, solution=solution))
-    return result.value, result.records
+def judge_difficulty(problem: str, solution: str, language: str) -> Ask[tuple[Difficulty, list[CallRecord]]]:
+    return Ask("difficulty", render("difficulty", language, problem=problem, solution=solution), _plain)
 
 
 def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
@@ -79,22 +77,23 @@ def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
     return DifficultyVerdict(answer.level, needed, answer.reason)
 
 
-def segment_solution(llm: StructuredLlm, problem: str, solution: str, language: str) -> tuple[list[str], list[CallRecord]]:
+def segment_solution(problem: str, solution: str, language: str) -> Ask[tuple[list[str], list[CallRecord]]]:
     def check(value: Segmentation) -> list[str]:
         return [] if any(s.strip() for s in value.steps) else ["steps: the list is empty"]
 
+    def read(result: Result[Segmentation]) -> tuple[list[str], list[CallRecord]]:
+        return [s.strip() for s in result.value.steps if s.strip()], result.records
+
     prompt = render("segmentation", language, problem=problem, solution=solution)
-    result = llm.call("segmentation", prompt, check)
-    return [s.strip() for s in result.value.steps if s.strip()], result.records
+    return Ask("segmentation", prompt, read, check)
 
 
 def judge_steps(
-    llm: StructuredLlm,
     req: JudgeRequest,
     steps: Sequence[str],
     warnings: list[str],
     span: tuple[int, int] | None = None,
-) -> tuple[list[StepVerdict], list[CallRecord]]:
+) -> Ask[tuple[list[StepVerdict], list[CallRecord]]]:
     """`step_judgement` of steps `span` = (first, last), 1-based inclusive (default: all).
 
     All steps are shown for context either way; exactly the asked indices must come back, in
@@ -111,31 +110,38 @@ def judge_steps(
             ]
         return []
 
+    def read(result: Result[StepJudgement]) -> tuple[list[StepVerdict], list[CallRecord]]:
+        return [_verdict(s, s.index, warnings) for s in result.value.steps], result.records
+
     prompt = render("step_judgement", req.language, **req.prompt_variables(),
                     steps=list(steps), first=first, last=last)
-    result = llm.call("step_judgement", prompt, check)
-    return [_verdict(s, s.index, warnings) for s in result.value.steps], result.records
+    return Ask("step_judgement", prompt, read, check)
 
 
 def judge_fused(
-    llm: StructuredLlm, req: JudgeRequest, solution: str, warnings: list[str]
-) -> tuple[list[str], list[StepVerdict], list[CallRecord]]:
+    req: JudgeRequest, solution: str, warnings: list[str]
+) -> Ask[tuple[list[str], list[StepVerdict], list[CallRecord]]]:
     """`fused_judgement`: segmentation, labels and dependencies in one call (the original prompt's shape)."""
 
     def check(value: FusedJudgement) -> list[str]:
         return [] if any(s.text.strip() for s in value.steps) else ["steps: no step with text"]
 
+    def read(result: Result[FusedJudgement]) -> tuple[list[str], list[StepVerdict], list[CallRecord]]:
+        kept = [s for s in result.value.steps if s.text.strip()]
+        steps = [s.text.strip() for s in kept]
+        verdicts = [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]
+        return steps, verdicts, result.records
+
     prompt = render("fused_judgement", req.language, **req.prompt_variables(), solution=solution)
-    result = llm.call("fused_judgement", prompt, check)
-    kept = [s for s in result.value.steps if s.text.strip()]
-    steps = [s.text.strip() for s in kept]
-    verdicts = [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]
-    return steps, verdicts, result.records
+    return Ask("fused_judgement", prompt, read, check)
 
 
 def judge_answer(
-    llm: StructuredLlm, problem: str, answer: str, references: Sequence[str], language: str
-) -> tuple[AnswerJudgement, list[CallRecord]]:
+    problem: str, answer: str, references: Sequence[str], language: str
+) -> Ask[tuple[AnswerJudgement, list[CallRecord]]]:
     prompt = render("answer_judgement", language, problem=problem, answer=answer, references=list(references))
-    result = llm.call("answer_judgement", prompt)
+    return Ask("answer_judgement", prompt, _plain)
+
+
+def _plain(result: Result[Any]) -> tuple[Any, list[CallRecord]]:
     return result.value, result.records

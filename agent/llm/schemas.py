@@ -21,6 +21,7 @@ to the model in the repair turn.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -83,8 +84,13 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 }
 
 
+@cache
 def strict_json_schema(name: str) -> dict[str, object]:
-    """The schema as sent to the model: titles dropped, everything else as pydantic writes it."""
+    """The schema as sent to the model: titles dropped, everything else as pydantic writes it.
+
+    Built once per operation (pydantic's generation costs milliseconds per call); callers only
+    serialise it and must not mutate it.
+    """
     schema = SCHEMAS[name].model_json_schema()
     _drop_titles(schema)
     return schema

@@ -15,7 +15,8 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import openai
@@ -23,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import ValidationError
 
+from agent.llm.drive import adrive, drive
 from agent.llm.records import CallRecord, LlmError, Result
 from agent.llm.schemas import SCHEMAS, strict_json_schema
 
@@ -66,6 +68,16 @@ def _problems_of(err: ValidationError) -> list[str]:
     ][:12]
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One round trip to make: the method, the conversation so far, where to record it."""
+
+    method: Method
+    operation: str
+    messages: list[BaseMessage]
+    records: list[CallRecord]
+
+
 class StructuredLlm:
     """Structured calls on one chat model; remembers which method the server accepted."""
 
@@ -80,20 +92,24 @@ class StructuredLlm:
             first = self._accepted
         return [first, *(m for m in self.methods if m != first)] if first else list(self.methods)
 
-    def _send(self, method: Method, operation: str, messages: list[BaseMessage]) -> BaseMessage:
+    def _request(self, turn: Turn) -> tuple[Any, list[BaseMessage], dict[str, Any]]:
+        """(runnable, input, kwargs) of one round trip; the sync and async paths share it."""
+        method, operation, messages = turn.method, turn.operation, turn.messages
         schema = strict_json_schema(operation)
         if method == "json_schema":
+            # Sent as a raw body field: the SDK's typed `response_format` walks the whole schema
+            # on every call (~3 ms of CPU) and its `parse` path adds a second model conversion.
             fmt = {"type": "json_schema", "json_schema": {"name": operation, "schema": schema, "strict": True}}
-            return self.model.invoke(messages, response_format=fmt)
+            return self.model, messages, {"extra_body": {"response_format": fmt}}
         if method == "function_calling":
             tool = {"type": "function", "function": {"name": operation, "parameters": schema}}
-            return self.model.bind_tools([tool], tool_choice=operation).invoke(messages)
+            return self.model.bind_tools([tool], tool_choice=operation), messages, {}
         hint = (
             f"\n\nAnswer with one JSON object only (no prose, no code fence) that matches this "
             f"JSON schema named {operation!r}:\n{json.dumps(schema, ensure_ascii=False)}"
         )
         first = messages[0]
-        return self.model.invoke([HumanMessage(str(first.content) + hint), *messages[1:]])
+        return self.model, [HumanMessage(str(first.content) + hint), *messages[1:]], {}
 
     def _parse(self, method: Method, operation: str, message: BaseMessage, check: Check | None) -> tuple[Any, list[str]]:
         text = _raw_text(method, message)
@@ -107,33 +123,32 @@ class StructuredLlm:
         problems += check(value) if check else []
         return (None if problems else value), problems
 
-    def _timed(self, method: Method, operation: str, messages: list[BaseMessage],
-               records: list[CallRecord]) -> BaseMessage:
+    def _send(self, turn: Turn) -> BaseMessage:
+        runnable, messages, kwargs = self._request(turn)
         start = time.perf_counter()
         try:
-            message = self._send(method, operation, messages)
-        except openai.LengthFinishReasonError as err:
-            # The SDK refuses to hand over a truncated json_schema answer; keep it for the repair.
-            message = _truncated(err.completion)
-        except openai.OpenAIError:
-            records.append(CallRecord(operation, method, 0, 0, _ms(start), False))
-            raise
-        except _UNREADABLE as err:  # e.g. a 200 with an HTML body: the SDK fails while reading it
-            records.append(CallRecord(operation, method, 0, 0, _ms(start), False))
-            raise LlmError(operation, f"unreadable reply ({type(err).__name__}: {err})"[:300],
-                           records) from err
-        prompt, completion = _usage(message)
-        records.append(CallRecord(operation, method, prompt, completion, _ms(start), True))
-        return message
+            message = runnable.invoke(messages, **kwargs)
+        except Exception as err:  # noqa: BLE001 - recorded, then re-raised by _failed
+            return _failed(turn, err, start)
+        return _answered(turn, message, start)
 
-    def call(self, operation: str, prompt: str, check: Check | None = None) -> Result[Any]:
-        """Ask for `operation`'s schema; `check` adds semantic problems (e.g. wrong step count)."""
+    async def _asend(self, turn: Turn) -> BaseMessage:
+        runnable, messages, kwargs = self._request(turn)
+        start = time.perf_counter()
+        try:
+            message = await runnable.ainvoke(messages, **kwargs)
+        except Exception as err:  # noqa: BLE001 - recorded, then re-raised by _failed
+            return _failed(turn, err, start)
+        return _answered(turn, message, start)
+
+    def _conversation(self, operation: str, prompt: str, check: Check | None) -> Generator[Turn, BaseMessage, Result[Any]]:
+        """The protocol of one structured call, whatever carries the round trips."""
         records: list[CallRecord] = []
         rejected: list[str] = []
         for method in self._order():
             messages: list[BaseMessage] = [HumanMessage(prompt)]
             try:
-                message = self._timed(method, operation, messages, records)
+                message = yield Turn(method, operation, messages, records)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
                 rejected.append(f"{method} rejected ({err.status_code})")
                 continue
@@ -142,9 +157,9 @@ class StructuredLlm:
             value, problems = self._parse(method, operation, message, check)
             if value is None:
                 repair = _repair_message(problems)
-                messages += [AIMessage(_raw_text(method, message)[:4000]), HumanMessage(repair)]
+                messages = [*messages, AIMessage(_raw_text(method, message)[:4000]), HumanMessage(repair)]
                 try:
-                    message = self._timed(method, operation, messages, records)
+                    message = yield Turn(method, operation, messages, records)
                 except openai.OpenAIError as err:
                     raise LlmError(operation, _describe(err), records) from err
                 value, problems = self._parse(method, operation, message, check)
@@ -157,19 +172,28 @@ class StructuredLlm:
             return Result(value, records)
         raise LlmError(operation, "no structured-output method accepted: " + ", ".join(rejected), records)
 
+    def call(self, operation: str, prompt: str, check: Check | None = None) -> Result[Any]:
+        """Ask for `operation`'s schema; `check` adds semantic problems (e.g. wrong step count)."""
+        return drive(self._conversation(operation, prompt, check), self._send)
 
-def _truncated(completion: Any) -> AIMessage:
-    usage = completion.usage
-    content = completion.choices[0].message.content or "" if completion.choices else ""
-    return AIMessage(
-        content=content,
-        response_metadata={"finish_reason": "length"},
-        usage_metadata={
-            "input_tokens": usage.prompt_tokens if usage else 0,
-            "output_tokens": usage.completion_tokens if usage else 0,
-            "total_tokens": usage.total_tokens if usage else 0,
-        },
-    )
+    async def acall(self, operation: str, prompt: str, check: Check | None = None) -> Result[Any]:
+        """`call` on the event loop, through the async HTTP client (no thread per call)."""
+        return await adrive(self._conversation(operation, prompt, check), self._asend)
+
+
+def _answered(turn: Turn, message: BaseMessage, start: float) -> BaseMessage:
+    prompt, completion = _usage(message)
+    turn.records.append(CallRecord(turn.operation, turn.method, prompt, completion, _ms(start), True))
+    return message
+
+
+def _failed(turn: Turn, err: Exception, start: float) -> BaseMessage:
+    """A failed round trip is recorded, and re-raised for the conversation to handle."""
+    turn.records.append(CallRecord(turn.operation, turn.method, 0, 0, _ms(start), False))
+    if isinstance(err, _UNREADABLE):  # e.g. a 200 with an HTML body: the SDK fails while reading it
+        raise LlmError(turn.operation, f"unreadable reply ({type(err).__name__}: {err})"[:300],
+                       turn.records) from err
+    raise err
 
 
 def _repair_message(problems: list[str]) -> str:

@@ -15,6 +15,7 @@ from agent.context import Context
 from agent.llm.fallback import degraded
 from agent.llm.operations import judge_difficulty, to_difficulty_verdict
 from agent.llm.records import LlmError
+from agent.nodes.llm_node import NodeRun
 from agent.nodes.prepare import solution_text
 from agent.state import GradeState
 from scoring.difficulty import calibrate_difficulty as calibrate
@@ -31,14 +32,14 @@ def _offline(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
                                     runtime.context.difficulty)}
 
 
-def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
     request = state["request"]
     llm = runtime.context.llm
     wanted = request.modules.difficulty or request.problem_type is None
     if not (state.get("use_llm") and llm is not None and wanted):
         return _offline(state, runtime)
     try:
-        answer, records = judge_difficulty(llm, request.problem, solution_text(state), state["language"])
+        answer, records = yield judge_difficulty(request.problem, solution_text(state), state["language"])
     except LlmError as err:
         return {**_offline(state, runtime), **degraded(err, "difficulty calibration")}
     update: dict[str, Any] = {

@@ -17,10 +17,11 @@ from agent.context import Context
 from agent.llm.fallback import degraded
 from agent.llm.operations import judge_answer as ask
 from agent.llm.records import LlmError
+from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
 
 
-def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def judge_answer(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
     answer = state["answer"]
     llm = runtime.context.llm
     if not state.get("use_llm") or llm is None or answer.extracted is None or not answer.reference:
@@ -29,7 +30,7 @@ def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]
         return {}
     request = state["request"]
     try:
-        verdict, records = ask(llm, request.problem, answer.extracted, answer.reference, state["language"])
+        verdict, records = yield ask(request.problem, answer.extracted, answer.reference, state["language"])
     except LlmError as err:
         return degraded(err, "symbolic answer check alone")
     update: dict[str, Any] = {

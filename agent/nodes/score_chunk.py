@@ -8,8 +8,6 @@ joins the parts. A part that fails falls back to the offline judge for its steps
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
@@ -18,6 +16,7 @@ from agent.llm.fallback import degraded
 from agent.llm.operations import judge_steps as llm_judge_steps
 from agent.llm.records import LlmError
 from agent.nodes.judge_request import judge_request
+from agent.nodes.llm_node import NodeRun
 from agent.nodes.score_steps import judge_input
 from agent.state import ChunkState, ChunkVerdicts, GradeState
 from scoring.judge import judge_steps
@@ -32,14 +31,14 @@ def chunk_sends(state: GradeState, size: int) -> list[Send]:
     return [Send("score_chunk", {"state": state, "span": span}) for span in spans(len(state["steps"]), size)]
 
 
-def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> dict[str, Any]:
+def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> NodeRun:
     state, (first, last) = payload["state"], payload["span"]
     llm = runtime.context.llm
     if llm is None:
         raise RuntimeError("score_chunk is only routed to in LLM mode")
     warnings: list[str] = []
     try:
-        verdicts, records = llm_judge_steps(llm, judge_request(state), state["steps"], warnings, (first, last))
+        verdicts, records = yield llm_judge_steps(judge_request(state), state["steps"], warnings, (first, last))
     except LlmError as err:
         offline = judge_steps(judge_input(state), runtime.context.judge)[first - 1 : last]
         update = degraded(err, f"judge for steps {first}-{last}")

@@ -17,6 +17,7 @@ from agent.llm.operations import judge_steps as llm_judge_steps
 from agent.llm.records import LlmError
 from agent.nodes.align import reference_steps
 from agent.nodes.judge_request import judge_request
+from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
 from scoring.judge import JudgeInput, judge_steps
 
@@ -47,7 +48,7 @@ def _joined(state: GradeState) -> dict[str, Any]:
     return {"verdicts": verdicts, "judged_by": "llm" if any(p.by_llm for p in parts) else "offline"}
 
 
-def score_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def score_steps(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
     if state.get("chunks"):
         return _joined(state)
     fused = state.get("llm_verdicts")
@@ -58,7 +59,7 @@ def score_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         return _offline(state, runtime)
     warnings: list[str] = []
     try:
-        verdicts, records = llm_judge_steps(llm, judge_request(state), state["steps"], warnings)
+        verdicts, records = yield llm_judge_steps(judge_request(state), state["steps"], warnings)
     except LlmError as err:
         return {**_offline(state, runtime), **degraded(err, "judge")}
     return {"verdicts": verdicts, "judged_by": "llm", "llm_calls": records, "warnings": warnings}

@@ -15,6 +15,7 @@ from agent.llm.fallback import degraded
 from agent.llm.operations import judge_fused, segment_solution
 from agent.llm.records import LlmError
 from agent.nodes.judge_request import judge_request
+from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
 from scoring.segment import segment_steps
 
@@ -33,7 +34,7 @@ def _coverage_warnings(solution: str, steps: list[str]) -> list[str]:
     return []
 
 
-def segment(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def segment(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
     request = state["request"]
     if request.solution_steps is not None:
         return {"steps": [s.strip() for s in request.solution_steps if s.strip()], "warnings": []}
@@ -44,10 +45,10 @@ def segment(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     warnings: list[str] = []
     try:
         if request.fused:
-            steps, verdicts, records = judge_fused(llm, judge_request(state), solution, warnings)
+            steps, verdicts, records = yield judge_fused(judge_request(state), solution, warnings)
             update: dict[str, Any] = {"steps": steps, "llm_verdicts": verdicts, "llm_calls": records}
         else:
-            steps, records = segment_solution(llm, request.problem, solution, state["language"])
+            steps, records = yield segment_solution(request.problem, solution, state["language"])
             update = {"steps": steps, "llm_calls": records}
     except LlmError as err:
         twin = "judge and segmentation" if request.fused else "segmentation"

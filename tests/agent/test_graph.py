@@ -10,7 +10,7 @@ from eval_sets.examples import load_example
 from scoring.schema import GradeRequest
 
 NODES = {"prepare", "calibrate_difficulty", "segment", "judge_answer", "align", "score_steps",
-         "verify", "build_tree", "aggregate"}
+         "collect_evidence", "verify", "build_tree", "aggregate"}
 
 
 @pytest.fixture(scope="module")

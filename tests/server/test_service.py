@@ -162,10 +162,10 @@ def test_auth_required_when_keys_are_configured():
 
 
 def test_internal_errors_are_json_without_traceback(client, monkeypatch):
-    def boom(request):
+    async def boom(request):
         raise RuntimeError("secret internals at /srv/x.py line 3")
 
-    monkeypatch.setattr(client.app.state.grader, "grade", boom)
+    monkeypatch.setattr(client.app.state.grader, "agrade", boom)
     r = client.post("/grade", json=GIVEN_STEPS)
     assert r.status_code == 500
     assert r.json()["error"]["code"] == "internal_error"
@@ -174,13 +174,13 @@ def test_internal_errors_are_json_without_traceback(client, monkeypatch):
 
 
 def test_deadline_without_llm_is_504():
-    import time
+    import asyncio
 
     with service(request_timeout=0.3) as c:
-        def slow(request):
-            time.sleep(1.0)
+        async def slow(request):
+            await asyncio.sleep(1.0)
 
-        c.app.state.grader.grade = slow
+        c.app.state.grader.agrade = slow
         r = c.post("/grade", json=GIVEN_STEPS)
         assert r.status_code == 504 and r.json()["error"]["code"] == "deadline_exceeded"
         assert "0.3 s" in r.json()["error"]["message"]
