@@ -40,17 +40,21 @@ _WAITS: list[float] = []
 _RESENT: list[int] = []
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of the service and its worker processes (Linux /proc)."""
+def _cpu_by_process(pid: int) -> dict[int, float]:
+    """User + system CPU seconds of a process and each of its child processes (Linux /proc)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    total = 0.0
+    seconds: dict[int, float] = {}
     for each in [pid, *map(int, children)]:
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        seconds[each] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return seconds
+
+
+def _cpu_seconds(pid: int) -> float:
+    return sum(_cpu_by_process(pid).values())
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -167,6 +171,7 @@ async def _run(args: argparse.Namespace, base: str, pid: int, fake_pid: int, obs
                   f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
                   f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
         await _concurrent(client, [llm], args.clients, 1)  # warm the connection pools
+        by_process = _cpu_by_process(pid)
         cpu, fake_cpu, own_cpu = _cpu_seconds(pid), _cpu_seconds(fake_pid), time.process_time()
         busy, total = _machine_busy()
         _NODE_MS.clear()
@@ -177,6 +182,8 @@ async def _run(args: argparse.Namespace, base: str, pid: int, fake_pid: int, obs
         print("  mean node ms: " + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
               + f"; mean time outside the graph {statistics.fmean(_WAITS) * 1000:.0f} ms")
         cpu = _cpu_seconds(pid) - cpu
+        spread = sorted((v - by_process.get(k, 0.0) for k, v in _cpu_by_process(pid).items()),
+                        reverse=True)
         rate, ideal = n / seconds, args.clients / (2 * L)
         verdict = "ok" if rate >= 0.9 * ideal else "UNDER TARGET"
         print(f"throughput {args.clients} clients, default mode: {rate:6.1f} grades/s "
@@ -187,7 +194,8 @@ async def _run(args: argparse.Namespace, base: str, pid: int, fake_pid: int, obs
         # are all busy, CPU rather than the service's concurrency bounds the rate.
         print(f"  machine CPU busy {busy / max(total, 1) * 100:.0f}% of {os.cpu_count()} cores; "
               f"per grade: service {cpu / n * 1000:.0f} ms, fake LLM {fake_cpu / n * 1000:.0f} ms, "
-              f"benchmark client {own_cpu / n * 1000:.0f} ms")
+              f"benchmark client {own_cpu / n * 1000:.0f} ms; service CPU by process "
+              + " / ".join(f"{x:.1f}" for x in spread) + " s")
         offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
                    for name in example_names()]
         await _concurrent(client, offline, args.offline_clients, 1)

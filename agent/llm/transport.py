@@ -38,7 +38,9 @@ class ShardedTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     def __init__(self, max_connections: int, shard_size: int = SHARD_SIZE) -> None:
         self.sizes = _shard_sizes(max_connections, shard_size)
-        self._sync = [httpx.HTTPTransport(limits=_limits(n)) for n in self.sizes]
+        # One TLS context for every pool: each costs ~30 ms of CPU to load the CA bundle.
+        self._tls = httpx.create_ssl_context()
+        self._sync = [httpx.HTTPTransport(limits=_limits(n), verify=self._tls) for n in self.sizes]
         self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[httpx.AsyncHTTPTransport]]
         self._async = weakref.WeakKeyDictionary()
         self._turn = itertools.count()
@@ -56,7 +58,8 @@ class ShardedTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         with self._lock:
             pools = self._async.get(loop)
             if pools is None:
-                pools = [httpx.AsyncHTTPTransport(limits=_limits(n)) for n in self.sizes]
+                pools = [httpx.AsyncHTTPTransport(limits=_limits(n), verify=self._tls)
+                         for n in self.sizes]
                 self._async[loop] = pools
         return pools
 
