@@ -8,6 +8,8 @@ an equation derived in a step that shares no root with the one it comes from
 no reference step or contradicts the numbers of the one it aligns with, a repeated step,
 malformed LaTeX (format module). Steps that use the results of a wrong step are meaningless.
 Every label carries the evidence that produced it; an unchecked step keeps the prior.
+Soft evidence lowers validity without a label: numbers from nowhere (`scoring.provenance`), a copy
+that differs from all the others in one token (`scoring.restatement`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from scoring.numeric import Unevaluable, evaluate
 from scoring.prose_arithmetic import continued_operation
 from scoring.provenance import unexplained_numbers
 from scoring.quantities import dependencies, extract_quantities, literal_numbers
+from scoring.restatement import odd_copies
 from scoring.rewrite_check import broken_rewrites
 from scoring.schema import ProblemType
 from scoring.step_consequence import broken_continuation, broken_derivations
@@ -65,6 +68,7 @@ class JudgeConfig:
     unrelated_similarity: float = 0.3
     unexplained: float = 0.55
     unexplained_unused: float = 0.52
+    odd_copy: float = 0.65
     relatedness: bool = False  # embeds every English solution: ~10x slower offline grading
     off_topic_mean: float = 0.25
     off_topic_step: float = 0.3
@@ -295,6 +299,16 @@ def _flag_unexplained(
             )
 
 
+def _flag_soft(
+    verdicts: list[StepVerdict], notes: dict[int, str], level: float
+) -> None:
+    """Soft evidence on the steps in `notes`: validity drops to `level`, labels stay."""
+    for i, note in notes.items():
+        current = verdicts[i]
+        if current.label == "correct" and current.validity > level:
+            verdicts[i] = replace(current, reason=f"{current.reason}; {note}", validity=level)
+
+
 def _flag_off_topic(
     verdicts: list[StepVerdict], similarity: Sequence[float], config: JudgeConfig
 ) -> None:
@@ -370,6 +384,9 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
     _flag_unexplained(
         verdicts, unexplained_numbers(inp.problem, inp.steps, relations), inp.steps, config
     )
+    odd = {i: found[0].detail for i, found in
+           enumerate(odd_copies(inp.problem, inp.steps)) if found}
+    _flag_soft(verdicts, odd, config.odd_copy)
     if inp.problem_similarity is not None:
         _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)

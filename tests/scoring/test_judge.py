@@ -179,3 +179,16 @@ def test_operation_on_the_previous_result_is_checked():
     assert labels(wrong) == ["correct", "incorrect"]
     assert "previous result 22" in wrong[1].reason
     assert labels(right) == ["correct", "correct"]
+
+
+def test_an_odd_copy_lowers_validity_but_keeps_the_label():
+    problem = "Find the sum of the multiples of 9 between 100 and 300."
+    steps = ["We need the multiples of 9 between 100 and 200.",
+             "The multiples of 9 between 100 and 300 start at $9 \\cdot 12 = 108$.",
+             "The multiples of 9 between 100 and 300 end at $9 \\cdot 33 = 297$."]
+    verdicts = judge(steps, problem=problem)
+    assert labels(verdicts) == ["correct"] * 3
+    assert verdicts[0].validity == pytest.approx(0.65)
+    assert "writes 200" in verdicts[0].reason  # 200 = 2 x 100: explained, yet odd and "300" in verdicts[0].reason
+    assert verdicts[1].validity >= 0.75 and verdicts[2].validity >= 0.75
+
