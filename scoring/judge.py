@@ -9,7 +9,8 @@ no reference step or contradicts the numbers of the one it aligns with, a repeat
 malformed LaTeX (format module). Steps that use the results of a wrong step are meaningless.
 Every label carries the evidence that produced it; an unchecked step keeps the prior.
 Soft evidence lowers validity without a label: numbers from nowhere (`scoring.provenance`), a copy
-that differs from all the others in one token (`scoring.restatement`).
+that differs from all the others in one token (`scoring.restatement`), a final answer stated before
+the work it depends on (`scoring.ordering`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from scoring.equations import (
 )
 from scoring.latexlint import latex_problems
 from scoring.numeric import Unevaluable, evaluate
+from scoring.ordering import early_answer
 from scoring.prose_arithmetic import continued_operation
 from scoring.provenance import unexplained_numbers
 from scoring.quantities import dependencies, extract_quantities, literal_numbers
@@ -69,6 +71,7 @@ class JudgeConfig:
     unexplained: float = 0.55
     unexplained_unused: float = 0.52
     odd_copy: float = 0.65
+    early_answer: float = 0.45
     relatedness: bool = False  # embeds every English solution: ~10x slower offline grading
     off_topic_mean: float = 0.25
     off_topic_step: float = 0.3
@@ -387,6 +390,8 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
     odd = {i: found[0].detail for i, found in
            enumerate(odd_copies(inp.problem, inp.steps)) if found}
     _flag_soft(verdicts, odd, config.odd_copy)
+    if (early := early_answer(inp.problem, inp.steps, inp.answer.extracted)) is not None:
+        _flag_soft(verdicts, {early.step: early.detail}, config.early_answer)
     if inp.problem_similarity is not None:
         _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)

@@ -192,3 +192,15 @@ def test_an_odd_copy_lowers_validity_but_keeps_the_label():
     assert "writes 200" in verdicts[0].reason  # 200 = 2 x 100: explained, yet odd and "300" in verdicts[0].reason
     assert verdicts[1].validity >= 0.75 and verdicts[2].validity >= 0.75
 
+
+def test_an_answer_stated_before_its_work_lowers_that_step():
+    problem = "A pen costs 3 dollars and a notebook 4 dollars. What do 6 pens and 5 notebooks cost?"
+    steps = ["Six pens cost $6 \\times 3 = 18$ dollars.", "So the answer is 38.",
+             "Five notebooks cost $5 \\times 4 = 20$ dollars.", "Together they cost $18 + 20 = 38$ dollars."]
+    verdicts = judge(steps, problem=problem, answer=AnswerVerdict("38", ("38",), symbolic=True))
+    assert labels(verdicts) == ["correct"] * 4
+    assert verdicts[1].validity == pytest.approx(0.45)
+    assert "before the work of step 3" in verdicts[1].reason
+    in_order = [steps[0], steps[2], steps[3], steps[1]]
+    clean = judge(in_order, problem=problem, answer=AnswerVerdict("38", ("38",), symbolic=True))
+    assert all(v.validity >= 0.75 for v in clean)
