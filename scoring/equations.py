@@ -237,6 +237,18 @@ def check_against(known: Sequence[Relation], rel: Relation) -> RelationCheck:
     return RelationCheck(rel, check.verdict, f"{check.detail} with {shown}")
 
 
+def _hedged(step: str, rel: Relation) -> bool:
+    """"1 = 3 + 4 is clearly not true", "plugging in 1 ...": the step rejects or tests the
+    relation. Only the relation's own sentence and what follows it count: "So that's not it
+    either. Let's try 35: ..." rejects the previous candidate, not the new arithmetic."""
+    at = step.find(rel.source) if rel.source else -1
+    if at < 0:
+        return _HEDGE.search(step) is not None
+    start = max(step.rfind(". ", 0, at), step.rfind("! ", 0, at), step.rfind("? ", 0, at),
+                step.rfind("\n", 0, at), step.rfind("。", 0, at))
+    return _HEDGE.search(step[start + 1 :]) is not None
+
+
 def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
     """Check every closed relation of a step; never raises, work is bounded by `config`.
 
@@ -261,11 +273,11 @@ def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
     if time.monotonic() <= deadline:
         checks.extend(_prose_identities(step))
     note = f"; {skipped} relation(s) not checked (budget)" if skipped else ""
-    false = [c for c in checks if c.verdict == "false"]
-    if false and _HEDGE.search(step):  # "1 = 3 + 4 is clearly not true", "plugging in 1 ..."
+    if any(c.verdict == "false" and _hedged(step, c.relation) for c in checks):
         checks = [replace(c, verdict="unknown", detail=f"{c.detail}, but the step rejects or "
-                          "tests it") if c.verdict == "false" else c for c in checks]
-        false = []
+                          "tests it") if c.verdict == "false" and _hedged(step, c.relation)
+                  else c for c in checks]
+    false = [c for c in checks if c.verdict == "false"]
     if false:
         return StepCheck(checks, "false", "; ".join(c.detail for c in false) + note)
     true = [c for c in checks if c.verdict == "true"]

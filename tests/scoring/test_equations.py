@@ -215,3 +215,13 @@ def test_perturbation_set_detection_and_false_alarms(shared_data: Path) -> None:
     detection, false_alarms = _perturbation_figures(path)
     assert detection >= 0.19
     assert false_alarms <= 0.01
+
+
+def test_a_rejection_only_excuses_its_own_sentence_and_what_follows():
+    from scoring.equations import check_step as check
+
+    assert check("And $9 = 3 + 4$ is clearly not true.").verdict == "unknown"
+    assert check("We get $1 = 3 + 4$. That is not true.").verdict == "unknown"
+    # the rejection is about an earlier candidate; the new arithmetic stands on its own
+    assert check("So that's not it. Then 6 times 7 is 41.").verdict == "false"
+    assert check("So that's not it. Then 6 times 7 is 42.").verdict == "true"
