@@ -70,11 +70,12 @@ _TAINTED_BEFORE = re.compile(
 _REL_IN_SPAN = re.compile(r"[=<>]|\\(?:le|ge|neq|approx|pm|mp)(?![A-Za-z])")
 _REMAINDER = re.compile(r"remainder|\bR\s*\d", re.IGNORECASE)
 _DIVISION_WITH_REMAINDER = re.compile(
-    r"\bdivid(?:e|ing)\s+" + _NUM + r"\s+by\s+" + _NUM + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
+    r"\bdivid(?:e|ing)\s+(?:" + _NUM + r"|(it))\s+by\s+" + _NUM + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
     + _RES + r"\s*,?\s*(?:with|and)?\s*(?:a\s+)?remainder\s+(?:of\s+)?" + _RES
     + r"(?![\d.]\d)",
     re.IGNORECASE,
 )
+_NAMED = re.compile(r"(?<![\w.^_{])(\d+(?:\.\d+)?)(?![\w.]\d|\w)")
 _OPS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/",
         "over": "/"}
 
@@ -112,18 +113,28 @@ def _clean_before(text: str, start: int) -> bool:
     return _TAINTED_BEFORE.search(text[max(0, start - 12) : start]) is None
 
 
+def _last_number(text: str) -> str | None:
+    """What "it" divides in "Let's try 35. When we divide it by 2 ...": the number just named,
+    only when the sentences before name exactly one."""
+    numbers = _NAMED.findall(text)
+    return numbers[0] if len(set(numbers)) == 1 else None
+
+
 def prose_statements(step: str) -> list[ProseStatement]:
     """Operations a step states in words, with the result it gives them. Never raises.
 
     In steps about remainders only "divide N by M to get Q with a remainder of R" is read (as
-    `M * Q + R = N`): "divide 57 by 6 to get 9" is right there. A result followed by more
+    `M * Q + R = N`; "divide it by M" when the step named one number N before): "divide 57 by 6 to get 9" is right there. A result followed by more
     arithmetic is not a result.
     """
     text = step[:MAX_CHARS]
     found: list[ProseStatement] = []
     for m in _DIVISION_WITH_REMAINDER.finditer(text):  # N = M * Q + R
-        found.append(ProseStatement(f"{_wrap(m.group(2))} * {_wrap(m.group(3))} + {_wrap(m.group(4))}",
-                                    m.group(1), m.group().strip()))
+        dividend = m.group(1) or _last_number(text[: m.start()])
+        if dividend is None:
+            continue
+        found.append(ProseStatement(f"{_wrap(m.group(3))} * {_wrap(m.group(4))} + {_wrap(m.group(5))}",
+                                    dividend, m.group().strip()))
     if _REMAINDER.search(text):
         return found
     for m in _BINARY.finditer(text):
