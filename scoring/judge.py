@@ -70,7 +70,8 @@ class JudgeConfig:
     unrelated_similarity: float = 0.3
     unexplained: float = 0.55
     unexplained_unused: float = 0.52
-    odd_copy: float = 0.65
+    odd_copy: float = 0.53  # a copy at odds with two others: between a number from nowhere
+    # that later steps use (unexplained) and one that leads nowhere (unexplained_unused)
     early_answer: float = 0.45
     relatedness: bool = False  # embeds every English solution: ~10x slower offline grading
     off_topic_mean: float = 0.25

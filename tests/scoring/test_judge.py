@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.align import AlignedGroup, Alignment
-from scoring.judge import JudgeInput, judge_steps
+from scoring.judge import JudgeConfig, JudgeInput, judge_steps
 from scoring.verdict import AnswerVerdict
 
 NO_REF = AnswerVerdict(None, ())
@@ -188,7 +188,7 @@ def test_an_odd_copy_lowers_validity_but_keeps_the_label():
              "The multiples of 9 between 100 and 300 end at $9 \\cdot 33 = 297$."]
     verdicts = judge(steps, problem=problem)
     assert labels(verdicts) == ["correct"] * 3
-    assert verdicts[0].validity == pytest.approx(0.65)
+    assert verdicts[0].validity == pytest.approx(JudgeConfig().odd_copy)
     assert "writes 200" in verdicts[0].reason  # 200 = 2 x 100: explained, yet odd and "300" in verdicts[0].reason
     assert verdicts[1].validity >= 0.75 and verdicts[2].validity >= 0.75
 
@@ -199,7 +199,7 @@ def test_an_answer_stated_before_its_work_lowers_that_step():
              "Five notebooks cost $5 \\times 4 = 20$ dollars.", "Together they cost $18 + 20 = 38$ dollars."]
     verdicts = judge(steps, problem=problem, answer=AnswerVerdict("38", ("38",), symbolic=True))
     assert labels(verdicts) == ["correct"] * 4
-    assert verdicts[1].validity == pytest.approx(0.45)
+    assert verdicts[1].validity == pytest.approx(JudgeConfig().early_answer)
     assert "before the work of step 3" in verdicts[1].reason
     in_order = [steps[0], steps[2], steps[3], steps[1]]
     clean = judge(in_order, problem=problem, answer=AnswerVerdict("38", ("38",), symbolic=True))
