@@ -48,3 +48,13 @@ def test_a_number_used_elsewhere_or_a_sign_flip_is_not_odd():
 def test_a_lone_copy_has_too_little_support():
     steps = ["Between 100 and 250 there are many.", "Nothing else here."]
     assert odd_copies("Count between 100 and 300 inclusive.", steps) == [[], []]
+
+
+def test_a_very_long_solution_is_not_decided():
+    from scoring.restatement import MAX_TOKENS, MAX_TOTAL_TOKENS
+
+    steps = ["We need the multiples of 9 between 100 and 250.",
+             "The multiples of 9 between 100 and 300 start at 108 and end at 297."]
+    assert odd_copies(PROBLEM, steps)[0]
+    filler = [" ".join(["and so on"] * (MAX_TOKENS // 3))] * (MAX_TOTAL_TOKENS // MAX_TOKENS + 1)
+    assert odd_copies(PROBLEM, [*steps, *filler]) == [[] for _ in range(2 + len(filler))]
