@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from typing import Self
 
 import httpx
 import pytest
@@ -50,7 +51,7 @@ class CountingServer:
         self.ready.set()
         self.loop.run_forever()
 
-    def __enter__(self) -> CountingServer:
+    def __enter__(self) -> Self:
         self.thread.start()
         self.ready.wait(5)
         return self
