@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import sympy
@@ -88,16 +88,18 @@ class StepConfig:
 
 def extract_relations(step: str) -> list[Relation]:
     """All relations of a step, chains split pairwise (`a = b = c` -> a=b, b=c). Never raises."""
+    return list(_relations(step))
+
+
+@lru_cache(maxsize=4096)
+def _relations(step: str) -> tuple[Relation, ...]:
+    # Several checks read the same step's relations; cached, a step is read and parsed once.
     try:
         statements = find_statements(step)
     except (RecursionError, ValueError):
-        return []
-    found: list[Relation] = []
-    for st in statements:
-        for lhs, op, rhs in split_chain(st.text):
-            if op is not None:
-                found.append(Relation(lhs, rhs, op, st.source))
-    return found
+        return ()
+    return tuple(Relation(lhs, rhs, op, st.source) for st in statements
+                 for lhs, op, rhs in split_chain(st.text) if op is not None)
 
 
 def prose_relations(step: str) -> list[Relation]:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy
 
@@ -69,8 +70,14 @@ def _closed_value(expr: sympy.Basic | None) -> str | None:
 
 def literal_numbers(text: str) -> list[str]:
     """The numbers written in `text`, normalised (`1,000` -> `1000`, `0.50` -> `0.5`)."""
+    return list(_literal_numbers(text))
+
+
+@lru_cache(maxsize=8192)
+def _literal_numbers(text: str) -> tuple[str, ...]:
+    # Every check reads the numbers of the same steps; cached, each step is scanned once.
     text = THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
-    return [n for m in _NUMBER.finditer(_SUBSCRIPTED.sub(" ", text)) if (n := _number(m.group()))]
+    return tuple(n for m in _NUMBER.finditer(_SUBSCRIPTED.sub(" ", text)) if (n := _number(m.group())))
 
 
 def _variables(step: str) -> list[str]:
@@ -86,6 +93,7 @@ def _ordered(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
+@lru_cache(maxsize=4096)
 def extract_quantities(step: str) -> Quantities:
     """What a step derives (`produced`) and what it mentions (`used`). Never raises."""
     try:
