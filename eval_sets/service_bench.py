@@ -4,22 +4,27 @@ Starts the fake OpenAI-compatible endpoint (`server.fake_llm`, fixed latency L) 
 and `stepgrade serve` as a subprocess pointed at it, then measures over HTTP:
 
 - p50/p95 grade latency, one client, default mode (target <= 2L + 50 ms) and fused (<= L + 50 ms);
-- throughput with 64 concurrent clients, default mode (target >= 90% of 64 / (2L) grades/s);
+- throughput with 64 concurrent clients, default mode (target >= 90% of 64 / (2L) grades/s),
+  the clients spread over `--client-processes` processes so that they do not queue each other;
 - offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores.
 
     python -m eval_sets.service_bench [--latency 0.5] [--requests 30] [--clients 64] [--rounds 4]
+        [--client-processes 4] [--fake-processes 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import socket
 import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +40,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-_NODE_MS: list[dict[str, float]] = []
-_WAITS: list[float] = []
 _RESENT: list[int] = []
 
 
@@ -92,7 +95,8 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes], seconds: float = 180.0
     raise RuntimeError("the service did not become ready")
 
 
-async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any], float]:
+    """(seconds the client waited, the report, seconds the service says it held the request)."""
     t0 = time.perf_counter()
     try:
         r = await client.post("/grade", json=body)
@@ -103,38 +107,95 @@ async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float
     elapsed = time.perf_counter() - t0
     if r.status_code != 200:
         raise RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
-    return elapsed, r.json()
+    served = float(r.headers["server-timing"].split("dur=")[1]) / 1000.0
+    return elapsed, r.json(), served
 
 
 async def _sequential(client: httpx.AsyncClient, body: dict[str, Any], n: int) -> list[float]:
     await _grade(client, body)  # warm-up
     times = []
     for _ in range(n):
-        elapsed, report = await _grade(client, body)
+        elapsed, report, _ = await _grade(client, body)
         if report["meta"]["degraded"]:
             raise RuntimeError(f"degraded grade: {report['meta']['warnings']}")
         times.append(elapsed)
     return times
 
 
-async def _concurrent(client: httpx.AsyncClient, bodies: list[dict[str, Any]], clients: int,
-                      rounds: int) -> tuple[float, int, int]:
-    """`clients` workers, each sending `rounds` requests back to back: (seconds, grades, degraded)."""
-    degraded = 0
-    waits: list[float] = []
+@dataclass
+class Load:
+    """What `clients` concurrent clients saw: the rate and where a grade's time went."""
 
-    async def worker(i: int) -> None:
-        nonlocal degraded
+    seconds: float = 0.0
+    grades: int = 0
+    degraded: int = 0
+    resent: int = 0
+    client_cpu: float = 0.0
+    waits: list[float] = field(default_factory=list)  # client-observed time minus graph time
+    served_waits: list[float] = field(default_factory=list)  # the service's part of it
+    node_ms: list[dict[str, float]] = field(default_factory=list)
+
+    def merge(self, other: Load) -> None:
+        self.grades += other.grades
+        self.degraded += other.degraded
+        self.resent += other.resent
+        self.client_cpu += other.client_cpu
+        self.waits += other.waits
+        self.served_waits += other.served_waits
+        self.node_ms += other.node_ms
+
+
+async def _concurrent(base: str, bodies: list[dict[str, Any]], clients: int, rounds: int) -> Load:
+    """`clients` workers on one connection each, each sending `rounds` requests back to back."""
+    load = Load()
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    cpu, resent = time.process_time(), len(_RESENT)
+
+    async def worker(client: httpx.AsyncClient, i: int) -> None:
         for k in range(rounds):
-            elapsed, report = await _grade(client, bodies[(i + k) % len(bodies)])
-            degraded += bool(report["meta"]["degraded"])
-            waits.append(elapsed - report["meta"]["elapsed_ms"] / 1000.0)
-            _NODE_MS.append(report["meta"]["node_ms"])
+            elapsed, report, served = await _grade(client, bodies[(i + k) % len(bodies)])
+            graph = report["meta"]["elapsed_ms"] / 1000.0
+            load.degraded += bool(report["meta"]["degraded"])
+            load.waits.append(elapsed - graph)
+            load.served_waits.append(served - graph)
+            load.node_ms.append(report["meta"]["node_ms"])
 
-    t0 = time.perf_counter()
-    await asyncio.gather(*(worker(i) for i in range(clients)))
-    _WAITS[:] = waits
-    return time.perf_counter() - t0, clients * rounds, degraded
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker(client, i) for i in range(clients)))
+        load.seconds = time.perf_counter() - t0
+    load.grades, load.resent = clients * rounds, len(_RESENT) - resent
+    load.client_cpu = time.process_time() - cpu
+    return load
+
+
+def _client_process(base: str, bodies: list[dict[str, Any]], clients: int, rounds: int,
+                    start_at: float) -> tuple[Load, float]:
+    """One client process: waits for the common start, then runs its share; (load, end time)."""
+    time.sleep(max(0.0, start_at - time.time()))
+    load = asyncio.run(_concurrent(base, bodies, clients, rounds))
+    return load, time.time()
+
+
+def _spread(pool: ProcessPoolExecutor, processes: int, base: str, bodies: list[dict[str, Any]],
+            clients: int, rounds: int) -> Load:
+    """`clients` clients over `processes` client processes, all starting together.
+
+    One asyncio client process decoding 64 reports that arrive together queues them behind each
+    other: at L = 2 s that put ~170 ms per grade between the service's answer and the client,
+    time the service's own Server-Timing did not contain.
+    """
+    start_at = time.time() + 1.0
+    shares = [clients // processes + (i < clients % processes) for i in range(processes)]
+    futures = [pool.submit(_client_process, base, bodies, n, rounds, start_at) for n in shares if n]
+    total = Load()
+    ends = []
+    for future in futures:
+        load, end = future.result()
+        total.merge(load)
+        ends.append(end)
+    total.seconds = max(ends) - start_at
+    return total
 
 
 def _observed_llm_latency(llm_url: str, n: int = 6) -> float:
@@ -155,57 +216,64 @@ def _observed_llm_latency(llm_url: str, n: int = 6) -> float:
     return _percentile(times[1:], 0.5)
 
 
-async def _run(args: argparse.Namespace, base: str, pid: int, fake_pid: int, observed: float) -> None:
-    L = args.latency
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+async def _latency(base: str, L: float, requests: int, observed: float) -> None:
+    """p50/p95 of one client grading back to back, default mode and fused."""
+    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
         llm = {**ARITHMETIC_SLIP, "mode": "llm"}
-        default = await _sequential(client, llm, args.requests)
-        fused = await _sequential(client, {**llm, "fused": True}, args.requests)
-        for name, times, bound in (("default (2 round trips)", default, 2 * L + 0.05),
-                                   ("fused (1 round trip)", fused, L + 0.05)):
-            p50, p95 = _percentile(times, 0.5), _percentile(times, 0.95)
-            verdict = "ok" if p95 <= bound else "OVER TARGET"
-            trips = 2 if bound > 1.5 * L else 1
-            print(f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
-                  f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
-                  f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
-        await _concurrent(client, [llm], args.clients, 1)  # warm the connection pools
+        default = await _sequential(client, llm, requests)
+        fused = await _sequential(client, {**llm, "fused": True}, requests)
+    for name, times, bound in (("default (2 round trips)", default, 2 * L + 0.05),
+                               ("fused (1 round trip)", fused, L + 0.05)):
+        p50, p95 = _percentile(times, 0.5), _percentile(times, 0.95)
+        verdict = "ok" if p95 <= bound else "OVER TARGET"
+        trips = 2 if bound > 1.5 * L else 1
+        print(f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
+              f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
+              f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
+
+
+def _throughput(args: argparse.Namespace, base: str, pid: int, fake_pids: list[int]) -> None:
+    L = args.latency
+    llm = {**ARITHMETIC_SLIP, "mode": "llm"}
+    processes = max(1, min(args.client_processes, args.clients))
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        _spread(pool, processes, base, [llm], args.clients, 1)  # warm clients and pools
         by_process = _cpu_by_process(pid)
-        cpu, fake_cpu, own_cpu = _cpu_seconds(pid), _cpu_seconds(fake_pid), time.process_time()
+        cpu, fake_cpu = _cpu_seconds(pid), sum(map(_cpu_seconds, fake_pids))
         busy, total = _machine_busy()
-        _NODE_MS.clear()
-        seconds, n, degraded = await _concurrent(client, [llm], args.clients, args.rounds)
+        load = _spread(pool, processes, base, [llm], args.clients, args.rounds)
         busy, total = _machine_busy()[0] - busy, _machine_busy()[1] - total
-        fake_cpu, own_cpu = _cpu_seconds(fake_pid) - fake_cpu, time.process_time() - own_cpu
-        nodes = {k: statistics.fmean(m.get(k, 0.0) for m in _NODE_MS) for k in _NODE_MS[0]}
-        print("  mean node ms: " + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
-              + f"; mean time outside the graph {statistics.fmean(_WAITS) * 1000:.0f} ms")
+        fake_cpu = sum(map(_cpu_seconds, fake_pids)) - fake_cpu
         cpu = _cpu_seconds(pid) - cpu
+        n = load.grades
+        nodes = {k: statistics.fmean(m.get(k, 0.0) for m in load.node_ms) for k in load.node_ms[0]}
+        print("  mean node ms: " + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
+              + f"; mean time outside the graph {statistics.fmean(load.waits) * 1000:.0f} ms, "
+              f"of which {statistics.fmean(load.served_waits) * 1000:.0f} ms in the service "
+              "(Server-Timing) and the rest between the service and the benchmark clients")
         spread = sorted((v - by_process.get(k, 0.0) for k, v in _cpu_by_process(pid).items()),
                         reverse=True)
-        rate, ideal = n / seconds, args.clients / (2 * L)
+        rate, ideal = n / load.seconds, args.clients / (2 * L)
         verdict = "ok" if rate >= 0.9 * ideal else "UNDER TARGET"
-        print(f"throughput {args.clients} clients, default mode: {rate:6.1f} grades/s "
-              f"({n} grades in {seconds:.2f} s, {degraded} degraded; service CPU "
-              f"{cpu / n * 1000:.0f} ms/grade, {len(_RESENT)} resent); "
+        print(f"throughput {args.clients} clients ({processes} client processes), default mode: "
+              f"{rate:6.1f} grades/s ({n} grades in {load.seconds:.2f} s, {load.degraded} "
+              f"degraded; service CPU {cpu / n * 1000:.0f} ms/grade, {load.resent} resent); "
               f"target >= 90% of {ideal:.1f}: {verdict}")
         # On one machine the service, the fake LLM and the clients share the cores: when they
         # are all busy, CPU rather than the service's concurrency bounds the rate.
         print(f"  machine CPU busy {busy / max(total, 1) * 100:.0f}% of {os.cpu_count()} cores; "
               f"per grade: service {cpu / n * 1000:.0f} ms, fake LLM {fake_cpu / n * 1000:.0f} ms, "
-              f"benchmark client {own_cpu / n * 1000:.0f} ms; service CPU by process "
+              f"benchmark clients {load.client_cpu / n * 1000:.0f} ms; service CPU by process "
               + " / ".join(f"{x:.1f}" for x in spread) + " s")
         offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
                    for name in example_names()]
-        await _concurrent(client, offline, args.offline_clients, 1)
+        _spread(pool, 1, base, offline, args.offline_clients, 1)
         cpu = _cpu_seconds(pid)
-        seconds, n, _ = await _concurrent(client, offline, args.offline_clients,
-                                          args.offline_rounds)
+        load = _spread(pool, 1, base, offline, args.offline_clients, args.offline_rounds)
         cpu = _cpu_seconds(pid) - cpu
         print(f"throughput offline, {args.offline_clients} clients, {os.cpu_count()} cores: "
-              f"{n / seconds:6.1f} grades/s ({n} grades in {seconds:.2f} s, "
-              f"service CPU {cpu / n * 1000:.0f} ms/grade)")
+              f"{load.grades / load.seconds:6.1f} grades/s ({load.grades} grades in "
+              f"{load.seconds:.2f} s, service CPU {cpu / load.grades * 1000:.0f} ms/grade)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,25 +284,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4, help="grades per concurrent client")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="service processes (default: one per core)")
+    parser.add_argument("--client-processes", type=int, default=4,
+                        help="processes the concurrent clients are spread over")
+    parser.add_argument("--fake-processes", type=int, default=2,
+                        help="processes of the fake LLM, sharing its port")
     parser.add_argument("--offline-clients", type=int, default=4)
     parser.add_argument("--offline-rounds", type=int, default=15)
     args = parser.parse_args(argv)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     llm_port = _free_port()
-    # The fake LLM gets its own process: sharing a GIL with the clients would slow it down.
-    fake = subprocess.Popen([sys.executable, "-m", "server.fake_llm", "--port", str(llm_port),
-                             "--latency", str(args.latency)])
-    print(f"fake LLM latency L = {args.latency * 1000:.0f} ms; service on {base} "
-          f"with {args.workers} worker process(es)")
+    # The fake LLM gets its own processes: one Python process answering ~200 calls that arrive
+    # together queues them behind each other for ~70 ms, which a real LLM server would not add.
+    fakes = [subprocess.Popen([sys.executable, "-m", "server.fake_llm", "--port", str(llm_port),
+                               "--latency", str(args.latency), "--reuse-port"])
+             for _ in range(max(1, args.fake_processes))]
+    print(f"fake LLM latency L = {args.latency * 1000:.0f} ms ({len(fakes)} process(es)); "
+          f"service on {base} with {args.workers} worker process(es)")
     proc = _start_service(f"http://127.0.0.1:{llm_port}/v1", port, args.clients, args.workers)
     try:
         _wait_ready(base, proc)
         observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
         print(f"fake LLM observed by a bare client: {observed * 1000:.1f} ms per call")
-        asyncio.run(_run(args, base, proc.pid, fake.pid, observed))
+        asyncio.run(_latency(base, args.latency, args.requests, observed))
+        _throughput(args, base, proc.pid, [fake.pid for fake in fakes])
     finally:
-        for child in (proc, fake):
+        for child in (proc, *fakes):
             child.terminate()
             try:
                 child.wait(timeout=20)

@@ -34,12 +34,15 @@ class FaultyLlm:
     """
 
     def __init__(self, answers: dict[str, dict[str, Any]] | None = None, *,
-                 latency: float = 0.0, fault: Fault = "none", port: int = 0) -> None:
+                 latency: float = 0.0, fault: Fault = "none", port: int = 0,
+                 reuse_port: bool = False) -> None:
         self.answers = answers or ARITHMETIC_SLIP_ANSWERS
         self.latency = latency
         self.fault: Fault = fault
         self.calls = 0
         self._sock = socket.socket()
+        if reuse_port:  # several fake processes on one port: the kernel spreads the connections
+            self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         self._sock.bind(("127.0.0.1", port))
         # Inherited by accepted connections: uvicorn writes headers and body separately, and
         # with Nagle on, the body waits ~40 ms for the client's delayed ACK on kept-alive calls.
@@ -63,6 +66,7 @@ class FaultyLlm:
         return JSONResponse({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
 
     async def _chat(self, request: Request) -> Response:
+        arrived = time.monotonic()
         body = json.loads(await request.body() or b"{}")
         self.calls += 1  # one event loop: no lock needed
         fault = self.fault
@@ -70,19 +74,24 @@ class FaultyLlm:
             while not self._server.should_exit:
                 await asyncio.sleep(0.05)
             return Response(status_code=503)
-        if self.latency:
-            await asyncio.sleep(self.latency)
         if fault in ("429", "500"):
             error = {"error": {"message": f"injected {fault}", "type": "fault"}}
-            return JSONResponse(error, status_code=int(fault))
+            return await self._after_latency(arrived, JSONResponse(error, status_code=int(fault)))
         if fault == "garbage":
-            return Response(b"<html>upstream proxy error</html>", media_type="text/html")
+            garbage = Response(b"<html>upstream proxy error</html>", media_type="text/html")
+            return await self._after_latency(arrived, garbage)
         operation, method = requested_operation(body)
         payload = completion(body, self.answers.get(operation, {}), method, operation)
         if fault == "malformed":
             payload["choices"][0]["message"] = {"role": "assistant",
                                                 "content": "Sure! The steps look fine."}
-        return JSONResponse(payload)
+        return await self._after_latency(arrived, JSONResponse(payload))
+
+    async def _after_latency(self, arrived: float, response: Response) -> Response:
+        """Answer `latency` after the request arrived: the fake's own work is inside L, not on top."""
+        if self.latency:
+            await asyncio.sleep(max(0.0, arrived + self.latency - time.monotonic()))
+        return response
 
     def __enter__(self) -> Self:
         self._thread.start()
@@ -105,8 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--fault", default="none", choices=list(Fault.__args__))
+    parser.add_argument("--reuse-port", action="store_true",
+                        help="share the port with other fake processes (SO_REUSEPORT)")
     args = parser.parse_args(argv)
-    fake = FaultyLlm(latency=args.latency, fault=args.fault, port=args.port)
+    fake = FaultyLlm(latency=args.latency, fault=args.fault, port=args.port,
+                     reuse_port=args.reuse_port)
     fake._serve()
     return 0
 

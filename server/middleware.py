@@ -20,6 +20,7 @@ from server.metrics import Metrics
 log = logging.getLogger("stepgrade.access")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 _HEADER = b"x-request-id"
+_TIMING = b"server-timing"
 
 
 async def _send_json(send: Send, status: int, body: dict[str, object], rid: str) -> None:
@@ -42,6 +43,9 @@ def _incoming_id(scope: Scope) -> str:
 
 class RequestContextMiddleware:
     """Gives every response an `X-Request-ID`, logs one JSON access line, counts metrics.
+
+    `Server-Timing: app;dur=<ms>` says how long the service held the request before answering,
+    so a client can tell time spent in the service from time spent on the way to it.
 
     Also the last line of defence: an exception that escapes everything else becomes a JSON 500
     here (logged with its traceback server-side), never a traceback on the wire.
@@ -67,7 +71,8 @@ class RequestContextMiddleware:
                 started = True
                 status = message["status"]
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != _HEADER]
-                message = {**message, "headers": [*headers, (_HEADER, rid.encode())]}
+                timing = f"app;dur={(time.perf_counter() - start) * 1000.0:.1f}".encode()
+                message = {**message, "headers": [*headers, (_HEADER, rid.encode()), (_TIMING, timing)]}
             await send(message)
 
         self.metrics.in_flight.inc()

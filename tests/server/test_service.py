@@ -35,6 +35,12 @@ def test_grade_report_and_request_id(client):
     assert unsafe.headers["x-request-id"] != "bad id\twith spaces"
 
 
+def test_server_timing_covers_the_grade(client):
+    r = client.post("/grade", json=ARITHMETIC_SLIP)
+    name, dur = r.headers["server-timing"].split(";dur=")
+    assert name == "app" and float(dur) >= r.json()["meta"]["elapsed_ms"]
+
+
 def test_errors_carry_request_id_and_shape(client):
     r = client.post("/grade", json={"solution": "s"}, headers={"X-Request-ID": "abc"})
     assert r.status_code == 422 and r.headers["x-request-id"] == "abc"
