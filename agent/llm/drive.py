@@ -3,8 +3,8 @@
 A generator yields a question and receives the answer (or has the failure thrown into it), so the
 same logic runs synchronously (the CLI, `Grader.grade`) and on an event loop (the service, the
 benchmark runner) without a second copy. `drive` answers with a blocking function; `adrive` with a
-coroutine and, when told, advances the generator in a worker thread so that CPU work between
-questions (sympy, an offline fallback) never blocks the event loop.
+coroutine and, when told, advances the generator in a worker thread so that heavy CPU work
+between questions (an offline fallback after a failed call) never blocks the event loop.
 """
 
 from __future__ import annotations
@@ -52,13 +52,14 @@ async def adrive(
     conversation: Conversation[Q, A, R],
     answer: Callable[[Q], Awaitable[A]],
     *,
-    in_thread: bool = False,
+    in_thread: frozenset[str] = frozenset(),
 ) -> R:
-    """`drive` on an event loop; `in_thread` moves the generator's own work off the loop."""
+    """`drive` on an event loop; the generator's work after the kinds of step named in
+    `in_thread` ("next", "send", "throw") runs in a worker thread, the rest on the loop."""
     loop = asyncio.get_running_loop()
 
     async def step(how: str, value: Any = None) -> tuple[bool, Any]:
-        if not in_thread:
+        if how not in in_thread:
             return _advance(conversation, how, value)
         context = contextvars.copy_context()
         return await loop.run_in_executor(None, context.run, _advance, conversation, how, value)

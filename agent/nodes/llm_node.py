@@ -3,12 +3,20 @@
 The node's body is a generator (`agent/llm/drive.py`): it yields an `Ask` where it needs the
 model and receives the answer, or has the `LlmError` thrown in so that it can degrade to its
 offline twin. Under `invoke` the call blocks the node's thread; under `ainvoke` it is awaited on
-the event loop through the async HTTP client, with the body's own CPU work in a worker thread.
-A busy service then holds no thread per waiting call (DESIGN.md 5: LLM calls are async).
+the event loop through the async HTTP client. A busy service then holds no thread per waiting call
+(DESIGN.md 5: LLM calls are async).
+
+When the grade does not use the LLM, the body is its offline twin (the judge, the segmenter):
+CPU work, run whole in a worker thread. When it does, building a prompt and reading a reply take
+well under a millisecond and stay on the loop; only the offline fallback after a failed call is
+real work, and that part goes to a worker thread. Hopping to a thread for every step cost more
+under load than the work itself: each hop waits for the GIL behind the threads grading others.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -21,6 +29,7 @@ from agent.llm.drive import adrive, drive
 from agent.timing import atimed, timed
 
 NodeRun = Generator[Ask[Any], Any, dict[str, Any]]
+_FALLBACK = frozenset({"throw"})
 Body = Callable[[Any, Runtime[Context]], NodeRun]
 
 
@@ -33,6 +42,9 @@ def llm_node(name: str, body: Body) -> RunnableCallable:
 
     async def arun(state: Any, runtime: Runtime[Context]) -> dict[str, Any]:
         llm = runtime.context.llm
-        return await adrive(body(state, runtime), lambda ask: ask.arun(llm), in_thread=True)
+        if llm is None or not state.get("use_llm"):
+            context = contextvars.copy_context()
+            return await asyncio.get_running_loop().run_in_executor(None, context.run, run, state, runtime)
+        return await adrive(body(state, runtime), lambda ask: ask.arun(llm), in_thread=_FALLBACK)
 
     return RunnableCallable(timed(name, run), atimed(name, arun), name=name, trace=False)

@@ -1,8 +1,13 @@
 """The `stepgrade` command: JSON lines out, --pretty tables, exit code 2 on bad input."""
 
 import json
+import os
+import socket
 import subprocess
 import sys
+import time
+
+import httpx
 
 from eval_sets.examples import EXAMPLES_DIR
 from server.cli import main
@@ -63,3 +68,34 @@ def test_console_script_reads_stdin():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["score"] == 10
+
+
+def _get(url: str) -> int | None:
+    try:
+        return httpx.get(url, timeout=2).status_code
+    except httpx.HTTPError:
+        return None
+
+
+def test_serve_with_two_workers_answers_and_a_second_instance_fails_clearly():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
+           "STEPGRADE_LOG_LEVEL": "warning"}
+    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while _get(f"http://127.0.0.1:{port}/healthz") != 200 and time.monotonic() < deadline:
+            assert first.poll() is None, "the service exited during start-up"
+            time.sleep(0.3)
+        assert all(_get(f"http://127.0.0.1:{port}/healthz") == 200 for _ in range(8))
+        second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
+                                check=False)
+        assert second.returncode != 0
+        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr
+        assert "Traceback" not in second.stderr
+    finally:
+        first.terminate()
+        first.wait(timeout=30)
