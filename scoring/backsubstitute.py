@@ -15,10 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import sympy
-
-from scoring.equations import Relation, check_relation, format_signed
-from scoring.numeric import Unevaluable, Value, evaluate
+from scoring.equations import Relation, check_relation, format_signed, single_value
+from scoring.numeric import Value
 
 _TENTATIVE = re.compile(
     r"\bif\b|\bsuppos|\bassum|\bwhen\b|\bcase\b|\bor\b|\bnot\b|n't\b|\bcheck|\btest|\bplug|\btry"
@@ -36,19 +34,6 @@ class Substitution:
     detail: str
 
 
-def _definition(rel: Relation) -> tuple[str, Value] | None:
-    """`x = 4` or `4 = x`: a single symbol given a closed value."""
-    if rel.op != "=" or rel.lhs_expr is None or rel.rhs_expr is None:
-        return None
-    for symbol, other in ((rel.lhs_expr, rel.rhs_expr), (rel.rhs_expr, rel.lhs_expr)):
-        if isinstance(symbol, sympy.Symbol) and not other.free_symbols:
-            try:
-                return symbol.name, evaluate(other)
-            except (Unevaluable, TypeError, ValueError, ArithmeticError, RecursionError):
-                return None
-    return None
-
-
 def _stated_values(
     relations: Sequence[Sequence[Relation]], steps: Sequence[str]
 ) -> dict[str, set[Value]]:
@@ -57,7 +42,7 @@ def _stated_values(
         if _TENTATIVE.search(text):
             continue
         for rel in rels:
-            if (found := _definition(rel)) is not None:
+            if (found := single_value(rel)) is not None:
                 seen.setdefault(found[0], set()).add(found[1])
     return seen
 
@@ -86,7 +71,7 @@ def back_substitute(
         if _TENTATIVE.search(text) or any(_names(rel) & several for rel in rels):
             continue  # a step about a variable that takes several values belongs to one case
         for rel in rels:
-            if rel.op != "=" or _definition(rel) is not None:
+            if rel.op != "=" or single_value(rel) is not None:
                 continue
             if rel.lhs_expr is None or rel.rhs_expr is None:
                 continue

@@ -212,6 +212,19 @@ def definitions(known: Sequence[Relation]) -> dict[str, Value]:
     return solve_known(known)
 
 
+def single_value(rel: Relation) -> tuple[str, Value] | None:
+    """`x = 4` or `4 = x`: a single symbol given a closed value."""
+    if rel.op != "=" or rel.lhs_expr is None or rel.rhs_expr is None:
+        return None
+    for symbol, other in ((rel.lhs_expr, rel.rhs_expr), (rel.rhs_expr, rel.lhs_expr)):
+        if isinstance(symbol, sympy.Symbol) and not other.free_symbols:
+            try:
+                return symbol.name, evaluate(other)
+            except (Unevaluable, TypeError, ValueError, ArithmeticError, RecursionError):
+                return None
+    return None
+
+
 def _is_definition(rel: Relation) -> bool:
     return isinstance(rel.lhs_expr, sympy.Symbol) or isinstance(rel.rhs_expr, sympy.Symbol)
 

@@ -19,8 +19,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import sympy
-
 from scoring.align import Alignment
 from scoring.backsubstitute import back_substitute
 from scoring.equations import (
@@ -30,9 +28,10 @@ from scoring.equations import (
     check_step,
     definitions,
     extract_relations,
+    single_value,
 )
 from scoring.latexlint import latex_problems
-from scoring.numeric import Unevaluable, evaluate
+from scoring.numeric import Value
 from scoring.ordering import early_answer
 from scoring.prose_arithmetic import continued_operation
 from scoring.provenance import unexplained_numbers
@@ -115,23 +114,19 @@ def _new_case(relations: list[Relation], known: list[Relation]) -> set[str]:
     values = definitions(known)
     changed: set[str] = set()
     for rel in relations:
-        if (found := _value_of(rel)) is not None and found[0] in values:
+        if (found := single_value(rel)) is not None and found[0] in values:
             name, value = found
-            if abs(float(values[name]) - float(value)) > 1e-9 * max(1.0, abs(float(value))):
+            if _differs(values[name], value):
                 changed.add(name)
     return changed
 
 
-def _value_of(rel: Relation) -> tuple[str, float] | None:
-    if rel.op != "=" or rel.lhs_expr is None or rel.rhs_expr is None:
-        return None
-    for symbol, other in ((rel.lhs_expr, rel.rhs_expr), (rel.rhs_expr, rel.lhs_expr)):
-        if isinstance(symbol, sympy.Symbol) and not other.free_symbols:
-            try:
-                return symbol.name, float(evaluate(other))
-            except (Unevaluable, TypeError, ValueError, ArithmeticError, RecursionError):
-                return None
-    return None
+def _differs(old: Value, new: Value) -> bool:
+    """Different beyond float noise; values too large for a float are compared exactly."""
+    try:
+        return abs(float(old) - float(new)) > 1e-9 * max(1.0, abs(float(new)))
+    except OverflowError:
+        return old != new
 
 
 def _symbolic(

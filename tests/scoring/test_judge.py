@@ -173,6 +173,11 @@ def test_case_analysis_stays_clean():
     assert labels(judge(steps)) == ["correct"] * 3
 
 
+def test_a_case_value_too_large_for_a_float_is_still_a_new_case():
+    steps = ["We have $x = 10^{400}$.", "If $x = 2$, then $x^2 = 4$.", "So $x \\ge 2$."]
+    assert labels(judge(steps)) == ["correct"] * 3
+
+
 def test_operation_on_the_previous_result_is_checked():
     wrong = judge(["Their total is $8 + 14 = 22$.", "And dividing by two gives us 12."])
     right = judge(["Their total is $8 + 14 = 22$.", "And dividing by two gives us 11."])
