@@ -23,17 +23,15 @@ Conversation = Generator[Q, A, R]
 
 def drive(conversation: Conversation[Q, A, R], answer: Callable[[Q], A]) -> R:
     """Run `conversation` to its return value, answering each question with `answer`."""
-    try:
-        question = next(conversation)
-        while True:
-            try:
-                reply = answer(question)
-            except Exception as err:  # noqa: BLE001 - thrown into the generator, which handles or re-raises it
-                question = conversation.throw(err)
-            else:
-                question = conversation.send(reply)
-    except StopIteration as stop:
-        return stop.value  # type: ignore[no-any-return]
+    done, item = _advance(conversation, "next", None)
+    while not done:
+        try:
+            reply = answer(item)
+        except Exception as err:  # noqa: BLE001 - thrown into the generator, which handles or re-raises it
+            done, item = _advance(conversation, "throw", err)
+        else:
+            done, item = _advance(conversation, "send", reply)
+    return item  # type: ignore[no-any-return]
 
 
 def _advance(conversation: Conversation[Q, A, R], how: str, value: Any) -> tuple[bool, Any]:

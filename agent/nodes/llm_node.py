@@ -15,8 +15,6 @@ under load than the work itself: each hop waits for the GIL behind the threads g
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -30,6 +28,7 @@ from agent.timing import atimed, timed
 
 NodeRun = Generator[Ask[Any], Any, dict[str, Any]]
 _FALLBACK = frozenset({"throw"})
+_EVERY_STEP = frozenset({"next", "send", "throw"})
 Body = Callable[[Any, Runtime[Context]], NodeRun]
 
 
@@ -42,9 +41,7 @@ def llm_node(name: str, body: Body) -> RunnableCallable:
 
     async def arun(state: Any, runtime: Runtime[Context]) -> dict[str, Any]:
         llm = runtime.context.llm
-        if llm is None or not state.get("use_llm"):
-            context = contextvars.copy_context()
-            return await asyncio.get_running_loop().run_in_executor(None, context.run, run, state, runtime)
-        return await adrive(body(state, runtime), lambda ask: ask.arun(llm), in_thread=_FALLBACK)
+        offload = _FALLBACK if llm is not None and state.get("use_llm") else _EVERY_STEP
+        return await adrive(body(state, runtime), lambda ask: ask.arun(llm), in_thread=offload)
 
     return RunnableCallable(timed(name, run), atimed(name, arun), name=name, trace=False)
