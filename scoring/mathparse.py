@@ -78,6 +78,13 @@ _GREEK = _words(
 _TWO_LETTER_WORDS = _words("am an as at be by do go he if in is it me my no of on or so to up us we ok")
 
 THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\d,]|\{,\})")
+
+
+def without_thousands_separators(text: str) -> str:
+    """`1,000` and `1{,}000` -> `1000`; commas between other numbers (`1, 2, 3`) stay."""
+    return THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
+
+
 _PERCENT_OF = re.compile(r"(%|\\%)\s*of\b")
 
 
@@ -343,7 +350,7 @@ def preclean(text: str) -> str:
     text = _REPEATING.sub(_repeating, text)
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
     text = _UNIT_AFTER_NUMBER.sub("", text)
-    text = THOUSANDS.sub(lambda m: re.sub(r"\{,\}|,", "", m.group()), text)
+    text = without_thousands_separators(text)
     text = _PERCENT_OF.sub(r"\1 *", text)
     if not re.search(r"\\(?:sin|cos|tan)|\b(?:sin|cos|tan)\b", text):
         text = _DEGREE.sub("", text)

@@ -24,7 +24,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.equations import extract_relations
-from scoring.mathparse import THOUSANDS
+from scoring.mathparse import without_thousands_separators
 from scoring.mathspans import math_spans
 from scoring.numeric import Unevaluable, evaluate, format_value
 
@@ -76,7 +76,7 @@ def literal_numbers(text: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _literal_numbers(text: str) -> tuple[str, ...]:
     # Every check reads the numbers of the same steps; cached, each step is scanned once.
-    text = THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
+    text = without_thousands_separators(text)
     return tuple(n for m in _NUMBER.finditer(_SUBSCRIPTED.sub(" ", text)) if (n := _number(m.group())))
 
 
