@@ -1,0 +1,58 @@
+"""How close the offline segmenter's step counts are to a human segmentation.
+
+    python -m eval_sets.segment_agreement PATH/stepmathbench_dev.jsonl [PATH/mr_math_invalid_dev.jsonl]
+
+Prints, per file, the share of items with exactly the human number of steps and the mean absolute
+difference, for sentence splitting (the default) and for line splitting. A measurement, not a
+test: humans cut StepMathBench into paragraphs, the segmenter into sentences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from scoring.segment import SegmentConfig, segment_steps
+
+HUMAN_STEPS = ("gold_step", "model_output_step_format")
+
+
+def _pairs(path: Path, config: SegmentConfig) -> list[tuple[int, int]]:
+    pairs = []
+    for line in path.open(encoding="utf-8"):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        human = next((row[k] for k in HUMAN_STEPS if k in row), None)
+        if human is None or not isinstance(row.get("model_output"), str):
+            continue
+        pairs.append((len(segment_steps(row["model_output"], config=config)), len(human)))
+    return pairs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", type=Path, nargs="+")
+    args = parser.parse_args(argv)
+    for path in args.paths:
+        if not path.is_file():
+            print(f"segment_agreement: no such file: {path}", file=sys.stderr)
+            return 2
+        for name, config in (("sentences", SegmentConfig()),
+                             ("lines", SegmentConfig(split_sentences=False))):
+            pairs = _pairs(path, config)
+            if not pairs:
+                print(f"segment_agreement: {path}: no rows with model_output and human steps",
+                      file=sys.stderr)
+                return 2
+            exact = sum(a == b for a, b in pairs) / len(pairs)
+            mad = sum(abs(a - b) for a, b in pairs) / len(pairs)
+            print(f"{path.name:<32} {name:<9} items {len(pairs):>4}  exact {exact:.2f}  "
+                  f"mean |diff| {mad:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
