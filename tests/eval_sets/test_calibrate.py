@@ -2,6 +2,7 @@
 kinds' statistics, and a whole run over a tiny labelled folder."""
 
 import json
+
 import numpy as np
 import pytest
 
