@@ -101,7 +101,7 @@ def service(chromium: str, fake_llm: FaultyLlm) -> Iterator[Service]:
         "STEPGRADE_API_KEYS": API_KEY, "STEPGRADE_MAX_BODY_BYTES": str(MAX_BODY_BYTES),
         "STEPGRADE_LLM_BASE_URL": fake_llm.base_url, "STEPGRADE_LLM_MODEL": "fake-model",
         "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "10",
-        "STEPGRADE_LOG_JSON": "false", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
     })
     workdir = Path(tempfile.mkdtemp(prefix="stepgrade-serve-"))  # no stray .env is read
     log = (artefacts_dir() / "serve.log").open("wb")

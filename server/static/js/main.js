@@ -17,7 +17,7 @@ let examples = [];
 let loadedExample = null; // name of the example in the form, until the user edits it
 let shown = null; // { report, final } on screen
 let running = null; // AbortController of the grade in flight
-const history = [];
+const earlier = []; // reports graded this session, to compare (e.g. LLM and offline mode)
 
 function say(text) {
   status.textContent = text;
@@ -49,12 +49,18 @@ function drawSoon() {
 
 // ---- errors -------------------------------------------------------------------------------
 
+// By error code first (a stream's `error` event arrives on an HTTP 200), then by status.
 const TITLES = {
+  unauthorized: "API key needed",
+  body_too_large: "Request too large",
+  llm_unavailable: "No LLM on this service",
+  deadline_exceeded: "Grading took too long",
+  timeout: "Grading took too long",
+  unreachable: "No answer from the service",
   401: "API key needed",
   413: "Request too large",
   422: "The service refused the request",
   504: "Grading took too long",
-  0: "No answer from the service",
 };
 
 function clearProblems() {
@@ -64,9 +70,9 @@ function clearProblems() {
 }
 
 function showProblem(err) {
-  const title = err.status === 401 ? TITLES[401] : TITLES[err.status] ?? "Grading failed";
+  const title = TITLES[err.code] ?? TITLES[err.status] ?? "Grading failed";
   const control = controlFor(form, err.field);
-  const hint = err.status === 401
+  const hint = err.code === "unauthorized"
     ? "This service requires a key: enter it in “API key” and grade again."
     : control ? `See “${labelOf(control)}”.` : "";
   fill(problemBox,
@@ -162,17 +168,17 @@ async function grade(event) {
 function remember(report) {
   const name = loadedExample ?? "your input";
   const degraded = report.meta?.degraded ? " (degraded)" : "";
-  history.push({ report, title: `${name} · ${report.meta?.mode ?? "?"}${degraded} · ${report.score}/10` });
+  earlier.push({ report, title: `${name} · ${report.meta?.mode ?? "?"}${degraded} · ${report.score}/10` });
   const list = $("history-list");
-  const index = history.length - 1;
+  const index = earlier.length - 1;
   list.append(el("li", {}, el("button", {
     type: "button", class: "link",
     onclick: () => {
-      shown = { report: history[index].report, final: true };
+      shown = { report: earlier[index].report, final: true };
       draw();
-      say(`Showing grade #${index + 1}: ${history[index].title}.`);
+      say(`Showing grade #${index + 1}: ${earlier[index].title}.`);
     },
-  }, history[index].title)));
+  }, earlier[index].title)));
   $("history").hidden = false;
 }
 
