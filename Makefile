@@ -33,10 +33,15 @@ test: $(STAMP)
 BROWSER_PACKAGES := chromium fonts-wqy-microhei
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 test-browser: $(STAMP)
-	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s $(BROWSER_PACKAGES) >/dev/null 2>&1; then \
-		echo "make test-browser: installing $(BROWSER_PACKAGES)"; \
-		$(SUDO) apt-get update && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $(BROWSER_PACKAGES); \
+	@if command -v dpkg-query >/dev/null 2>&1; then \
+		missing=$$(for p in $(BROWSER_PACKAGES); do \
+			dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+		done); \
+		if [ -n "$$missing" ]; then \
+			echo "make test-browser: installing" $$missing; \
+			$(SUDO) apt-get update && \
+			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+		fi; \
 	fi
 	STEPGRADE_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -q -rs tests/browser
 
