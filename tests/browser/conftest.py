@@ -102,6 +102,8 @@ def service(chromium: str, fake_llm: FaultyLlm) -> Iterator[Service]:
         "STEPGRADE_LLM_BASE_URL": fake_llm.base_url, "STEPGRADE_LLM_MODEL": "fake-model",
         "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "10",
         "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+        # the page is under test, not the fitted numbers: the hand-written calibration
+        "STEPGRADE_CALIBRATION": str(REPO / "tests" / "data" / "hand_calibration.json"),
     })
     workdir = Path(tempfile.mkdtemp(prefix="stepgrade-serve-"))  # no stray .env is read
     log = (artefacts_dir() / "serve.log").open("wb")
