@@ -90,6 +90,7 @@ def _step_reports(inputs: GradeInputs) -> list[StepReport]:
                 redundancy=round(min(1.0, max(0.0, verdict.redundancy)), 4),
                 error_categories=list(verdict.error_categories),
                 p_wrong=None if verdict.p_wrong is None else round(verdict.p_wrong, 4),
+                model_label=verdict.model_label,
             )
         )
     return reports

@@ -139,6 +139,11 @@ class StepReport(BaseModel):
         description="Calibrated probability that the step itself is wrong (null where the "
         "process was not evaluated).",
     )
+    model_label: StepLabel | None = Field(
+        default=None,
+        description="LLM mode: the model's own label, before the evidence was weighed "
+        "(null offline, and where the model's call failed).",
+    )
 
 
 class ErrorTreeReport(BaseModel):

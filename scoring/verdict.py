@@ -19,6 +19,7 @@ class StepVerdict:
     validity: float = 0.75
     redundancy: float = 0.1
     p_wrong: float | None = None
+    model_label: StepLabel | None = None
 
     def relabel(self, label: StepLabel, reason: str, evidence: Evidence, **changes: object) -> StepVerdict:
         """A copy with a new label, keeping the earlier evidence alongside the new one."""

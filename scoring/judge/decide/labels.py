@@ -141,7 +141,8 @@ def decide(
 def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
                 wrong: bool) -> tuple[StepVerdict, list[str]]:
     merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
-    probability = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong}
+    probability = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong,
+                   "model_label": mine.label}
     if wrong and mine.label != "incorrect":
         reason = _reason(post, True)
         errors = [f for f in post.counted if f.polarity == "error"]

@@ -114,6 +114,7 @@ def test_a_models_label_stands_against_weak_evidence_and_falls_to_strong():
     fixed, warnings = decide(inp(2), evidence(2, ("answer_wrong", 1)), CAL,
                              _model("correct", "correct"), fallible)
     assert fixed[1].label == "incorrect" and fixed[1].evidence == ("llm", "answer")
+    assert fixed[1].model_label == "correct" and fixed[0].model_label == "correct"
     assert fixed[1].p_wrong == pytest.approx((30 / 27) / (1 + 30 / 27))  # 1/9 x 30 x 1/3
     assert warnings and "relabelled incorrect" in warnings[0]
 
@@ -137,6 +138,7 @@ def test_steps_without_a_model_label_are_decided_offline():
     verdicts, _ = decide(inp(2), found, CAL, [_model("correct")[0], None])
     assert [v.label for v in verdicts] == ["correct", "incorrect"]
     assert verdicts[1].depends_on == (1,)
+    assert (verdicts[0].model_label, verdicts[1].model_label) == ("correct", None)
 
 
 def test_length_mismatch_is_an_error():
