@@ -1,6 +1,7 @@
 """Agreement of `is_equivalent` with labelled answer pairs (e.g. answer_equivalence_cases.jsonl).
 
     python -m eval_sets.answer_agreement PATH [--timeout SECONDS] [--show-disagreements]
+                                              [--without READING ...] [--ablation]
 
 Each line needs `gold`, `pred` and `equal`; `source`, when present, groups the figures. Counted
 are the string pairs not disabled in their source suite: rows with `disabled_in_source: true`
@@ -10,7 +11,9 @@ numbers or None) are left out and reported as skipped.
 The pairs split into a fit half and a check half by a hash of the gold string, so every pair
 sharing a gold lands in the same half: readings are fitted on one half and judged on the other.
 The table also gives, for each reading that decided a pair, how often its verdict was the label
-(its precision).
+(its precision), per half; `--without` leaves readings out and `--ablation` prints both halves
+with each reading left out in turn (a reading that helps the fit half and hurts the check half
+does not belong in the configuration).
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoring.answer import compare_answers
+from scoring.answer import Equivalence, compare_answers, default_verifier
+from scoring.answer_readings import READINGS, Reading
 
 HALVES = ("fit", "check")
 
@@ -75,6 +80,45 @@ def read_pairs(path: Path) -> tuple[list[Pair], int]:
     return pairs, skipped
 
 
+class CachedVerifier:
+    """The default math-verify pool, remembering verdicts: ablation runs repeat comparisons."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[tuple[str, ...], str], bool | None] = {}
+
+    def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
+        key = (tuple(golds), pred)
+        if key not in self._seen:
+            self._seen[key] = default_verifier().compare(golds, pred, timeout)
+        return self._seen[key]
+
+
+def judge(pairs: list[Pair], readings: Sequence[tuple[str, Reading]], timeout: float,
+          verifier: CachedVerifier) -> tuple[list[Equivalence], list[float]]:
+    """Each pair's verdict and the milliseconds it took (math-verify's from a cold cache)."""
+    results, times = [], []
+    for p in pairs:
+        t0 = time.perf_counter()
+        results.append(compare_answers(p.gold, p.pred, timeout=timeout, verifier=verifier,
+                                       readings=readings))
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return results, times
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def halves(pairs: list[Pair], results: list[Equivalence]) -> dict[str, tuple[int, int]]:
+    """(agreeing, total) per half."""
+    out = {h: (0, 0) for h in HALVES}
+    for pair, result in zip(pairs, results, strict=True):
+        agree, total = out[half_of(pair.gold)]
+        out[half_of(pair.gold)] = (agree + (bool(result.verdict) == pair.equal), total + 1)
+    return out
+
+
 def _share(agree: int, total: int) -> str:
     return f"{agree:>4}/{total:<4} {agree / total:6.1%}" if total else f"{0:>4}/{0:<4}    -  "
 
@@ -85,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--show-disagreements", action="store_true",
                         help="print every pair whose verdict differs from its label")
+    parser.add_argument("--without", action="append", default=[], metavar="READING",
+                        help="leave a reading out (repeatable)")
+    parser.add_argument("--ablation", action="store_true",
+                        help="also measure both halves with each reading left out in turn")
     args = parser.parse_args(argv)
     if not args.path.is_file():
         print(f"answer_agreement: no such file: {args.path}", file=sys.stderr)
@@ -94,42 +142,63 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, UnicodeDecodeError) as exc:
         print(f"answer_agreement: {args.path}: {exc}", file=sys.stderr)
         return 2
+    unknown = set(args.without) - {name for name, _ in READINGS}
+    if unknown:
+        print(f"answer_agreement: no reading named {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    readings = [(n, r) for n, r in READINGS if n not in args.without]
+    verifier = CachedVerifier()
+    verifier.compare(["1/2"], "0.5")  # start the worker before timing
     start = time.perf_counter()
+    results, times = judge(pairs, readings, args.timeout, verifier)
+    elapsed = time.perf_counter() - start
+    report(pairs, results, skipped, elapsed, args.show_disagreements)
+    in_process = [t for t, r in zip(times, results, strict=True) if r.reading != "math_verify"]
+    worker = [t for t, r in zip(times, results, strict=True) if r.reading == "math_verify"]
+    for name, group in (("decided in process", in_process), ("sent to math-verify", worker)):
+        print(f"  latency, {name:<24} pairs {len(group):>4}  p50 {_percentile(group, 0.5):7.2f} ms"
+              f"  p95 {_percentile(group, 0.95):7.2f} ms")
+    if args.ablation:
+        print(f"  {'left out':<34} {'fit':>16} {'check':>16}")
+        for name, _ in readings:
+            fewer = [(n, r) for n, r in readings if n != name]
+            split = halves(pairs, judge(pairs, fewer, args.timeout, verifier)[0])
+            print(f"  {name:<34} {_share(*split['fit']):>16} {_share(*split['check']):>16}")
+    return 0
+
+
+def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed: float,
+           show_disagreements: bool) -> None:
+    """Print agreement by half and source, and each reading's precision by half."""
     agree: Counter[tuple[str, str]] = Counter()
     total: Counter[tuple[str, str]] = Counter()
-    fired: Counter[str] = Counter()
-    right: Counter[str] = Counter()
-    undecided = 0
-    for pair in pairs:
-        result = compare_answers(pair.gold, pair.pred, timeout=args.timeout)
+    for pair, result in zip(pairs, results, strict=True):
         ok = bool(result.verdict) == pair.equal
-        undecided += result.verdict is None
         half = half_of(pair.gold)
-        for key in ((half, pair.source), (half, "all")):
+        reading = result.reading + (" (restated)" if result.restated else "")
+        for key in ((half, pair.source), (half, "all"), (half, f"reading:{reading}")):
             total[key] += 1
             agree[key] += ok
-        fired[result.reading] += 1
-        right[result.reading] += ok
-        if args.show_disagreements and not ok:
+        if show_disagreements and not ok:
             print(f"  line {pair.line} label {pair.equal} got {result.verdict} "
-                  f"({result.reading}): {pair.gold!r} vs {pair.pred[:160]!r}")
+                  f"({reading}): {pair.gold!r} vs {pair.pred[:160]!r}")
     n = len(pairs)
     n_agree = sum(agree[h, "all"] for h in HALVES)
+    undecided = sum(r.verdict is None for r in results)
     print(f"agreement {n_agree}/{n} = {n_agree / max(n, 1):.1%} "
           f"(fit {_share(agree['fit', 'all'], total['fit', 'all'])}, "
           f"check {_share(agree['check', 'all'], total['check', 'all'])}); "
           f"skipped {skipped} rows (disabled in source or not a string pair); "
-          f"undecided (None) {undecided}; wall time {time.perf_counter() - start:.1f} s")
-    print(f"  {'source':<34} {'fit':>16} {'check':>16} {'total':>16}")
-    for source in sorted({s for _, s in total if s != "all"}):
-        cells = [_share(agree[h, source], total[h, source]) for h in HALVES]
-        both = _share(agree["fit", source] + agree["check", source],
-                      total["fit", source] + total["check", source])
-        print(f"  {source:<34} {cells[0]:>16} {cells[1]:>16} {both:>16}")
-    print(f"  {'reading that decided':<34} {'agrees with the label':>22}")
-    for reading, count in fired.most_common():
-        print(f"  {reading:<34} {_share(right[reading], count):>22}")
-    return 0
+          f"undecided (None) {undecided}; wall time {elapsed:.1f} s")
+    for title, prefix in (("source", ""), ("reading that decided", "reading:")):
+        print(f"  {title:<34} {'fit':>16} {'check':>16} {'total':>16}")
+        keys = sorted({k for _, k in total if k != "all" and k.startswith(prefix)
+                       and (prefix or not k.startswith("reading:"))})
+        for key in keys:
+            cells = [_share(agree[h, key], total[h, key]) for h in HALVES]
+            both = _share(agree["fit", key] + agree["check", key],
+                          total["fit", key] + total["check", key])
+            print(f"  {key.removeprefix(prefix):<34} {cells[0]:>16} {cells[1]:>16} {both:>16}")
 
 
 if __name__ == "__main__":

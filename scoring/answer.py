@@ -20,8 +20,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
-from scoring.answer_readings import read_pair, restate
+from scoring.answer_readings import READINGS, Reading, read_pair, restate
 from scoring.extract import answer_candidates, extract_answer, find_answer
 
 __all__ = [
@@ -38,6 +39,14 @@ __all__ = [
 ]
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
+
+
+class Comparer(Protocol):
+    """What compares answers with math-verify: a worker, a pool of them, or a test's stand-in."""
+
+    def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
+        ...
+
 _TIMEOUT = object()
 
 @dataclass(frozen=True)
@@ -242,6 +251,7 @@ class Equivalence:
 
     verdict: bool | None
     reading: str
+    restated: bool = False  # decided on the values `restate` read from the answers
 
 
 def _for_math_verify(text: str) -> str:
@@ -257,42 +267,45 @@ def compare_answers(
     pred: str | None,
     *,
     timeout: float = 2.0,
-    verifier: AnswerVerifier | VerifierPool | None = None,
+    verifier: Comparer | None = None,
+    readings: Sequence[tuple[str, Reading]] = READINGS,
 ) -> Equivalence:
     """Whether `pred` equals the gold answer (any of them, for a list), and what decided it.
 
     The readings of `scoring.answer_readings` are tried first (exact, in this process), on the
     answers as written and then as values (`restate`: the answer a text in words states, without
-    units and names); a pair none of them decides goes to math-verify in its worker.
+    units and names); a pair none of them decides goes to math-verify in its worker. `readings`
+    is there to measure what each one adds.
     """
     items = [gold] if isinstance(gold, (str, int, float)) else list(gold)
     golds = [clean_answer(str(g)) for g in items if g is not None and str(g).strip()]
     if pred is None or not str(pred).strip() or not golds:
         return Equivalence(None, "empty")
     pred = clean_answer(str(pred))
-    refused: str | None = None
-    undecided: dict[str, list[str]] = {}  # pred as math-verify sees it -> golds
+    refused: Equivalence | None = None
+    undecided: dict[str, list[tuple[str, bool]]] = {}  # pred for math-verify -> (gold, restated)
     for g in golds:
         if _normalise(g) == _normalise(pred):
             return Equivalence(True, "same_text")
-        found = read_pair(g, pred)
-        values = restate(g, pred)
-        if found is None and values != (g, pred):
-            found = read_pair(*values)
+        found, values = read_pair(g, pred, readings), (g, pred)
+        if found is None and (values := restate(g, pred)) != (g, pred):
+            found = read_pair(*values, readings)
+        restated = values != (g, pred)
         if found is None:
-            undecided.setdefault(_for_math_verify(values[1]), []).append(_for_math_verify(values[0]))
+            sent = (_for_math_verify(values[0]), restated)
+            undecided.setdefault(_for_math_verify(values[1]), []).append(sent)
         elif found[0]:
-            return Equivalence(True, found[1])
+            return Equivalence(True, found[1], restated)
         else:
-            refused = refused or found[1]
+            refused = refused or Equivalence(False, found[1], restated)
     verdict: bool | None = None
     for text, pending in undecided.items():
-        verdict = (verifier or default_verifier()).compare(pending, text, timeout)
+        verdict = (verifier or default_verifier()).compare([g for g, _ in pending], text, timeout)
         if verdict:
-            return Equivalence(True, "math_verify")
+            return Equivalence(True, "math_verify", any(r for _, r in pending))
     if refused is not None:
-        return Equivalence(False, refused)
-    return Equivalence(verdict, "math_verify")
+        return refused
+    return Equivalence(verdict, "math_verify", any(r for p in undecided.values() for _, r in p))
 
 
 def is_equivalent(
@@ -300,7 +313,7 @@ def is_equivalent(
     pred: str | None,
     *,
     timeout: float = 2.0,
-    verifier: AnswerVerifier | VerifierPool | None = None,
+    verifier: Comparer | None = None,
 ) -> bool | None:
     """Whether `pred` equals the gold answer (any of them, for a list).
 
@@ -325,7 +338,7 @@ def check_answer(
     *,
     timeout: float = 2.0,
     candidate_timeout: float = 0.5,
-    verifier: AnswerVerifier | VerifierPool | None = None,
+    verifier: Comparer | None = None,
 ) -> AnswerCheck:
     """Check a solution's final answer against the reference.
 

@@ -9,7 +9,7 @@ the reading that decided a pair is reported so that its precision can be measure
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from scoring.answer_numbers import (
     compare_clock_times,
@@ -48,9 +48,11 @@ READINGS: tuple[tuple[str, Reading], ...] = (
 )
 
 
-def read_pair(gold: str, pred: str) -> tuple[bool, str] | None:
+def read_pair(
+    gold: str, pred: str, readings: Sequence[tuple[str, Reading]] = READINGS
+) -> tuple[bool, str] | None:
     """(verdict, reading) from the first reading that decides the pair, or None."""
-    for name, reading in READINGS:
+    for name, reading in readings:
         verdict = reading(gold, pred)
         if verdict is not None:
             return verdict, name
