@@ -2,6 +2,7 @@
 
     python -m eval_sets.answer_agreement PATH [--timeout SECONDS] [--show-disagreements]
                                               [--without READING ...] [--ablation]
+    python -m eval_sets.answer_agreement --solutions PATH [PATH ...]
 
 Each line needs `gold`, `pred` and `equal`; `source`, when present, groups the figures. Counted
 are the string pairs not disabled in their source suite: rows with `disabled_in_source: true`
@@ -14,6 +15,12 @@ The table also gives, for each reading that decided a pair, how often its verdic
 (its precision), per half; `--without` leaves readings out and `--ablation` prints both halves
 with each reading left out in turn (a reading that helps the fit half and hurts the check half
 does not belong in the configuration).
+
+With `--solutions`, the files are graded solutions instead (StepMathBench rows: `model_output`,
+`answers`, the human label of the final step; ProcessBench rows: `steps`, `reference_answer`,
+`final_answer_correct`): `check_answer` finds each solution's answer and its verdict is set
+against the human one, split into halves by problem and into stated (anchored) and guessed
+answers. That measures extraction, where the pairs measure equivalence.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoring.answer import Equivalence, compare_answers, default_verifier
+from scoring.answer import Equivalence, check_answer, compare_answers, default_verifier
 from scoring.answer_readings import READINGS, Reading
 
 HALVES = ("fit", "check")
@@ -119,6 +126,49 @@ def halves(pairs: list[Pair], results: list[Equivalence]) -> dict[str, tuple[int
     return out
 
 
+@dataclass(frozen=True)
+class Solution:
+    """A graded solution whose final answer a human judged."""
+
+    problem: str
+    text: str
+    golds: tuple[str, ...]
+    correct: bool
+
+
+def read_solutions(path: Path) -> list[Solution]:
+    """StepMathBench and ProcessBench rows that have a reference answer (proofs have none)."""
+    out = []
+    for line in path.open(encoding="utf-8"):
+        row = json.loads(line) if line.strip() else {}
+        if "final_answer_correct" in row and row.get("reference_answer"):
+            out.append(Solution(row["problem"], "\n\n".join(row["steps"]),
+                                (str(row["reference_answer"]),), bool(row["final_answer_correct"])))
+        elif row.get("answers") and row.get("gold_step_score") and row.get("type") != "Proof":
+            golds = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
+            out.append(Solution(row["question"], row["model_output"], tuple(map(str, golds)),
+                                row["gold_step_score"][-1] == "1"))
+    return out
+
+
+def solutions_report(paths: list[Path], timeout: float) -> int:
+    """Print how often `check_answer` agrees with the human verdict, by half and by anchoring."""
+    for path in paths:
+        agree: Counter[str] = Counter()
+        total: Counter[str] = Counter()
+        for item in read_solutions(path):
+            check = check_answer(item.text, list(item.golds), timeout=timeout)
+            ok = bool(check.correct) == item.correct
+            for key in (half_of(item.problem), "stated" if check.anchored else "guessed"):
+                total[key] += 1
+                agree[key] += ok
+        n, n_agree = total["fit"] + total["check"], agree["fit"] + agree["check"]
+        print(f"{path.name}: answer verdict agrees with the human one on {_share(n_agree, n)}")
+        for key in ("fit", "check", "stated", "guessed"):
+            print(f"  {key:<10} {_share(agree[key], total[key])}")
+    return 0
+
+
 def _share(agree: int, total: int) -> str:
     return f"{agree:>4}/{total:<4} {agree / total:6.1%}" if total else f"{0:>4}/{0:<4}    -  "
 
@@ -126,6 +176,9 @@ def _share(agree: int, total: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", type=Path)
+    parser.add_argument("more", type=Path, nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--solutions", action="store_true",
+                        help="the files are graded solutions: measure the whole answer check")
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--show-disagreements", action="store_true",
                         help="print every pair whose verdict differs from its label")
@@ -134,9 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ablation", action="store_true",
                         help="also measure both halves with each reading left out in turn")
     args = parser.parse_args(argv)
-    if not args.path.is_file():
-        print(f"answer_agreement: no such file: {args.path}", file=sys.stderr)
-        return 2
+    for path in (args.path, *args.more):
+        if not path.is_file():
+            print(f"answer_agreement: no such file: {path}", file=sys.stderr)
+            return 2
+    if args.solutions:
+        return solutions_report([args.path, *args.more], args.timeout)
     try:
         pairs, skipped = read_pairs(args.path)
     except (ValueError, UnicodeDecodeError) as exc:

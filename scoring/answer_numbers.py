@@ -22,7 +22,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
 
-from scoring.answer_text import bare
+from scoring.answer_text import bare, too_long
 from scoring.mathparse import parse_math
 from scoring.numeric import Unevaluable, evaluate
 
@@ -53,9 +53,13 @@ _QUANTITY = re.compile(
     r"(?P<unit>" + _UNIT + r")?$"
 )
 _TRAILING_UNIT = re.compile(r"^(?P<value>[^$]*?[\d})\]])(?P<unit>" + _WORDS_UNIT + r")$")
-_NOT_UNITS = frozenset(
-    ["and", "or", "not", "no", "yes", "is", "are", "was", "be", "of", "to", "the", "a", "an", "in", "on", "at", "by", "for", "from", "with", "than", "then", "so", "as", "if", "it", "its", "this", "that", "which", "where", "when", "times", "plus", "minus", "over", "pi", "e", "i", "x", "y", "z", "n", "k"]
-)
+# words that follow a number without being its unit (`2 and 3`, `3 times`, `5 x`)
+_NOT_UNITS = frozenset([
+    "and", "or", "not", "no", "yes", "is", "are", "was", "be", "of", "to", "the", "a", "an", "in",
+    "on", "at", "by", "for", "from", "with", "than", "then", "so", "as", "if", "it", "its",
+    "this", "that", "which", "where", "when", "times", "plus", "minus", "over", "pi", "e", "i",
+    "x", "y", "z", "n", "k",
+])
 _SHORT_UNITS = frozenset(["m", "g", "s", "h", "l", "L"])
 _CLOSED = re.compile(r"\d|\\pi")
 _RELATION = re.compile(r"[=<>≤≥≠,;]|\\(?:le|ge|leq|geq|neq|ne|lt|gt|in|cup|cap|pm|mp|approx)(?![A-Za-z])")
@@ -89,6 +93,8 @@ def without_unit(text: str) -> str:
 
     The text is returned unchanged when what follows the value is not a unit (`2 and 3`).
     """
+    if too_long(text):
+        return text
     written = bare(text)
     m = _TRAILING_UNIT.match(written)
     if m is None or not re.search(r"\d", m.group("value")):
@@ -121,6 +127,8 @@ def read_quantity(text: str, decimal_comma: bool = False) -> Quantity | None:
     With `decimal_comma`, `1,22` and `0,111` read as decimals (the comma of most of Europe);
     otherwise a comma only separates thousands, in groups of three.
     """
+    if too_long(text):
+        return None
     written = bare(text)
     m = _QUANTITY.match(written)
     if m is None or not any(m.group(k) for k in ("mixed", "fn", "fn1", "thou", "num")):
@@ -242,6 +250,8 @@ def numeric_value(text: str) -> Value | None:
     Expressions are read by `scoring.mathparse` (whitelisted, bounded) and evaluated by
     `scoring.numeric` (size-checked), so no answer can make this slow.
     """
+    if too_long(text):
+        return None
     if (q := read_quantity(text)) is not None:
         return q
     written = bare(text)
@@ -274,6 +284,8 @@ _CLOCK = re.compile(r"^(\d{1,2}):([0-5]\d)(?::([0-5]\d))?\s*([ap])?\.?\s*(?:m\.?
 def clock_seconds(text: str) -> tuple[int, bool] | None:
     """Seconds after midnight of `20:34`, `20:34:00` or `8:34 P.M.`, and whether the text shows
     seconds or a.m./p.m. (without either, `7:32` may as well be a ratio)."""
+    if too_long(text):
+        return None
     m = _CLOCK.match(bare(text).strip())
     if m is None:
         return None

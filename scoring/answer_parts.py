@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.answer_numbers import Value, numeric_value, read_quantity, values_equal
-from scoring.answer_text import bare
+from scoring.answer_text import bare, too_long
 
 _OPEN, _CLOSE = "([{", ")]}"
 _STRONG_SEPARATOR = re.compile(r"\s*[;；]\s*")
@@ -103,11 +103,18 @@ def name_of(value: str) -> tuple[str, str]:
     return (name, value[m.end():].strip()) if _NAME.match(name) else ("", value)
 
 
-def _unbrace(text: str) -> str:
+def _unbrace(text: str, times: int = 3) -> str:
     """`{{(2, 4)}}` -> `(2, 4)`: grouping braces around the whole text carry nothing."""
-    while text.startswith("{") and _enclosed(text) == ("{}", text[1:-1]):
+    for _ in range(times):
+        if not (text.startswith("{") and _enclosed(text) == ("{}", text[1:-1])):
+            break
         text = text[1:-1].strip()
     return text
+
+
+def _as_vector(text: str) -> str:
+    """`{{(2.0, 4.0)}^{T}}` -> `(2.0, 4.0)`: a transposed tuple is the vector of its entries."""
+    return _unbrace(_TRANSPOSE.sub("", _unbrace(text)))
 
 
 def _named(values: list[str]) -> tuple[list[str], list[str]]:
@@ -120,14 +127,13 @@ def read_parts(text: str) -> Parts | None:
 
     A comma between digits in groups of three is a thousands separator, not a list.
     """
+    if too_long(text):
+        return None
     written = bare(text)
     if read_quantity(written) is not None or "\\boxed" in written:
         return None  # one number; several boxes are math-verify's to join
     name, value = name_of(written)
-    value = _unbrace(_TRANSPOSE.sub("", _unbrace(value)))
-    if name and _enclosed(value):
-        written = value
-    written = _unbrace(_TRANSPOSE.sub("", _unbrace(written)))
+    written = _as_vector(value if name and _enclosed(_as_vector(value)) else written)
     enclosed = _enclosed(written)
     inside = enclosed[1] if enclosed else written
     pieces = [p for p in _depth_split(inside, _STRONG_SEPARATOR) if p]
@@ -148,11 +154,13 @@ def read_parts(text: str) -> Parts | None:
 
 def matrix_entries(text: str) -> list[list[str]] | None:
     """The rows of cells of the one matrix an answer states (`A = \\begin{pmatrix}...`), or None."""
+    if too_long(text):
+        return None
     found = _MATRIX.findall(text)
     if len(found) != 1:
         return None
     body = found[0][1].replace("\\hline", "")
-    rows = [r for r in re.split(r"\\\\", body)]
+    rows = re.split(r"\\\\", body)
     while rows and not rows[-1].strip():
         rows.pop()
     return [[c.strip() for c in row.split("&")] for row in rows]
@@ -199,11 +207,11 @@ def compare_parts(gold: str, pred: str) -> bool | None:
     if g.names and p.names and g.ordered and set(g.names) == set(p.names):
         by_name = dict(zip(p.names, p.values, strict=True))
         return _in_order(g.values, [by_name[n] for n in g.names])
-    if g.ordered and p.ordered:
-        if g.brackets and p.brackets and g.brackets != p.brackets:
-            return None  # (1,2) against [1,2]: a tuple and an interval, left to math-verify
-        return _in_order(g.values, p.values)
-    if g.ordered != p.ordered and not (g.brackets == "{}" or p.brackets == "{}"):
+    if g.brackets and p.brackets and g.brackets != p.brackets:
+        return None  # a tuple, an interval and a set are different things: math-verify's call
+    if g.ordered or p.ordered:
+        if not (g.ordered and p.ordered) and "{}" in (g.brackets, p.brackets):
+            return None
         return _in_order(g.values, p.values)
     gv, pv = _values(g.values), _values(p.values)
     if gv is None or pv is None:

@@ -19,7 +19,7 @@ from scoring.answer_numbers import (
     without_unit,
 )
 from scoring.answer_parts import compare_matrices, compare_parts, name_of, read_parts
-from scoring.answer_text import bare, is_prose
+from scoring.answer_text import bare, is_prose, too_long
 from scoring.answer_words import compare_choices, compare_yes_no
 from scoring.extract import find_answer
 
@@ -52,6 +52,8 @@ def read_pair(
     gold: str, pred: str, readings: Sequence[tuple[str, Reading]] = READINGS
 ) -> tuple[bool, str] | None:
     """(verdict, reading) from the first reading that decides the pair, or None."""
+    if too_long(gold, pred):
+        return None
     for name, reading in readings:
         verdict = reading(gold, pred)
         if verdict is not None:
@@ -77,7 +79,7 @@ def restate(gold: str, pred: str) -> tuple[str, str]:
 def drop_names(gold: str, pred: str) -> tuple[str, str]:
     """`f(x) = 2x + 3` against `y = 2x + 3`: two answers that each set one differently named
     variable or function equal to a value are compared by their values (MARIO's reading)."""
-    if read_parts(gold) is not None or read_parts(pred) is not None:
+    if too_long(gold, pred) or read_parts(gold) is not None or read_parts(pred) is not None:
         return gold, pred
     (g_name, g_value), (p_name, p_value) = name_of(bare(gold)), name_of(bare(pred))
     if g_name and p_name and g_name != p_name:

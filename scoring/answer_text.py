@@ -20,6 +20,12 @@ _DELIMITED = re.compile(r"^(?:\$\$(.*)\$\$|\$(.*)\$|\\\((.*)\\\)|\\\[(.*)\\\])$"
 _BOXED = re.compile(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL)
 _END_PUNCT = re.compile(r"[\s.。,，;；:：!！]+$")
 CJK = re.compile(r"[\u3400-\u9fff]")
+MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading looks at them
+
+
+def too_long(*texts: str) -> bool:
+    """Whether any text is too long to be read as an answer (readings stay linear-time cheap)."""
+    return any(len(t) > MAX_ANSWER_CHARS for t in texts)
 
 
 def _unwrap(text: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from scoring.answer_text import bare
+from scoring.answer_text import bare, too_long
 
 _YES = ("yes", "true", "correct", "是", "是的", "对", "正确", "成立", "存在", "能", "可以", "可能")
 _NO = ("no", "false", "incorrect", "wrong", "否", "不是", "不对", "错", "错误", "不正确", "不成立",
@@ -39,6 +39,8 @@ def yes_no(text: str) -> bool | None:
     The answer is the verdict word alone or followed by punctuation and an explanation ("Yes, as
     ...", "否，不存在"); "No solution" is not a verdict. Synonyms (是/对/正确/true) share a polarity.
     """
+    if too_long(text):
+        return None
     text = bare(text).strip("*_ ").lower()
     m = _LATIN_VERDICT.match(text) or _CJK_VERDICT.match(text)
     return _POLARITY[m.group(1)] if m else None
@@ -57,7 +59,7 @@ def _free_letters(text: str, options: str) -> list[str]:
     for m in _LETTER.finditer(text):
         if m.group(1) not in options:
             continue
-        before = text[: m.start()]
+        before = text[max(0, m.start() - 16) : m.start()]
         chained = negated_end >= 0 and _CHAIN.match(text[negated_end : m.start()]) is not None
         if _NEGATION.search(before) or chained:
             negated_end = m.end()
@@ -68,6 +70,8 @@ def _free_letters(text: str, options: str) -> list[str]:
 
 def gold_choice(text: str) -> str | None:
     """The option letter a reference names: `C`, `(C)`, `C Cecile`, `... the answer is (C) ...`."""
+    if too_long(text):
+        return None
     text = bare(text)
     first = text.strip().splitlines()[0].strip() if text.strip() else ""
     if m := _GOLD_CHOICE.match(first):
@@ -81,6 +85,8 @@ def gold_choice(text: str) -> str | None:
 def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     """The option a prediction chooses: a boxed letter, a letter after "answer", else, in a short
     answer, the first letter it does not rule out."""
+    if too_long(text):
+        return None
     text = bare(text)
     if boxed := [b for b in _BOX.findall(text) if b in options]:
         return boxed[-1]
