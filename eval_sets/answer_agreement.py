@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 import time
 from collections import Counter
@@ -35,6 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval_sets.loaders._io import read_records, require
+from eval_sets.registry import DatasetError
 from scoring.answer import Equivalence, check_answer, compare_answers, default_verifier
 from scoring.answer_readings import READINGS, Reading
 
@@ -66,19 +67,12 @@ def counted(row: dict[str, object]) -> bool:
 def read_pairs(path: Path) -> tuple[list[Pair], int]:
     """The counted pairs of a JSON-lines file and the number of rows skipped.
 
-    Raises ValueError naming the line when a row is not JSON or lacks gold, pred or equal.
+    Raises DatasetError naming the line when a row is not JSON or lacks gold, pred or equal.
     """
     pairs: list[Pair] = []
     skipped = 0
-    for number, line in enumerate(path.open(encoding="utf-8"), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"line {number} is not JSON ({exc.msg})") from None
-        if not isinstance(row, dict) or not {"gold", "pred", "equal"} <= row.keys():
-            raise ValueError(f"line {number} needs gold, pred and equal")
+    for number, row in read_records(path):
+        require(path, number, row, ("gold", "pred", "equal"), "labelled answer pair")
         if not counted(row):
             skipped += 1
             continue
@@ -139,15 +133,14 @@ class Solution:
 def read_solutions(path: Path) -> list[Solution]:
     """StepMathBench and ProcessBench rows that have a reference answer (proofs have none)."""
     out = []
-    for line in path.open(encoding="utf-8"):
-        row = json.loads(line) if line.strip() else {}
+    for _, row in read_records(path):
         if "final_answer_correct" in row and row.get("reference_answer"):
-            out.append(Solution(row["problem"], "\n\n".join(row["steps"]),
+            out.append(Solution(str(row.get("problem", "")), "\n\n".join(map(str, row["steps"])),
                                 (str(row["reference_answer"]),), bool(row["final_answer_correct"])))
         elif row.get("answers") and row.get("gold_step_score") and row.get("type") != "Proof":
             golds = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
-            out.append(Solution(row["question"], row["model_output"], tuple(map(str, golds)),
-                                row["gold_step_score"][-1] == "1"))
+            out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
+                                tuple(map(str, golds)), row["gold_step_score"][-1] == "1"))
     return out
 
 
@@ -192,11 +185,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"answer_agreement: no such file: {path}", file=sys.stderr)
             return 2
     if args.solutions:
-        return solutions_report([args.path, *args.more], args.timeout)
+        try:
+            return solutions_report([args.path, *args.more], args.timeout)
+        except DatasetError as exc:
+            print(f"answer_agreement: {exc}", file=sys.stderr)
+            return 2
     try:
         pairs, skipped = read_pairs(args.path)
-    except (ValueError, UnicodeDecodeError) as exc:
-        print(f"answer_agreement: {args.path}: {exc}", file=sys.stderr)
+    except DatasetError as exc:
+        print(f"answer_agreement: {exc}", file=sys.stderr)
         return 2
     unknown = set(args.without) - {name for name, _ in READINGS}
     if unknown:

@@ -96,9 +96,8 @@ def _value_in(clause: str) -> str:
     """The value a clause after an answer marker states.
 
     A clause that opens with a value, or is a formula, is the answer as written ("12 apples",
-    "x^2 + 1"); a sentence in words gives its last
-    formula that is not a bare name ("the largest $n$ is $34$"), else the first number
-    ("Janeth paiera encore 220 $ d'ici 12 mois").
+    "x^2 + 1"); a sentence in words gives its last formula that is not a bare name ("the
+    largest $n$ is $34$"), else its first number ("Janeth paiera encore 220 $ d'ici 12 mois").
     """
     if _LEADING_VALUE.match(clause) or not is_prose(clause):
         return clause

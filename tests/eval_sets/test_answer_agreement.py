@@ -68,8 +68,8 @@ def test_the_table_gives_halves_sources_and_readings(tmp_path, capsys):
     ("content", "args", "message"),
     [
         (None, [], "no such file"),
-        ('{"gold": "1"}\n', [], "line 1 needs gold, pred and equal"),
-        ("not json\n", [], "line 1 is not JSON"),
+        ('{"gold": "1"}\n', [], "pairs.jsonl:1: missing field(s) pred, equal"),
+        ('{"gold": "1", "pred": "1", "equal": true}\nnot json\n', [], "pairs.jsonl:2: not valid JSON"),
         ('{"gold": "1", "pred": "1", "equal": true}\n', ["--without", "nonsense"],
          "no reading named nonsense"),
     ],
