@@ -325,11 +325,14 @@ def is_equivalent(
 
 @dataclass(frozen=True)
 class AnswerCheck:
-    """The answer found, whether it equals the reference, and whether the solution marked it."""
+    """The answer found, whether it equals the reference, whether the solution marked it, and
+    the reading that decided (an `Equivalence.reading`; its precision is measured by
+    `eval_sets.answer_agreement`), "" when nothing was compared."""
 
     extracted: str | None
     correct: bool | None
     anchored: bool
+    reading: str = ""
 
 
 def check_answer(
@@ -350,9 +353,10 @@ def check_answer(
     if not golds:
         return AnswerCheck(found.text, None, found.anchored)
     if found.anchored:
-        return AnswerCheck(found.text, is_equivalent(golds, found.text, timeout=timeout,
-                                                     verifier=verifier), True)
+        result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier)
+        return AnswerCheck(found.text, result.verdict, True, result.reading)
     for candidate in answer_candidates(text):
-        if is_equivalent(golds, candidate, timeout=candidate_timeout, verifier=verifier):
-            return AnswerCheck(candidate, True, False)
+        result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier)
+        if result.verdict:
+            return AnswerCheck(candidate, True, False, result.reading)
     return AnswerCheck(found.text, False if found.text else None, False)

@@ -422,3 +422,9 @@ def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
 def test_check_answer_reads_stated_and_multi_part_answers(text, gold, extracted, correct, anchored):
     check = check_answer(text, gold)
     assert (check.extracted, check.correct, check.anchored) == (extracted, correct, anchored)
+
+
+def test_check_answer_names_the_reading_that_decided():
+    assert check_answer("最终答案：【否】", "是").reading == "yes_no"
+    assert check_answer("\\boxed{-1} and \\boxed{-9}", "x=-1 \\text{ or } x=-9").reading == "multi_part"
+    assert check_answer("We are done.", "13").reading == ""
