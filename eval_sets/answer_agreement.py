@@ -180,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ablation", action="store_true",
                         help="also measure both halves with each reading left out in turn")
     args = parser.parse_args(argv)
+    if args.more and not args.solutions:
+        print("answer_agreement: one file of labelled pairs at a time (several only with "
+              "--solutions)", file=sys.stderr)
+        return 2
     for path in (args.path, *args.more):
         if not path.is_file():
             print(f"answer_agreement: no such file: {path}", file=sys.stderr)

@@ -80,3 +80,29 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys, content, args, message):
         path.write_text(content, encoding="utf-8")
     assert answer_agreement.main([str(path), *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_solutions_mode_measures_the_whole_answer_check(tmp_path, capsys):
+    stepmath = tmp_path / "stepmath.jsonl"
+    _write(stepmath, [
+        {"question": "q1", "model_output": "So 6.\n最终答案：【12】", "answers": ["12"],
+         "gold_step_score": ["1", "1"], "type": "Calculation"},
+        {"question": "q2", "model_output": "Hence it holds.", "answers": None,
+         "gold_step_score": ["1"], "type": "Proof"},
+    ])
+    processbench = tmp_path / "processbench.jsonl"
+    _write(processbench, [
+        {"problem": "p1", "steps": ["They walk the remaining 6 miles.", "Final Answer: 12"],
+         "reference_answer": "6", "final_answer_correct": False},
+        {"problem": "p2", "steps": ["x = 3"], "final_answer_correct": True},
+    ])
+    assert answer_agreement.main(["--solutions", str(stepmath), str(processbench)]) == 0
+    out = capsys.readouterr().out
+    assert "stepmath.jsonl: answer verdict agrees with the human one on    1/1 " in out
+    assert "processbench.jsonl: answer verdict agrees with the human one on    1/1 " in out
+    assert "  stated        1/1 " in out
+
+
+def test_several_pair_files_need_solutions_mode(tmp_path, capsys):
+    assert answer_agreement.main([str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "several only with --solutions" in capsys.readouterr().err
