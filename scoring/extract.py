@@ -117,6 +117,12 @@ def _after_marker(text: str) -> str:
     return _value_in(_SENTENCE_END.split(line, 1)[0])
 
 
+def _closing_lines_start(text: str, lines: int = 3) -> int:
+    """Where the last `lines` non-empty lines begin."""
+    starts = [m.start() for m in re.finditer(r"^[ \t]*\S", text, re.MULTILINE)]
+    return starts[-lines] if len(starts) >= lines else 0
+
+
 @dataclass(frozen=True)
 class FoundAnswer:
     """An answer and whether the solution marked it as such (boxed, "final answer", ...)."""
@@ -145,6 +151,8 @@ def find_answer(text: str) -> FoundAnswer:
         return FoundAnswer(_clean(m.group(1)), True)
     for pattern in (_FINAL, _HASH_ANSWER, _ANSWER_IS, _ANSWER_COLON, _CN_ANSWER):
         hits = list(pattern.finditer(text))
+        if pattern is _ANSWER_COLON:  # a heading "Answer:" may open the working, not close it
+            hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
         if hits:
             answer = _clean(_after_marker(text[hits[-1].end():]))
             if answer:

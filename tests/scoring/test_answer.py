@@ -417,6 +417,9 @@ def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
         ("Total: $52 + 24 + 44 + 48$.\nSo they have 178 fruits in total.", "168", "178", False, False),
         ("Thus \\(n = 5\\) and \\(n = 15\\).", "5, 15", "n = 5, n = 15", True, False),
         ("Hence the circle is \\[x^2 + y^2 = 13\\]", "x^2 + y^2 = 13", "x^2 + y^2 = 13", True, False),
+        # an "Answer:" heading that opens the working marks nothing
+        ("**Answer:**\n\nNote 3 + 4 = 7.\nThen 7 * 2 = 14.\nWe double it.\nSo 14 apples.", "14", "14",
+         True, False),
     ],
 )
 def test_check_answer_reads_stated_and_multi_part_answers(text, gold, extracted, correct, anchored):
