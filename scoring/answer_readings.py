@@ -72,7 +72,7 @@ def stated_answer(text: str) -> str:
 
 
 def restate(gold: str, pred: str) -> tuple[str, str]:
-    """The pair as values: the answers texts in words state, without units, without names."""
+    """The pair as values: the answer a text in words states, without its unit or its name."""
     return drop_names(*(without_unit(stated_answer(without_unit(t))) for t in (gold, pred)))
 
 

@@ -72,9 +72,8 @@ def gold_choice(text: str) -> str | None:
     """The option letter a reference names: `C`, `(C)`, `C Cecile`, `... the answer is (C) ...`."""
     if too_long(text):
         return None
-    text = bare(text)
-    first = text.strip().splitlines()[0].strip() if text.strip() else ""
-    if m := _GOLD_CHOICE.match(first):
+    text = bare(text)  # one line: lines are joined
+    if m := _GOLD_CHOICE.match(text):
         return m.group(1)
     anchors = list(_ANCHOR.finditer(text))
     if anchors and (m := _GOLD_CHOICE.match(text[anchors[-1].end():].strip())):
@@ -91,7 +90,7 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     if boxed := [b for b in _BOX.findall(text) if b in options]:
         return boxed[-1]
     for anchor in reversed(list(_ANCHOR.finditer(text))):
-        clause = re.split(r"[.;。；\n]", text[anchor.end():], maxsplit=1)[0]
+        clause = re.split(r"[.;。；]", text[anchor.end():], maxsplit=1)[0]
         if letters := _free_letters(clause, options):
             return letters[0]
     if len(text.split()) <= MAX_WORDS and (letters := _free_letters(text, options)):
