@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring.answer import check_answer
-from scoring.answer_values import plainly_differ
+from scoring.answer_readings import READINGS
 from scoring.verdict import AnswerVerdict
+
+# The readings that compare parsed values in code (numbers, letters, matrices, parts): a "not
+# equal" from one of them is two values that differ, not math-verify failing to prove equality.
+PARSED = frozenset(name for name, _ in READINGS)
 
 
 def symbolic_verdict(text: str, gold: Sequence[str], timeout: float) -> tuple[AnswerVerdict, list[str]]:
@@ -20,6 +24,6 @@ def symbolic_verdict(text: str, gold: Sequence[str], timeout: float) -> tuple[An
     verdict = AnswerVerdict(
         extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
         anchored=check.anchored,
-        plain_difference=check.correct is False and plainly_differ(check.extracted, tuple(gold)),
+        plain_difference=check.correct is False and check.reading in PARSED,
     )
     return verdict, warnings

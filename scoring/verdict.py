@@ -33,8 +33,8 @@ class AnswerVerdict:
 
     `correct` is the decision (DESIGN.md 4.7, 4.10): the symbolic "equal" stands; a model's
     "equal" counts where the symbolic check could not decide or could not prove equality,
-    but not where both sides are plain numbers that differ (`plain_difference`), which no
-    model's word overrules.
+    but not where both answers were read as values that differ (`plain_difference`: numbers,
+    letters, matrices, parts compared in code), which no model's word overrules.
     """
 
     extracted: str | None
