@@ -21,6 +21,14 @@ from typing import Literal
 import sympy
 
 from scoring.knowns import solve_known
+from scoring.lexicon import (
+    CHECK_WORDS,
+    ELLIPSIS,
+    NEGATION_WORDS,
+    REMAINDER_WORDS,
+    SUPPOSE_WORDS,
+    words,
+)
 from scoring.mathparse import parse_math, units_of
 from scoring.mathstatements import Op, find_statements, split_chain
 from scoring.numeric import Unevaluable, Value, evaluate, format_value
@@ -30,13 +38,9 @@ from scoring.rewrite_check import differ
 Verdict = Literal["true", "false", "unknown"]
 
 _DECIMAL = re.compile(r"^\s*-?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*$")
-_REMAINDER = re.compile(r"remainder|余数|余\d|余下|\bmod\b|\\pmod|\\bmod", re.IGNORECASE)
-_ELLIPSIS = re.compile(r"\.\.\.|\\[lc]?dots|…")
-_HEDGE = re.compile(
-    r"\bnot\b|n't\b|\bfalse\b|\bwrong\b|\bincorrect\b|contradict|impossible|\bnever\b"
-    r"|\bfails?\b|\bplug(?:ging|ged)?\b|\bcheck|\btest|\bsuppos|\bassum|不|矛盾|错|假设|检验|验证",
-    re.IGNORECASE,
-)
+_REMAINDER = words(REMAINDER_WORDS)
+_ELLIPSIS = re.compile(ELLIPSIS)
+_HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
 _PERCENT_END = re.compile(r"\\?%\s*$")
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _EPS = 1e-9

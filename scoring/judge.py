@@ -31,6 +31,7 @@ from scoring.equations import (
     single_value,
 )
 from scoring.latexlint import latex_problems
+from scoring.lexicon import CASE_WORDS, HEDGE_WORDS, RATIONAL, words
 from scoring.numeric import Value
 from scoring.ordering import early_answer
 from scoring.prose_arithmetic import continued_operation
@@ -43,11 +44,8 @@ from scoring.step_consequence import broken_continuation, broken_derivations
 from scoring.verdict import AnswerVerdict, StepVerdict
 
 _SPACE = re.compile(r"[\s$\\,.;:，。；：]+")
-_CASE = re.compile(
-    r"\bif\b|\bwhen\b|\bcase\b|\bsuppos|\bassum|\bfor\s+\$?[a-z]\s*=|\btry|若|如果|当|情况|假设",
-    re.IGNORECASE,
-)
-_NUMERIC = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
+_CASE = words(HEDGE_WORDS, CASE_WORDS)
+_NUMERIC = re.compile(RATIONAL)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
+from scoring.lexicon import CJK_UNIT, ELLIPSIS, UNIT_WORDS, without_thousands_separators
+
 MAX_CHARS = 300
 MAX_DEPTH = 12
 MAX_DIGITS = 30
@@ -38,23 +40,13 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-UNIT_WORDS = _words(
-    "cm mm km kg mg ml cm2 m2 km2 dollars dollar cents cent hours hour hrs hr minutes minute mins "
-    "min seconds second sec secs days day weeks week years year months month inches inch feet foot "
-    "ft miles mile mph kph meters meter metres metre liters liter litres litre grams gram "
-    "kilograms kilogram pounds pound lbs lb oz units unit degrees degree sq yards yard"
-)
-_CJK_UNIT = (
-    r"平方厘米|平方米|平方千米|立方厘米|立方米|厘米|毫米|千米|公里|千克|公斤|毫升|小时|分钟|"
-    r"元|米|克|吨|升|个|只|本|人|天|秒|岁|张|块|次|种|页|辆|棵|件|条|角|度|倍|分"
-)
 _UNIT_AFTER_NUMBER = re.compile(
-    r"(?<=[\d)}])\s*(?:\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:[A-Za-z]+|" + _CJK_UNIT
-    + r")\s*(?:\^\{?[23]\}?)?\s*\}(?:\s*\^\{?[23]\}?)?|\(\s*(?:" + _CJK_UNIT + r")\s*\)|(?:"
-    + _CJK_UNIT + r")(?![\u4e00-\u9fff])|(?:" + "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
+    r"(?<=[\d)}])\s*(?:\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:[A-Za-z]+|" + CJK_UNIT
+    + r")\s*(?:\^\{?[23]\}?)?\s*\}(?:\s*\^\{?[23]\}?)?|\(\s*(?:" + CJK_UNIT + r")\s*\)|(?:"
+    + CJK_UNIT + r")(?![\u4e00-\u9fff])|(?:" + "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
     + r")(?:\^\{?[23]\}?)?(?![A-Za-z]))"
 )
-_REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:\.\.\.|\\[lc]?dots|…)")
+_REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:" + ELLIPSIS + ")")
 _DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
 # `\cos 60^\circ`, `\sin(30°)`: a trigonometric function of a number of degrees, in radians
 _TRIG_DEGREES = re.compile(
@@ -76,14 +68,6 @@ _GREEK = _words(
     "varphi chi psi omega Gamma Delta Theta Lambda Sigma Phi Psi Omega"
 )
 _TWO_LETTER_WORDS = _words("am an as at be by do go he if in is it me my no of on or so to up us we ok")
-
-THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\d,]|\{,\})")
-
-
-def without_thousands_separators(text: str) -> str:
-    """`1,000` and `1{,}000` -> `1000`; commas between other numbers (`1, 2, 3`) stay."""
-    return THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
-
 
 _PERCENT_OF = re.compile(r"(%|\\%)\s*of\b")
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.mathparse import THOUSANDS, UNIT_WORDS
+from scoring.lexicon import CJK_UNIT, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
 from scoring.mathspans import math_spans
 
 Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
@@ -48,8 +48,9 @@ _SEPARATOR = re.compile(
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[\u4e00-\u9fff]{1,3}\s*\}$")
 _PLAIN_TOKEN = re.compile(
     r"(?P<text>\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
-    r"|(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d+)?)|(?P<word>[A-Za-z]+)"
-    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³])|(?P<space>[ \t]+)|(?P<colon>[:：])|(?P<other>.)",
+    r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
+    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³])|(?P<space>[ \t]+)|(?P<colon>[:：])"
+    r"|(?P<unit>" + CJK_UNIT + r")|(?P<other>.)",
     re.DOTALL,
 )
 _PLAIN_COMMAND_TEXT = (
@@ -58,7 +59,6 @@ _PLAIN_COMMAND_TEXT = (
 )
 _PLAIN_COMMANDS = frozenset(_PLAIN_COMMAND_TEXT.split())
 _PLAIN_WORDS = frozenset({"sqrt", "sin", "cos", "tan", "ln", "exp"})
-_CJK_UNITS = re.compile(r"[元米克吨升个只本人天秒岁张块次种页辆棵件条角度倍分]")
 _DIGITS = tuple("0123456789")
 _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
 _OPERATOR_WORD_BEFORE = re.compile(
@@ -167,8 +167,8 @@ def _plain_runs(text: str) -> list[str]:
         elif kind == "word":
             ok = (len(val) == 1 or val in _PLAIN_WORDS or (prev == "num" and val in UNIT_WORDS)
                   or (prev == "%" and val == "of"))
-        elif kind == "other" and _CJK_UNITS.fullmatch(val) and prev == "num":
-            ok = True
+        elif kind == "unit":
+            ok = prev == "num"
         elif kind == "colon" and _is_ratio(text, m.start(), m.end()):
             poisoned = True  # neither side of a ratio is an equation on its own
             close(m.start(), poison_next=True)

@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from scoring.lexicon import DECIMAL, SIGNED_DECIMAL
+
 MAX_CHARS = 2_000
 
-_NUM = r"\$?\s*\(?\s*(-?\d+(?:\.\d+)?)\s*\)?\s*\$?"
-_RES = r"\$?\s*(-?\d+(?:\.\d+)?)\s*\$?"
+_NUM = r"\$?\s*\(?\s*(" + SIGNED_DECIMAL + r")\s*\)?\s*\$?"
+_RES = r"\$?\s*(" + SIGNED_DECIMAL + r")\s*\$?"
 # The result must end the arithmetic: not "is 2x", "is 3 times", "is 4/5", "is 20%".
 _RESULT_END = (
     r"(?![A-Za-z_{\d]|\.\d|\s*(?:[-+*/^%×÷(]|\\[A-Za-z%])|\s+[x×]\s*\d"
@@ -75,7 +77,7 @@ _DIVISION_WITH_REMAINDER = re.compile(
     + r"(?![\d.]\d)",
     re.IGNORECASE,
 )
-_NAMED = re.compile(r"(?<![\w.^_{])(\d+(?:\.\d+)?)(?![\w.]\d|\w)")
+_NAMED = re.compile(r"(?<![\w.^_{])(" + DECIMAL + r")(?![\w.]\d|\w)")
 _OPS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/",
         "over": "/"}
 
@@ -171,7 +173,7 @@ _WORD_NUMBERS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
 _CONTINUED = re.compile(
     r"^\W*(?:(?:and|so|then|now|next)\W+)*(dividing|multiplying|adding|subtracting)\s+"
     r"(?:(?:it|this|that|the\s+result|the\s+sum|the\s+difference|the\s+product)\s+)?"
-    r"(by|to|from)?\s*(?:\$\s*(-?\d+(?:\.\d+)?)\s*\$|(-?\d+(?:\.\d+)?)|(two|three|four|five|six|seven"
+    r"(by|to|from)?\s*(?:\$\s*(" + SIGNED_DECIMAL + r")\s*\$|(" + SIGNED_DECIMAL + r")|(two|three|four|five|six|seven"
     r"|eight|nine|ten))(?!\w)\s*,?\s*(?:gives(?:\s+us)?|(?:we|I|you)\s+get|yields|results\s+in)\s+"
     + _RES + _RESULT_END,
     re.IGNORECASE,

@@ -18,6 +18,7 @@ import numpy as np
 import sympy
 
 from scoring.equations import Relation, check_relation, extract_relations
+from scoring.lexicon import ELLIPSIS
 from scoring.numeric import Unevaluable, evaluate
 from scoring.quantities import TRIVIAL, literal_numbers
 
@@ -25,7 +26,7 @@ COMMON_CONSTANTS = frozenset({"10", "12", "24", "60", "100", "180", "360", "1000
 MAX_POOL = 40
 MAX_SUBTERMS = 64
 _IN_BASE = re.compile(r"(?<![\d.])(\d+)_\{?\(?(?!10\b)\d+")  # `1556_7`: digits, not a value
-_ELIDED = re.compile(r"(?<![\d.])\d+\.\d+\s*(?:\.\.\.|\\[lc]?dots|…)")
+_ELIDED = re.compile(r"(?<![\d.])\d+\.\d+\s*(?:" + ELLIPSIS + ")")
 
 
 def _value(text: str) -> float | None:
