@@ -29,11 +29,12 @@ from scoring.lexicon import (
     SUPPOSE_WORDS,
     words,
 )
-from scoring.mathparse import parse_math, units_of
+from scoring.mathparse import parse_math
 from scoring.mathstatements import Op, find_statements, split_chain
 from scoring.numeric import Unevaluable, Value, evaluate, format_value
 from scoring.prose_arithmetic import prose_statements
 from scoring.rewrite_check import differ
+from scoring.units import is_conversion
 
 Verdict = Literal["true", "false", "unknown"]
 
@@ -179,9 +180,8 @@ def check_relation(rel: Relation, values: dict[str, Value] | None = None) -> Rel
         return RelationCheck(rel, "unknown", f"{rel}: elided terms")
     if rel.lhs_expr is None or rel.rhs_expr is None:
         return RelationCheck(rel, "unknown", f"{rel}: not arithmetic we can read")
-    left, right = units_of(rel.lhs), units_of(rel.rhs)
-    if left and right and left != right:
-        return RelationCheck(rel, "unknown", f"{rel}: different units on each side")
+    if is_conversion(rel.lhs, rel.rhs):
+        return RelationCheck(rel, "unknown", f"{rel}: a unit conversion")
     try:
         a, b = evaluate(rel.lhs_expr, values), evaluate(rel.rhs_expr, values)
         ok = _compare(a, b, rel) or _percent_convention(rel, a, b)

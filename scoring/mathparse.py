@@ -21,7 +21,8 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
-from scoring.lexicon import CJK_UNIT, ELLIPSIS, UNIT_WORDS, without_thousands_separators
+from scoring.lexicon import DECIMAL, ELLIPSIS, without_thousands_separators
+from scoring.units import UNIT_AFTER_NUMBER
 
 MAX_CHARS = 300
 MAX_DEPTH = 12
@@ -40,11 +41,9 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_UNIT_AFTER_NUMBER = re.compile(
-    r"(?<=[\d)}])\s*(?:\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:[A-Za-z]+|" + CJK_UNIT
-    + r")\s*(?:\^\{?[23]\}?)?\s*\}(?:\s*\^\{?[23]\}?)?|\(\s*(?:" + CJK_UNIT + r")\s*\)|(?:"
-    + CJK_UNIT + r")(?![\u4e00-\u9fff])|(?:" + "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
-    + r")(?:\^\{?[23]\}?)?(?![A-Za-z]))"
+_SCIENTIFIC = re.compile(
+    r"(?<![\w.^{}\\])(" + DECIMAL + r")(?:[eE]([-+]?\d+)|\s*(?:\\times|\\cdot|\*|x)\s*10\s*\^\s*"
+    r"(?:\{\s*-?\s*\d+\s*\}|-?\d+))(?![\d.])"
 )
 _REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:" + ELLIPSIS + ")")
 _DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
@@ -302,15 +301,6 @@ def _in_base(digits: str, base: str) -> str:
         raise Refused("digit out of range for base") from exc
 
 
-def units_of(text: str) -> frozenset[str]:
-    """Unit words written after numbers (`cm^2` counts as `cm`), to refuse `1 hour = 60 minutes`."""
-    found = set()
-    for m in _UNIT_AFTER_NUMBER.finditer(text):
-        word = re.sub(r"\\\w+|[^A-Za-z\u4e00-\u9fff]", "", m.group()).lower()
-        found.add(word.removesuffix("s") if len(word) > 3 else word)
-    return frozenset(found)
-
-
 def _repeating(m: re.Match[str]) -> str:
     """`0.181818...` -> 18/99, `6.5555...` -> 59/9: an elided decimal that shows its period."""
     whole, digits = m.group(1), m.group(2)
@@ -326,6 +316,14 @@ def _repeating(m: re.Match[str]) -> str:
     return m.group()
 
 
+def _one_number(m: re.Match[str]) -> str:
+    """`2.5 \\times 10^{-3}` and `2.5e-3` are one number: `a / 2.5 \\times 10^3` divides by it."""
+    mantissa, exponent = m.group(1), m.group(2)
+    if exponent is not None:
+        return f"({mantissa}*10^{{{exponent}}})"
+    return f"({m.group()})"
+
+
 def preclean(text: str) -> str:
     """Drop spacing and sizing commands, units after numbers and unicode operator variants.
 
@@ -333,7 +331,8 @@ def preclean(text: str) -> str:
     """
     text = _REPEATING.sub(_repeating, text)
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
-    text = _UNIT_AFTER_NUMBER.sub("", text)
+    text = UNIT_AFTER_NUMBER.sub("", text)
+    text = _SCIENTIFIC.sub(_one_number, text)
     text = without_thousands_separators(text)
     text = _PERCENT_OF.sub(r"\1 *", text)
     if not re.search(r"\\(?:sin|cos|tan)|\b(?:sin|cos|tan)\b", text):

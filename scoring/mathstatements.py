@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from scoring.currency import without_currency_signs
 from scoring.lexicon import CJK_UNIT, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
 from scoring.mathspans import math_spans
 
@@ -64,6 +65,7 @@ _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,
 _OPERATOR_WORD_BEFORE = re.compile(
     r"\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)$", re.IGNORECASE
 )
+_OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")
 _BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f\u4e00-\u9fff\uff00-\uffef,.;:!?()\"'\n]")
 
 
@@ -142,6 +144,15 @@ def _bounded(text: str, start: int, end: int) -> bool:
     )
 
 
+def _without_prose_operand(run: str, before: str) -> str:
+    """"the price - 22 = 76 - 22 = 54": a run that opens with a binary operator after a word
+    continues an expression whose operand is that word; its first side is not an expression."""
+    if not _OPEN_OPERATOR.match(run) or not re.search(r"[A-Za-z\u4e00-\u9fff']\s*$", before):
+        return run
+    first = _REL.search(run)
+    return run[first.end():] if first else ""
+
+
 def _plain_runs(text: str) -> list[str]:
     """Maximal runs of arithmetic-looking tokens in prose that contain a relation."""
     runs: list[str] = []
@@ -152,7 +163,7 @@ def _plain_runs(text: str) -> list[str]:
     def close(end: int, poison_next: bool = False) -> None:
         nonlocal start, poisoned
         if start is not None and not poisoned and _bounded(text, start, end):
-            run = text[start:end].strip()
+            run = _without_prose_operand(text[start:end].strip(), text[:start])
             if _REL.search(run):
                 runs.append(run)
         start, poisoned = None, poison_next
@@ -188,7 +199,7 @@ def _plain_runs(text: str) -> list[str]:
 
 def find_statements(step: str) -> list[Statement]:
     """Every math statement of a step: from delimited spans first, then from plain-text runs."""
-    text = _NUMBERING.sub("", step).replace(r"\$", " ")
+    text = without_currency_signs(_NUMBERING.sub("", step).replace(r"\$", " "))
     text = _NAME_THEN_SPAN.sub(r"$\1 = \2$", text)  # `x=$1250$`: one relation, not two pieces
     found: list[Statement] = []
     plain: list[str] = []
