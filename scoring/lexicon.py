@@ -68,12 +68,15 @@ TENTATIVE_WORDS = (
     HEDGE_WORDS + CASE_WORDS + ALTERNATIVE_WORDS + NEGATION_WORDS + CHECK_WORDS + SUBSTITUTE_WORDS
     + CORRECTION_WORDS + PART_WORDS
 )
-# A value is rounded or estimated, not exact.
+# A value is rounded or estimated, not exact. Words with other senses only count next to a
+# number: "about 3.3" (not "think about"), "3 左右" (not 左右两边 "both sides"); 约 not in 约分
+# (reduce a fraction), 约数 (divisor), 约去/约掉 (cancel), 约束 (constraint).
 APPROXIMATION_WORDS = (
-    r"\bapprox", r"\babout\b", r"\broughly\b", r"\baround\b", r"\bnearly\b", r"\balmost\b",
-    r"\bround(?:ed|ing|s)?\b", r"\bto\s+the\s+nearest\b", r"\bdecimal\s+places?\b",
+    r"\bapprox", r"\b(?:about|roughly|around|nearly|almost)\s+\$?-?\d", r"\bround(?:ed|ing)\b",
+    r"\bround(?:s)?\s+(?:to|up|down|off)\b", r"\bto\s+the\s+nearest\b", r"\bdecimal\s+places?\b",
     r"\bsignificant\s+(?:figures?|digits?)\b", r"\bs\.\s?f\.", r"\bestimat",
-    "约", "近似", "四舍五入", "保留", "精确到", "左右", "≈", r"\\approx",
+    r"约(?![分数去掉束定])", "近似", "四舍五入", r"保留.{0,4}(?:位|小数)", "精确到", r"\d\s*左右", "≈",
+    r"\\approx", r"\\simeq", "有效数字",
 )
 # 余 alone would also find 余弦 (cosine) and 余角 (complementary angle).
 REMAINDER_WORDS = (
@@ -95,6 +98,13 @@ ROUND_UP_WORDS = (
 BASE_WORDS = (
     r"\bbase[-\s]*\d+", r"\bbinary\b", r"\boctal\b", r"\bhexadecimal\b", r"\bradix\b",
     r"进制", r"\\text\{?\s*base",
+)
+# Words that join statements: `x = 1 \text{ or } x = 2` is two statements, and the `\text{...}`
+# is no unit of the number before it.
+CONNECTIVE_WORDS = (
+    "or", "and", "so", "then", "thus", "hence", "therefore", "where", "with", "for", "when", "if",
+    "since", "because", "but", "i.e.", "or equivalently", "或", "或者", "和", "且", "及", "以及",
+    "所以", "因此", "则", "即", "得", "故",
 )
 # Definitions of a name ("let π be the profit").
 DEFINING_WORDS = (
@@ -130,5 +140,7 @@ CJK_UNITS = tuple(sorted(_split(
     "元 米 克 吨 升 磅 亩 个 只 本 人 天 秒 岁 张 块 次 种 页 辆 棵 件 条 角 度 倍 分 周 年 月 日 瓶 箱 盒 份"
 ), key=len, reverse=True))
 CJK_UNIT = "|".join(CJK_UNITS)
+# Measure words that count whole items: a quantity in them is a whole number.
+COUNT_UNITS = frozenset(_split("个 只 本 人 张 块 次 辆 棵 件 条 瓶 箱 盒 份 页 种 岁 天"))
 # Signs written before an amount. `$` is also TeX's math delimiter (see `scoring.mathspans`).
 CURRENCY_SIGNS = "$¥￥€£"

@@ -21,7 +21,9 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
+from scoring.bases import with_plain_subscripts, with_prefixed_numerals
 from scoring.lexicon import DECIMAL, ELLIPSIS, without_thousands_separators
+from scoring.names import NAME_TOKEN
 from scoring.units import UNIT_AFTER_NUMBER
 
 MAX_CHARS = 300
@@ -53,7 +55,7 @@ _TRIG_DEGREES = re.compile(
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(
-    r"(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
+    r"(?P<name>" + NAME_TOKEN + r")|(?P<num>" + DECIMAL + r"|\.\d+)|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^_()\[\]{}!|%])|(?P<ws>\s+)|(?P<bad>.)",
     re.DOTALL,
 )
@@ -129,6 +131,8 @@ class _Converter:
             return val[0]
         if kind == "num":
             return _number(val)
+        if kind == "name":
+            return self._symbol(val)
         if kind == "word":
             if len(val) > 1:
                 self.toks.insert(self.i, ("word", val[1:]))
@@ -170,6 +174,8 @@ class _Converter:
                     put(_in_base(val, self.arg(split_digits=False)), is_num=True)
                 else:
                     put(_number(val), is_num=True)
+            elif kind == "name":
+                put(self._symbol(val))
             elif kind == "word":
                 self._word(val, put)
             elif kind == "cmd":
@@ -327,9 +333,11 @@ def _one_number(m: re.Match[str]) -> str:
 def preclean(text: str) -> str:
     """Drop spacing and sizing commands, units after numbers and unicode operator variants.
 
-    A repeating decimal written with an ellipsis becomes its exact fraction.
+    A repeating decimal written with an ellipsis becomes its exact fraction; numerals with a base
+    prefix or subscript are read in their base (`scoring.bases`).
     """
     text = _REPEATING.sub(_repeating, text)
+    text = with_plain_subscripts(with_prefixed_numerals(text))
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
     text = UNIT_AFTER_NUMBER.sub("", text)
     text = _SCIENTIFIC.sub(_one_number, text)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.currency import without_currency_signs
-from scoring.lexicon import CJK_UNIT, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
+from scoring.lexicon import CJK_UNIT, CONNECTIVE_WORDS, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
 from scoring.mathspans import math_spans
 
 Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
@@ -47,6 +47,9 @@ _SEPARATOR = re.compile(
     r"(?![A-Za-z])|(?<!\.)\.(?=\s|$)"
 )
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[\u4e00-\u9fff]{1,3}\s*\}$")
+_CONNECTIVE_TEXT = re.compile(
+    r"\\\w+\s*\{\s*(?:" + "|".join(re.escape(w) for w in CONNECTIVE_WORDS) + r")\s*\}$", re.IGNORECASE
+)
 _PLAIN_TOKEN = re.compile(
     r"(?P<text>\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
@@ -89,8 +92,10 @@ def _depths(text: str) -> list[int]:
 
 
 def _is_unit_text(text: str, start: int, group: str) -> bool:
+    """`3 \\text{ cm}` is a unit; `1 \\text{ or } x = 2` joins two statements."""
     before = text[:start].rstrip()
-    return bool(before) and before[-1] in "0123456789)}" and bool(_UNIT_TEXT.match(group))
+    return bool(before) and before[-1] in "0123456789)}" and bool(_UNIT_TEXT.match(group)) \
+        and _CONNECTIVE_TEXT.match(group) is None
 
 
 def split_statements(math: str) -> list[str]:
@@ -163,7 +168,7 @@ def _plain_runs(text: str) -> list[str]:
     def close(end: int, poison_next: bool = False) -> None:
         nonlocal start, poisoned
         if start is not None and not poisoned and _bounded(text, start, end):
-            run = _without_prose_operand(text[start:end].strip(), text[:start])
+            run = _without_prose_operand(text[start:end].strip(), text[:start]).rstrip(" ([{")
             if _REL.search(run):
                 runs.append(run)
         start, poisoned = None, poison_next
