@@ -70,7 +70,6 @@ _TAINTED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _REL_IN_SPAN = re.compile(r"[=<>]|\\(?:le|ge|neq|approx|pm|mp)(?![A-Za-z])")
-_REMAINDER = re.compile(r"remainder|\bR\s*\d", re.IGNORECASE)
 _DIVISION_WITH_REMAINDER = re.compile(
     r"\bdivid(?:e|ing)\s+(?:" + _NUM + r"|(it))\s+by\s+" + _NUM + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
     + _RES + r"\s*,?\s*(?:with|and)?\s*(?:a\s+)?remainder\s+(?:of\s+)?" + _RES
@@ -125,9 +124,10 @@ def _last_number(text: str) -> str | None:
 def prose_statements(step: str) -> list[ProseStatement]:
     """Operations a step states in words, with the result it gives them. Never raises.
 
-    In steps about remainders only "divide N by M to get Q with a remainder of R" is read (as
-    `M * Q + R = N`; "divide it by M" when the step named one number N before): "divide 57 by 6 to get 9" is right there. A result followed by more
-    arithmetic is not a result.
+    "Divide N by M to get Q with a remainder of R" is read as `M * Q + R = N` ("divide it by M"
+    when the step named one number N before); the quotient alone ("divide 57 by 6 to get 9") is
+    an ordinary relation, which a step about remainders reads as integer division
+    (`scoring.division`). A result followed by more arithmetic is not a result.
     """
     text = step[:MAX_CHARS]
     found: list[ProseStatement] = []
@@ -137,8 +137,6 @@ def prose_statements(step: str) -> list[ProseStatement]:
             continue
         found.append(ProseStatement(f"{_wrap(m.group(3))} * {_wrap(m.group(4))} + {_wrap(m.group(5))}",
                                     dividend, m.group().strip()))
-    if _REMAINDER.search(text):
-        return found
     for m in _BINARY.finditer(text):
         if not _clean_before(text, m.start()):
             continue

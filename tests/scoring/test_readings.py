@@ -42,6 +42,7 @@ PAIRS = {
         ("1000 ÷ 3 = 333 余 1", "1000 ÷ 3 = 333 余 2"),
         ("1000 ÷ 3 = 333 R 1", "1000 ÷ 3 = 332 R 4"),  # r < b fails
         ("7 ÷ 2 = 3……1", "7 ÷ 2 = 3……2"),
+        ("Divide 47 by 5 to get 9, remainder 2.", "Divide 47 by 5 to get 8, remainder 2."),
         (r"$225 \div 17 = 13 \text{ remainder } 4$", r"$225 \div 17 = 13 \text{ remainder } 5$"),
     ],
     "approximation": [
