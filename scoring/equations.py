@@ -298,7 +298,6 @@ def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") 
     (`scoring.readings`).
     """
     deadline = time.monotonic() + config.budget_s
-    reading = read_context(step, context)
     relations = [r for r in extract_relations(step) + prose_relations(step)
                  if not states_remainder(r.rhs)] + remainder_relations(step)
     checks: list[RelationCheck] = []
@@ -307,7 +306,10 @@ def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") 
         if i >= config.max_relations or time.monotonic() > deadline:
             skipped = len(relations) - i
             break
-        checks.append(check_relation(rel, reading=reading))
+        check = check_relation(rel)
+        if check.verdict == "false":  # only then do the step's words matter: read them lazily
+            check = check_relation(rel, reading=read_context(step, context))
+        checks.append(check)
     if time.monotonic() <= deadline:
         checks.extend(_prose_identities(step))
     note = f"; {skipped} relation(s) not checked (budget)" if skipped else ""
