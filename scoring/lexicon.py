@@ -106,6 +106,7 @@ CONNECTIVE_WORDS = (
     "since", "because", "but", "i.e.", "or equivalently", "或", "或者", "和", "且", "及", "以及",
     "所以", "因此", "则", "即", "得", "故",
 )
+CONNECTIVE = "|".join(re.escape(w) for w in CONNECTIVE_WORDS)
 # Definitions of a name ("let π be the profit").
 DEFINING_WORDS = (
     r"\blet\b", r"\bdenote", r"\bdefine", r"\bcall\b", r"\brepresent", r"\bstand\s+for\b",
@@ -117,6 +118,12 @@ DEFINING_WORDS = (
 def words(*groups: tuple[str, ...]) -> re.Pattern[str]:
     """One case-insensitive pattern that finds any word of the given groups."""
     return re.compile("|".join(w for group in groups for w in group), re.IGNORECASE)
+
+
+# --- symbols ------------------------------------------------------------------------------------
+
+PI = r"(?:\\pi(?![A-Za-z])|π)"
+DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
 
 
 # --- units and currencies ---------------------------------------------------------------------

@@ -22,7 +22,7 @@ from sympy.parsing.sympy_parser import (
 )
 
 from scoring.bases import with_plain_subscripts, with_prefixed_numerals
-from scoring.lexicon import DECIMAL, ELLIPSIS, without_thousands_separators
+from scoring.lexicon import DECIMAL, DEGREE_MARK, ELLIPSIS, without_thousands_separators
 from scoring.names import NAME_TOKEN
 from scoring.units import UNIT_AFTER_NUMBER
 
@@ -48,10 +48,10 @@ _SCIENTIFIC = re.compile(
     r"(?:\{\s*-?\s*\d+\s*\}|-?\d+))(?![\d.])"
 )
 _REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:" + ELLIPSIS + ")")
-_DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
+_DEGREE = re.compile(DEGREE_MARK)
 # `\cos 60^\circ`, `\sin(30°)`: a trigonometric function of a number of degrees, in radians
 _TRIG_DEGREES = re.compile(
-    r"(\\?(?:sin|cos|tan))\s*(\(|\{)?\s*(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)\s*"
+    r"(\\?(?:sin|cos|tan))\s*(\(|\{)?\s*(" + DECIMAL + r")\s*" + DEGREE_MARK + r"\s*"
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.currency import without_currency_signs
-from scoring.lexicon import CJK_UNIT, CONNECTIVE_WORDS, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
+from scoring.lexicon import CJK_UNIT, CONNECTIVE, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
 from scoring.mathspans import math_spans
 
 Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
@@ -47,9 +47,7 @@ _SEPARATOR = re.compile(
     r"(?![A-Za-z])|(?<!\.)\.(?=\s|$)"
 )
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[\u4e00-\u9fff]{1,3}\s*\}$")
-_CONNECTIVE_TEXT = re.compile(
-    r"\\\w+\s*\{\s*(?:" + "|".join(re.escape(w) for w in CONNECTIVE_WORDS) + r")\s*\}$", re.IGNORECASE
-)
+_CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.IGNORECASE)
 _PLAIN_TOKEN = re.compile(
     r"(?P<text>\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"

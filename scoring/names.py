@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 
-from scoring.lexicon import DEFINING_WORDS
+from scoring.lexicon import DEFINING_WORDS, PI
 
 # One or two letters, digits, and optionally more letter-digit groups; not inside a word or a
 # command, and not after a digit (`2x3` is a product).
@@ -24,12 +24,11 @@ NAME_TOKEN = r"(?<![\w\\.])[A-Za-z]{1,2}\d+(?:[A-Za-z]{1,2}\d*)*(?!\w|\.\d)"
 _X = re.compile(r"(?<![A-Za-z\\])[xX](?![A-Za-z])")
 # `0x1F` is a hexadecimal numeral (`scoring.bases`), not 0 times 1F
 _X_BETWEEN_NUMBERS = re.compile(r"(?<=\d)(?:(?<!\b0)\s*|\s+)[xX]\s*(?=\d)")
-_PI = r"(?:\\pi(?![A-Za-z])|π)"
-_BARE_PI = re.compile(r"\s*" + _PI + r"\s*")
-_PI_FUNCTION = re.compile(_PI + r"\s*\(\s*[A-Za-z]")
+_BARE_PI = re.compile(r"\s*" + PI + r"\s*")
+_PI_FUNCTION = re.compile(PI + r"\s*\(\s*[A-Za-z]")
 _PI_DEFINED = re.compile(
-    r"(?:" + "|".join(DEFINING_WORDS) + r")\s*\$?\\?\(?\s*" + _PI
-    + r"|" + _PI + r"\s*\$?\s*(?:be|denotes?|represents?|stands?\s+for|表示|代表)\b",
+    r"(?:" + "|".join(DEFINING_WORDS) + r")\s*\$?\\?\(?\s*" + PI
+    + r"|" + PI + r"\s*\$?\s*(?:be|denotes?|represents?|stands?\s+for|表示|代表)\b",
     re.IGNORECASE,
 )
 

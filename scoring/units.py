@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import re
 
-from scoring.lexicon import CJK_UNIT, CONNECTIVE_WORDS, DECIMAL, GROUPED, UNIT_WORDS
+from scoring.lexicon import CJK_UNIT, CONNECTIVE, DECIMAL, DEGREE_MARK, GROUPED, PI, UNIT_WORDS
 
 _POWER = r"(?:\^\{?[23]\}?)?"
-_CONNECTIVE = r"(?!(?:" + "|".join(re.escape(w) for w in CONNECTIVE_WORDS) + r")\s*\})"
+_NOT_CONNECTIVE = r"(?!(?:" + CONNECTIVE + r")\s*\})"
 _LATIN = "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
 # A rate: `m/s`, `km/h`, `dollars/hour` (single letters count only inside a rate).
 _RATE_PART = "|".join(sorted(UNIT_WORDS | {"m", "s", "h", "g", "l", "L"}, key=len, reverse=True))
 _RATE = r"(?:" + _RATE_PART + r")\s*/\s*(?:" + _RATE_PART + r")(?![A-Za-z])"
 UNIT_AFTER_NUMBER = re.compile(
     r"(?<=[\d)}])\s*(?:"
-    r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*" + _CONNECTIVE + r"(?:[A-Za-z]+|" + CJK_UNIT + r")\s*"
+    r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*" + _NOT_CONNECTIVE + r"(?:[A-Za-z]+|" + CJK_UNIT + r")\s*"
     + _POWER + r"\s*\}(?:\s*" + _POWER + r")?"
     + r"|\(\s*(?:" + CJK_UNIT + r")\s*\)"
     + r"|(?:" + CJK_UNIT + r")(?![\u4e00-\u9fff])"
@@ -29,11 +29,11 @@ UNIT_AFTER_NUMBER = re.compile(
     + r"|(?:" + _LATIN + r")" + _POWER + r"(?![A-Za-z])"
     + r")"
 )
-_DEGREES = re.compile(r"(?<=[\d)}])\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)")
+_DEGREES = re.compile(r"(?<=[\d)}])\s*" + DEGREE_MARK)
 _NUMBER = re.compile(r"(?<![\d.])" + DECIMAL + r"(?![\d.])")
 _LAST_NUMBER = re.compile(r"(?<![\d.])(" + DECIMAL + r")\s*\)?\s*$")
 _BARE_NUMBER = re.compile(r"\s*-?\s*(?:" + GROUPED + "|" + DECIMAL + r")\s*")
-_PI = re.compile(r"\\pi(?![A-Za-z])|π")
+_PI = re.compile(PI)
 
 
 def units_of(text: str) -> frozenset[str]:
