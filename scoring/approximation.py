@@ -19,6 +19,8 @@ import math
 import re
 from fractions import Fraction
 
+from scoring.units import without_units
+
 Value = Fraction | float
 
 RELATIVE = 0.01  # an approximation may be 1% off (see the module docstring)
@@ -37,7 +39,7 @@ _SIGNIFICANT = re.compile(
 def written_place(side: str) -> tuple[int, bool] | None:
     """For a side that is a bare number: the exponent of its last written place (`0.67` -> -2,
     `216` -> 0, `3.3 \\times 10^{-3}` -> -4) and whether it shows a decimal point."""
-    m = _LITERAL.match(side)
+    m = _LITERAL.match(without_units(side))
     if m is None:
         return None
     places = len(m.group(1)) if m.group(1) else 0
@@ -81,4 +83,4 @@ def close(a: Value, b: Value, lhs: str, rhs: str, approximate: bool,
     allowed = max(tolerance(lhs, b, approximate, figures), tolerance(rhs, a, approximate, figures))
     if approximate:
         allowed = max(allowed, RELATIVE * scale)
-    return diff < allowed * (1 + _EPS)
+    return diff < allowed * (1 - _EPS)  # a whole unit off is a different value: 2 + 3 ≈ 6 is false

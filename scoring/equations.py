@@ -10,6 +10,7 @@ to that or 1%. Work is bounded per side (see `scoring.mathparse`, `scoring.numer
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Sequence
@@ -41,7 +42,6 @@ from scoring.units import is_conversion, units_of
 
 Verdict = Literal["true", "false", "unknown"]
 
-_DECIMAL = re.compile(r"^\s*-?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*$")
 _ELLIPSIS = re.compile(ELLIPSIS)
 _HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
 _PERCENT_END = re.compile(r"\\?%\s*$")
@@ -213,14 +213,14 @@ def _other_reading(rel: Relation, a: Value, b: Value, reading: Reading) -> Relat
         counted = reading.counting or bool(units_of(other) & COUNT_UNITS)
         if counted and has_division(side) and is_whole_count(exact, shown, reading.round_up):
             return RelationCheck(rel, "true", f"{rel} holds as a count of whole items")
-    for base in reading.bases:
-        lhs, rhs = read_in_base(rel.lhs, base), read_in_base(rel.rhs, base)
-        # either side may be the one written in the base, or both
-        for pair in ((lhs, rel.rhs), (rel.lhs, rhs), (lhs, rhs)):
-            if None in pair:
-                continue
-            if check_relation(Relation(*pair, rel.op, rel.source)).verdict == "true":
-                return RelationCheck(rel, "true", f"{rel} holds with numerals in base {base}")
+    # each side in decimal or in one of the stated bases (binary to octal: `.110 = .6`)
+    sides = [[(side, None)] + [(text, base) for base in reading.bases
+                               if (text := read_in_base(side, base, reading.bases)) is not None]
+             for side in (rel.lhs, rel.rhs)]
+    for (lhs, left), (rhs, right) in itertools.product(*sides):
+        if (left or right) and check_relation(Relation(lhs, rhs, rel.op, rel.source)).verdict == "true":
+            shown = " and ".join(sorted({f"base {b}" for b in (left, right) if b}))
+            return RelationCheck(rel, "true", f"{rel} holds with numerals in {shown}")
     return None
 
 

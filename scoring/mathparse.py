@@ -22,7 +22,13 @@ from sympy.parsing.sympy_parser import (
 )
 
 from scoring.bases import with_plain_subscripts, with_prefixed_numerals
-from scoring.lexicon import DECIMAL, DEGREE_MARK, ELLIPSIS, without_thousands_separators
+from scoring.lexicon import (
+    DECIMAL,
+    DEGREE_MARK,
+    ELLIPSIS,
+    SCIENTIFIC,
+    without_thousands_separators,
+)
 from scoring.names import NAME_TOKEN
 from scoring.units import UNIT_AFTER_NUMBER
 
@@ -43,10 +49,8 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_SCIENTIFIC = re.compile(
-    r"(?<![\w.^{}\\])(" + DECIMAL + r")(?:[eE]([-+]?\d+)|\s*(?:\\times|\\cdot|\*|x)\s*10\s*\^\s*"
-    r"(?:\{\s*-?\s*\d+\s*\}|-?\d+))(?![\d.])"
-)
+_SCIENTIFIC = re.compile(r"(?<![\w.^{}\\])(?:" + SCIENTIFIC + r")(?![\d.])")
+_E_NOTATION = re.compile(r"(" + DECIMAL + r")[eE]([-+]?\d+)")
 _REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:" + ELLIPSIS + ")")
 _DEGREE = re.compile(DEGREE_MARK)
 # `\cos 60^\circ`, `\sin(30°)`: a trigonometric function of a number of degrees, in radians
@@ -55,7 +59,8 @@ _TRIG_DEGREES = re.compile(
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(
-    r"(?P<name>" + NAME_TOKEN + r")|(?P<num>" + DECIMAL + r"|\.\d+)|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
+    r"(?P<name>" + NAME_TOKEN + r")|(?P<num>" + DECIMAL + r"|\.\d+)"
+    r"|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^_()\[\]{}!|%])|(?P<ws>\s+)|(?P<bad>.)",
     re.DOTALL,
 )
@@ -324,9 +329,8 @@ def _repeating(m: re.Match[str]) -> str:
 
 def _one_number(m: re.Match[str]) -> str:
     """`2.5 \\times 10^{-3}` and `2.5e-3` are one number: `a / 2.5 \\times 10^3` divides by it."""
-    mantissa, exponent = m.group(1), m.group(2)
-    if exponent is not None:
-        return f"({mantissa}*10^{{{exponent}}})"
+    if (e := _E_NOTATION.fullmatch(m.group())) is not None:
+        return f"({e.group(1)}*10^{{{e.group(2)}}})"
     return f"({m.group()})"
 
 

@@ -75,11 +75,12 @@ def is_conversion(lhs: str, rhs: str) -> bool:
     side, other, units = (lhs, rhs, left) if left else (rhs, lhs, right)
     if "degree" in units and _PI.search(other):
         return True
-    if _BARE_NUMBER.fullmatch(other) and _BARE_NUMBER.fullmatch(_without_units(side)):
+    if _BARE_NUMBER.fullmatch(other) and _BARE_NUMBER.fullmatch(without_units(side)):
         return True  # `2 hours = 120`: a quantity restated as a number in a unit left unsaid
     restated = {m.group() for m in _NUMBER.finditer(other)}
     return bool((_quantities(side) - {"0", "1"}) & restated)
 
 
-def _without_units(side: str) -> str:
+def without_units(side: str) -> str:
+    """The side with the units after its numbers dropped (`3.3 平方米` -> `3.3`)."""
     return _DEGREES.sub("", UNIT_AFTER_NUMBER.sub("", side))

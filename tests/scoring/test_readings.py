@@ -29,6 +29,10 @@ PAIRS = {
         ("$0b101 = 5$", "$0b101 = 6$"),
         ("$0x1F = 31$", "$0x1F = 30$"),
         ("$0o17 = 15$", "$0o17 = 16$"),
+        # base suffixes where a base is named, fractions, and each side in its own base
+        ("把 10.5 转换为二进制：$10 = 1010(2)$，$0.5 = 0.1(2)$", "把 10.5 转换为二进制：$10 = 1011(2)$"),
+        ("In binary, $2.25 = 10.01$.", "In binary, $2.25 = 10.11$."),
+        ("二进制转八进制：$101 = 5$，$.100 = .4$", "二进制转八进制：$101 = 5$，$.100 = .6$"),
     ],
     "integer division": [
         ("So 1000 ÷ 3 = 333 boxes can be filled, with 1 left over.",
@@ -52,8 +56,10 @@ PAIRS = {
          "The result is 10/3 = 3.5 (rounded to one decimal place)."),
         ("The area is about 10/3 = 3.33 square meters.", "The area is about 10/3 = 3.6 square meters."),
         ("面积约为 10/3 = 3.3 平方米", "面积约为 10/3 = 3.6 平方米"),
+        ("面积为 10/3 = 3.33 平方米", "面积为 10/3 = 3.43 平方米"),  # the unit is no digit
         ("保留两位小数：$\\sqrt{2} = 1.41$", "保留两位小数：$\\sqrt{2} = 1.51$"),
         ("So $7/3 \\approx 2.3$.", "So $7/3 \\approx 2.5$."),
+        ("$2 + 3.4 \\approx 5$", "$2 + 3 \\approx 6$"),  # a whole unit off is another value
         (r"$1/300 = 3.33 \times 10^{-3}$", r"$1/300 = 3.43 \times 10^{-3}$"),
         ("Rounded to 2 significant figures, $8287 \\times 1 = 8300$.",
          "Rounded to 2 significant figures, $8287 \\times 1 = 8500$."),
@@ -134,6 +140,8 @@ def test_a_chain_that_equates_two_values_is_still_false() -> None:
         ("base 10 only", ()),
         ("$a_2 + x_3 = 5$", ()),  # indices, not bases
         ("the base of the triangle", ()),
+        ("二进制：$1010(2)$ 与 $12(8)$", (2, 8)),  # suffixes count where a base is named
+        ("$3(2) = 6$", ()),  # elsewhere a product
     ],
 )
 def test_stated_bases(text: str, bases: tuple[int, ...]) -> None:
@@ -146,6 +154,9 @@ def test_numerals_are_read_in_a_base_but_exponents_and_indices_stay() -> None:
     assert read_in_base("a_{11} + 11_3", 2) is None
     assert read_in_base("7 + 8", 2) is None  # single digits mean the same
     assert read_in_base("123", 3) is None  # 3 is not a base-3 digit
+    assert read_in_base("0.11", 2) == "(3/4)"
+    assert read_in_base("1010(2) + 7(10)", 2, (2,)) == "10 + 7"
+    assert read_in_base("11(3)", 2, (2,)) is None  # an unstated suffix: a product
     assert with_prefixed_numerals("0b101 + 0x1f + 0o17 + 10x3") == "5 + 31 + 15 + 10x3"
     assert with_plain_subscripts("(101)_2 + 11_{(2)}") == "101_2 + 11_{2}"
 
