@@ -6,6 +6,10 @@ number shown for a quotient that is not whole is read as the quotient rounded do
 the step counts what is needed ("at least", "需要", lexicon `ROUND_UP_WORDS`: a partly filled box
 is still a box). Any other whole number stays a false quotient ("1000 ÷ 3 = 330").
 
+A side written wholly in square brackets, `[22.8] = 22`, may be the integer part [x] (the
+greatest-integer function, common in Chinese and olympiad texts): read so when grouping makes
+the relation false and the other side is the integer part.
+
 "q R r", "q 余 r", "q remainder r", and the schoolbook "q……r" state a quotient and a remainder:
 "a ÷ b = q R r" holds when a = b·q + r with 0 <= r < b, and is read as exactly those two relations.
 """
@@ -26,6 +30,7 @@ _REMAINDER_SIGN = (
     r"(?:\\text\s*\{\s*)?(?:余|R|r|rem|remainder|(?:with\s+)?(?:a\s+)?remainder\s+(?:of\s+)?|"
     r"…{1,2}|\.{3,6}|" + ELLIPSIS + r")(?:\s*\})?"
 )
+_BRACKETED = re.compile(r"\s*(?:\\left\s*)?\[[^\[\]]+(?:\\right\s*)?\]\s*")
 _QUOTIENT_AND_REMAINDER = re.compile(
     r"\s*\d+\s*,?\s*" + _REMAINDER_SIGN + r"\s*\d+\s*", re.IGNORECASE
 )
@@ -39,6 +44,11 @@ _WITH_REMAINDER = re.compile(
 def states_remainder(side: str) -> bool:
     """`13 R 4`, `13 \\text{ remainder } 4`, `3……1`: a quotient and a remainder, not a number."""
     return _QUOTIENT_AND_REMAINDER.fullmatch(side) is not None
+
+
+def is_bracketed(side: str) -> bool:
+    """`[x]` or `\\left[ x \\right]` and nothing else: perhaps the integer part of x."""
+    return _BRACKETED.fullmatch(side) is not None
 
 
 def has_division(text: str) -> bool:

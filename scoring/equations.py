@@ -25,6 +25,7 @@ from scoring.approximation import close
 from scoring.bases import read_in_base
 from scoring.division import (
     has_division,
+    is_bracketed,
     is_whole_count,
     quotient_remainder,
     states_remainder,
@@ -213,6 +214,8 @@ def _other_reading(rel: Relation, a: Value, b: Value, reading: Reading) -> Relat
         counted = reading.counting or bool(units_of(other) & COUNT_UNITS)
         if counted and has_division(side) and is_whole_count(exact, shown, reading.round_up):
             return RelationCheck(rel, "true", f"{rel} holds as a count of whole items")
+        if is_bracketed(side) and is_whole_count(exact, shown, round_up=False):
+            return RelationCheck(rel, "true", f"{rel} holds reading [x] as the integer part")
     # each side in decimal or in one of the stated bases (binary to octal: `.110 = .6`)
     sides = [[(side, None)] + [(text, base) for base in reading.bases
                                if (text := read_in_base(side, base, reading.bases)) is not None]

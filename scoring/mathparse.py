@@ -67,6 +67,7 @@ _TOKEN = re.compile(
 _FRACS = frozenset({r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"})
 _BINOMS = frozenset({r"\binom", r"\dbinom", r"\tbinom"})
 _TIMES = frozenset({r"\cdot", r"\times", r"\ast"})
+_FLOORS = {r"\lfloor": ("floor", r"\rfloor"), r"\lceil": ("ceiling", r"\rceil")}
 _FUNCS = {"sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
           "arctan": "atan", "ln": "log", "exp": "exp", "sqrt": "sqrt"}
 _GREEK = _words(
@@ -89,6 +90,8 @@ def _namespace() -> dict[str, object]:
         "Pow": sympy.Pow, "pi": sympy.pi, "sqrt": sympy.sqrt, "Abs": sympy.Abs,
         "factorial": lambda n: sympy.factorial(n, evaluate=False),
         "binomial": lambda n, k: sympy.binomial(n, k, evaluate=False),
+        "floor": lambda x: sympy.floor(x, evaluate=False),
+        "ceiling": lambda x: sympy.ceiling(x, evaluate=False),
     }
     for name in ("sin", "cos", "tan", "asin", "acos", "atan", "log", "exp"):
         g[name] = getattr(sympy, name)
@@ -264,6 +267,8 @@ class _Converter:
                 index = self.seq("]")
             radicand = self.arg()
             put(f"sqrt({radicand})" if index is None else f"(({radicand})**(1/({index})))")
+        elif val in _FLOORS:  # `\lfloor x \rfloor`, `\lceil x \rceil`: integer parts
+            put(f"{_FLOORS[val][0]}({self.seq(_FLOORS[val][1])})")
         elif val in _TIMES:
             out.append("*")
         elif val == r"\div":

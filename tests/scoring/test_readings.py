@@ -47,6 +47,10 @@ PAIRS = {
         ("1000 ÷ 3 = 333 R 1", "1000 ÷ 3 = 332 R 4"),  # r < b fails
         ("7 ÷ 2 = 3……1", "7 ÷ 2 = 3……2"),
         ("Divide 47 by 5 to get 9, remainder 2.", "Divide 47 by 5 to get 8, remainder 2."),
+        # integer parts: floor and ceiling brackets, and [x] as the greatest-integer function
+        (r"$\lfloor 1000/3 \rfloor = 333$", r"$\lfloor 1000/3 \rfloor = 334$"),
+        (r"$\lceil 1000/3 \rceil = 334$", r"$\lceil 1000/3 \rceil = 333$"),
+        (r"$\left[ \frac{47}{5} \right] = 9$", r"$\left[ \frac{47}{5} \right] = 10$"),
         (r"$225 \div 17 = 13 \text{ remainder } 4$", r"$225 \div 17 = 13 \text{ remainder } 5$"),
     ],
     "approximation": [
