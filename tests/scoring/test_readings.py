@@ -240,3 +240,9 @@ def test_read_context_collects_the_readings_of_a_step() -> None:
     assert not (plain.approximate or plain.counting or plain.bases or plain.pi_is_name)
     assert not read_context("约分得 2/3").approximate  # 约分: reduce a fraction
     assert not read_context("Think about it: 3 + 4 = 7.").approximate
+
+
+def test_a_base_named_only_in_the_context_still_reads_the_step() -> None:
+    assert check_step("$110 = 6$").verdict == "false"  # decimal, nothing says otherwise
+    assert check_step("$110 = 6$", context="Write 6 in binary.").verdict == "true"
+    assert check_step("$110 = 7$", context="Write 6 in binary.").verdict == "false"
