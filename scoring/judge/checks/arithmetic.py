@@ -12,15 +12,16 @@ from scoring.judge.input import JudgeInput
 
 
 @lru_cache(maxsize=4096)
-def step_check(step: str) -> StepCheck:
-    """`check_step` of one step text, read once however many checks ask."""
-    return check_step(step)
+def step_check(step: str, problem: str) -> StepCheck:
+    """`check_step` of one step text, read once however many checks ask; the problem is the
+    context that may name a base the step's numerals are written in."""
+    return check_step(step, context=problem)
 
 
 def find_calculations(inp: JudgeInput) -> list[Finding]:
     found: list[Finding] = []
     for i, step in enumerate(inp.steps):
-        check = step_check(step)
+        check = step_check(step, inp.problem)
         if check.verdict == "false":
             found.append(Finding("calculation_false", i, check.evidence))
         elif check.verdict == "true":

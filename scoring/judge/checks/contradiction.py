@@ -8,11 +8,13 @@ relations are about the new value, not the old one.
 from __future__ import annotations
 
 from scoring.equations import Relation, check_against, definitions, extract_relations, single_value
-from scoring.judge.checks._words import CASE_WORDS
 from scoring.judge.checks.arithmetic import step_check
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
+from scoring.lexicon import CASE_WORDS, HEDGE_WORDS, words
 from scoring.numeric import Value
+
+_CASE = words(HEDGE_WORDS, CASE_WORDS)
 
 
 def _names(rel: Relation) -> set[str]:
@@ -45,9 +47,9 @@ def find_contradictions(inp: JudgeInput) -> list[Finding]:
     found: list[Finding] = []
     for i, step in enumerate(inp.steps):
         relations = extract_relations(step)
-        if step_check(step).verdict == "false":
+        if step_check(step, inp.problem).verdict == "false":
             continue
-        new_case = _new_case(relations, known) if CASE_WORDS.search(step) else set()
+        new_case = _new_case(relations, known) if _CASE.search(step) else set()
         for rel in relations:
             if new_case and _names(rel) & new_case:
                 continue
