@@ -21,6 +21,7 @@ import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from eval_sets.items import GoldItem
@@ -32,6 +33,7 @@ from eval_sets.runner.store import ItemResult, ResultStore
 FORWARDED_ENV = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HOME")
 FORWARDED_PREFIX = "STEPGRADE_"
 CONNECT_TIMEOUT = 10.0  # seconds to reach a head node's port
+TOKEN_FILE = Path("~/.ray/auth_token")  # where `ray start` keeps the cluster's token
 
 
 class EngineError(RuntimeError):
@@ -74,12 +76,25 @@ def connect(options: RayOptions) -> bool:
         return False
     address = options.address or os.environ.get("RAY_ADDRESS") or "local"
     extra = {"include_dashboard": False} if address == "local" else {}
+    if address != "local":
+        _token_auth_like_ray_start()
     try:
         _reachable(address)
         ray.init(address=address, logging_level=logging.WARNING, **extra)
     except (OSError, RuntimeError, ValueError) as err:
-        raise ValueError(f"cannot connect to Ray at {address}: {err}") from None
+        raise ValueError(f"cannot connect to Ray at {address}: {err} (a cluster with token "
+                         f"authentication also needs RAY_AUTH_MODE=token and its token in "
+                         f"RAY_AUTH_TOKEN or {TOKEN_FILE})") from None
     return True
+
+
+def _token_auth_like_ray_start() -> None:
+    """`ray start --head` turns token authentication on when a token exists (RAY_AUTH_TOKEN or
+    ~/.ray/auth_token), but a client joining with `ray.init(address=...)` does not and is
+    refused; do for the client what the head did, unless RAY_AUTH_MODE says otherwise."""
+    if "RAY_AUTH_MODE" not in os.environ and (os.environ.get("RAY_AUTH_TOKEN")
+                                              or TOKEN_FILE.expanduser().is_file()):
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def _reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:

@@ -14,7 +14,8 @@ def _grade(tmp_path, *extra: str) -> list[str]:
             "--out", str(tmp_path), "--engine", "ray", "--no-progress", *extra]
 
 
-def test_an_address_nobody_listens_on_is_a_usage_error(tmp_path, capsys) -> None:
+def test_an_address_nobody_listens_on_is_a_usage_error(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")  # connect() would set it; keep it in this test
     with socket.socket() as s:  # a free port, closed again: nothing listens there
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

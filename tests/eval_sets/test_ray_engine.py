@@ -132,3 +132,26 @@ def test_an_item_past_its_deadline_is_recorded_and_the_others_graded(
     rows = _llm_run(tmp_path, monkeypatch, endpoint, "--actors", "1", "--timeout", "8")
     assert rows["mr-invalid-3"]["error"] == "timeout after 8 s"  # the rectangle problem
     assert all(rows[i]["report"]["meta"]["mode"] == "llm" for i in rows if i != "mr-invalid-3")
+
+
+def test_generate_on_ray_asks_the_model_once_per_item_and_grades_as_locally(
+        tmp_path, local_ray, monkeypatch) -> None:
+    solutions = {"Solve for $x$": "Subtract $2x$: $3x - 3 = 9$, so $3x = 12$ and $x = \\boxed{4}$.",
+                 "right triangle": "The hypotenuse is $\\sqrt{6^2 + 8^2} = \\boxed{12}$."}
+
+    def solve(operation: str, prompt: str) -> dict:
+        return {"solution": next(v for k, v in solutions.items() if k in prompt)}
+
+    with FakeOpenAI(solve) as server:
+        monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
+        argv = ["bench", "generate", "--model", "tiny", "--base-url", server.base_url,
+                "--dataset", "math", "--path", str(bundled_path("math")), "--subsets", "algebra",
+                "geometry", "--no-progress"]
+        assert main([*argv, "--out", str(tmp_path / "local")]) == 0
+        assert main([*argv, "--out", str(tmp_path / "ray"), "--engine", "ray", "--actors", "2",
+                     "--llm-concurrency", "1"]) == 0
+    assert len(server.requests) == 4  # two items, once per engine (each has its own cache)
+    assert differences(tmp_path / "local", tmp_path / "ray") == []
+    rows = read_results(tmp_path / "ray")
+    assert rows["math-demo/algebra/1.json"]["report"]["answer"]["correct"] is True
+    assert "Subtract $2x$" in rows["math-demo/algebra/1.json"]["request"]["solution"]
