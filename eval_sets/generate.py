@@ -22,10 +22,9 @@ from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
 from eval_sets.items import Gold, GoldItem
 from eval_sets.registry import DatasetError, read_dataset
-from eval_sets.runner.bench import BenchSpec, grade_items, print_tables, report_run
+from eval_sets.runner.bench import BenchSpec, Recipe, grade_items, print_tables, report_run
 from eval_sets.runner.llm_gate import Gate, gated
 from eval_sets.runner.ray_engine import RayOptions
-from eval_sets.runner.recipe import Recipe
 from eval_sets.runner.run import Prepare, RunConfig, RunStats
 from eval_sets.runner.store import ResultStore
 from prompts.render import render

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from agent.context import Context
+from agent.grader import Grader, LlmUnavailableError
 from eval_sets.items import GoldItem, RowError
 from eval_sets.registry import DatasetError, Loaded, get_loader, read_dataset
 from eval_sets.runner.figures import draw_all
+from eval_sets.runner.llm_gate import Gate, gate_grader
 from eval_sets.runner.ray_engine import RayOptions, run_on_ray
-from eval_sets.runner.recipe import Recipe
-from eval_sets.runner.run import RunConfig, RunStats, run_items
+from eval_sets.runner.run import Prepare, RunConfig, RunStats, run_items
 from eval_sets.runner.store import ItemResult, ResultStore
 from eval_sets.runner.summary import summarise
 from eval_sets.runner.tables import Table, fmt, to_latex, to_markdown
@@ -24,6 +25,8 @@ from scoring.schema import Mode
 
 RUN_FILE = "run.json"
 Engine = Literal["local", "ray"]
+# Builds the `Prepare` step of a run (e.g. ask a model for the solution), its model calls gated.
+PrepareFactory = Callable[[Gate | None], Prepare]
 
 
 class RunMismatchError(ValueError):
@@ -53,6 +56,45 @@ class BenchSpec:
                     f"v{spec.loader_version} ({spec.path}, mode {spec.mode})")
         out_dir.mkdir(parents=True, exist_ok=True)
         file.write_text(json.dumps(asdict(spec), indent=2) + "\n", encoding="utf-8")
+
+
+def make_bench_grader(mode: Mode, out_dir: Path, answer_timeout: float | None = None) -> Grader:
+    """Offline: a plain Grader. LLM: the configured endpoint with a cassette cache in the out dir,
+    so a rerun (or a resumed run) answers repeated prompts from disk instead of the model.
+    `answer_timeout` (seconds per symbolic answer check) can be raised for reproducible runs on a
+    busy machine, where a 2 s check may time out and leave the answer undecided."""
+    if mode == "offline":
+        return Grader(Context() if answer_timeout is None else Context(answer_timeout=answer_timeout))
+    from server.factory import make_grader
+    from server.settings import Settings
+
+    settings = Settings()
+    cache = out_dir / "llm_cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    updates: dict[str, object] = {"llm_record": settings.llm_record or cache,
+                                  "llm_replay": settings.llm_replay or cache}
+    if answer_timeout is not None:
+        updates["answer_timeout"] = answer_timeout
+    return make_grader(settings.model_copy(update=updates))
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to build the run's grader (and `bench generate`'s solution step) in any process: the
+    local engine builds one here, each Ray actor its own, from this one (picklable) value."""
+
+    mode: Mode
+    out_dir: Path
+    answer_timeout: float | None = None
+    prepare: PrepareFactory | None = None
+
+    def build(self, gate: Gate | None = None) -> tuple[Grader, Prepare | None]:
+        """The grader and the prepare step, their model calls behind `gate` when one is given."""
+        grader = make_bench_grader(self.mode, self.out_dir, self.answer_timeout)
+        if self.mode == "llm" and not grader.llm_configured:
+            raise LlmUnavailableError("--mode llm needs STEPGRADE_LLM_BASE_URL and "
+                                      "STEPGRADE_LLM_MODEL (an OpenAI-compatible endpoint)")
+        return gate_grader(grader, gate), None if self.prepare is None else self.prepare(gate)
 
 
 def write_summary(out_dir: Path, dataset: str, tables: list[Table],
@@ -99,7 +141,7 @@ def grade_items(items: Sequence[GoldItem], rows: Sequence[RowError], store: Resu
         stats = run_on_ray(items, store, config, recipe, ray or RayOptions())
     else:
         grader, prepare = recipe.build()
-        stats = asyncio.run(run_items(grader, items, store, config, prepare))
+        stats = run_items(grader, items, store, config, prepare)
     return replace(stats, total=stats.total + len(rows), failed=stats.failed + len(rows))
 
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.registry import read_dataset
-from eval_sets.runner.bench import Engine, grade_items
+from eval_sets.runner.bench import Engine, Recipe, grade_items
 from eval_sets.runner.compare import differences
-from eval_sets.runner.ray_engine import RayOptions, connect
-from eval_sets.runner.recipe import Recipe
+from eval_sets.runner.ray_connect import connect
+from eval_sets.runner.ray_engine import RayOptions
 from eval_sets.runner.run import RunConfig
 from eval_sets.runner.store import RESULTS, ResultStore
 
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data, out = Path(args.data), Path(args.out)
     print(f"before: {load()}", flush=True)
-    started = connect(RayOptions())  # one Ray for both Ray runs; its start-up is not counted
+    started = connect()  # one Ray for both Ray runs; its start-up is not counted
     timings: dict[tuple[str, str], Timing] = {}
     try:
         for kind, file in SETS:

@@ -16,25 +16,17 @@ import asyncio
 import json
 import logging
 import math
-import os
-import socket
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eval_sets.items import GoldItem
-from eval_sets.runner.recipe import Recipe
-from eval_sets.runner.run import RunConfig, RunStats, grade_each, progress_bar
+from eval_sets.runner.ray_connect import connect, forwarded_env, import_ray
+from eval_sets.runner.run import Record, RunConfig, RunStats, grade_each, run_pending
 from eval_sets.runner.store import ItemResult, ResultStore
 
-# Variables every actor must see as the driver does (LLM endpoint, models offline, ...).
-FORWARDED_ENV = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HOME")
-FORWARDED_PREFIX = "STEPGRADE_"
-CONNECT_TIMEOUT = 10.0  # seconds to reach a head node's port
-TOKEN_FILE = Path("~/.ray/auth_token")  # where `ray start` keeps the cluster's token
-
+if TYPE_CHECKING:
+    from eval_sets.runner.bench import Recipe
 
 class EngineError(RuntimeError):
     """The Ray run itself failed (not one item): the message says why; a rerun resumes."""
@@ -52,57 +44,6 @@ class RayOptions:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RayOptions:
         return cls(address=args.address, actors=args.actors, llm_concurrency=args.llm_concurrency)
-
-
-def _ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("--engine ray needs Ray: pip install -e '.[ray]' (or stepgrade[ray])") from None
-    return ray
-
-
-def forwarded_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items()
-            if k.startswith(FORWARDED_PREFIX) or k in FORWARDED_ENV}
-
-
-def connect(options: RayOptions) -> bool:
-    """Join the cluster at `--address` (or RAY_ADDRESS; `auto` finds one started on this machine
-    with `ray start`), else start a Ray of our own here, even beside another. True when this
-    call made the connection (and so should close it)."""
-    ray = _ray()
-    if ray.is_initialized():
-        return False
-    address = options.address or os.environ.get("RAY_ADDRESS") or "local"
-    extra = {"include_dashboard": False} if address == "local" else {}
-    if address != "local":
-        _token_auth_like_ray_start()
-    try:
-        _reachable(address)
-        ray.init(address=address, logging_level=logging.WARNING, **extra)
-    except (OSError, RuntimeError, ValueError) as err:
-        raise ValueError(f"cannot connect to Ray at {address}: {err} (a cluster with token "
-                         f"authentication also needs RAY_AUTH_MODE=token and its token in "
-                         f"RAY_AUTH_TOKEN or {TOKEN_FILE})") from None
-    return True
-
-
-def _token_auth_like_ray_start() -> None:
-    """`ray start --head` turns token authentication on when a token exists (RAY_AUTH_TOKEN or
-    ~/.ray/auth_token), but a client joining with `ray.init(address=...)` does not and is
-    refused; do for the client what the head did, unless RAY_AUTH_MODE says otherwise."""
-    if "RAY_AUTH_MODE" not in os.environ and (os.environ.get("RAY_AUTH_TOKEN")
-                                              or TOKEN_FILE.expanduser().is_file()):
-        os.environ["RAY_AUTH_MODE"] = "token"
-
-
-def _reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail fast: `ray.init` waits for an absent head node for many minutes."""
-    if address in ("local", "auto"):
-        return
-    host, _, port = address.split("://", 1)[-1].rpartition(":")
-    socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
 
 
 class GradeBatch:
@@ -132,32 +73,31 @@ def batch_size(config: RunConfig) -> int:
 
 def run_on_ray(items: Sequence[GoldItem], store: ResultStore, config: RunConfig, recipe: Recipe,
                options: RayOptions) -> RunStats:
-    """Grade every item not yet in `store` on Ray; the same RunStats as the local engine."""
+    """The Ray engine: the pending items graded by a pool of actors (see the module doc)."""
     recipe.build()  # a configuration error shows here, before any actor starts
-    start = time.perf_counter()
-    todo = [item for item in items if item.id not in store.done]
-    resumed = len(items) - len(todo)
-    failed = 0
-    if todo:
-        ray = _ray()
-        started = connect(options)
-        try:
-            failed = _stream(ray, todo, store, config, recipe, options, resumed, len(items))
-        except ray.exceptions.RayError as err:
-            raise EngineError(f"the Ray run failed: {err}") from None
-        finally:
-            if started:
-                ray.shutdown()
-    return RunStats(total=len(items), resumed=resumed, graded=len(todo), failed=failed,
-                    wall_s=time.perf_counter() - start)
+    return run_pending(items, store, config,
+                       lambda todo, record: _on_ray(todo, record, config, recipe, options))
 
 
-def _stream(ray: Any, todo: Sequence[GoldItem], store: ResultStore, config: RunConfig,
-            recipe: Recipe, options: RayOptions, resumed: int, total: int) -> int:
+def _on_ray(todo: Sequence[GoldItem], record: Record, config: RunConfig, recipe: Recipe,
+            options: RayOptions) -> None:
+    ray = import_ray()
+    started = connect(options.address)
+    try:
+        _stream(ray, todo, record, config, recipe, options)
+    except ray.exceptions.RayError as err:
+        raise EngineError(f"the Ray run failed: {err}") from None
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _stream(ray: Any, todo: Sequence[GoldItem], record: Record, config: RunConfig,
+            recipe: Recipe, options: RayOptions) -> None:
     from ray.data import ActorPoolStrategy, DataContext
 
     context = DataContext.get_current()
-    context.enable_progress_bars = False  # ours below counts resumed items too
+    context.enable_progress_bars = False  # the run's own bar counts resumed items too
     context.print_on_execution_start = False
     logging.getLogger("ray.data").setLevel(logging.ERROR)  # no per-dataset chatter on stderr
     actors = options.actors or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -174,14 +114,5 @@ def _stream(ray: Any, todo: Sequence[GoldItem], store: ResultStore, config: RunC
         GradeBatch, fn_constructor_kwargs={"recipe": recipe, "config": config, "gate": gate},
         batch_size=size, compute=ActorPoolStrategy(size=min(actors, blocks)), num_cpus=1,
         runtime_env={"env_vars": forwarded_env()})
-    failed = 0
-    bar = progress_bar(total, resumed, config)
-    try:
-        for row in graded.iter_rows():
-            result = ItemResult.from_json(json.loads(row["line"]))
-            store.append(result)
-            failed += result.error is not None
-            bar.update(1)
-    finally:
-        bar.close()
-    return failed
+    for row in graded.iter_rows():
+        record(ItemResult.from_json(json.loads(row["line"])))

@@ -89,11 +89,15 @@ def progress_bar(total: int, done: int, config: RunConfig) -> tqdm:
                 disable=not config.progress, desc="grading", smoothing=0.1)
 
 
-async def run_items(
-    grader: Grader, items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
-    prepare: Prepare | None = None,
-) -> RunStats:
-    """Grade every item not yet in `store`, appending each result as soon as it is graded."""
+Record = Callable[[ItemResult], None]
+# An engine: grade these items, handing each result to `record` as soon as it is graded.
+Grade = Callable[[Sequence[GoldItem], Record], None]
+
+
+def run_pending(items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
+                grade: Grade) -> RunStats:
+    """Have `grade` grade every item not yet in `store`; each result is appended the moment it
+    arrives (a killed run loses only what was in flight) and counted on the progress bar."""
     start = time.perf_counter()
     todo = [item for item in items if item.id not in store.done]
     resumed = len(items) - len(todo)
@@ -107,8 +111,16 @@ async def run_items(
         bar.update(1)
 
     try:
-        await grade_each(grader, todo, config, record, prepare)
+        if todo:
+            grade(todo, record)
     finally:
         bar.close()
     return RunStats(total=len(items), resumed=resumed, graded=len(todo), failed=failed,
                     wall_s=time.perf_counter() - start)
+
+
+def run_items(grader: Grader, items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
+              prepare: Prepare | None = None) -> RunStats:
+    """The local engine: grade the pending items here, `config.concurrency` at a time."""
+    return run_pending(items, store, config, lambda todo, record: asyncio.run(
+        grade_each(grader, todo, config, record, prepare)))

@@ -1,5 +1,5 @@
-"""Helpers shared by the runner's tests: a StepMathBench file with broken rows, and a model
-oracle for the bundled MR-MATH items."""
+"""Helpers shared by the runner's tests: a StepMathBench file with broken rows, a long MR-MATH
+file, and a model oracle for the bundled MR-MATH items."""
 
 from __future__ import annotations
 
@@ -62,3 +62,15 @@ def mr_math_oracle() -> Oracle:
         return None
 
     return answer
+
+
+@pytest.fixture
+def repeated_mr_math(tmp_path: Path) -> Callable[[int], Path]:
+    """`n` MR-MATH-style items: the bundled rows repeated under distinct ids `mr-invalid-<i>`."""
+
+    def write(n: int) -> Path:
+        rows = [json.loads(x) for x in bundled_path("mr_math_invalid").read_text().splitlines()]
+        return write_lines(tmp_path, [json.dumps({**rows[i % len(rows)], "id": i})
+                                      for i in range(n)], "many.jsonl")
+
+    return write

@@ -14,10 +14,9 @@ import ray
 from agent.llm.fake_server import FakeOpenAI
 from eval_sets.bundled import BUNDLED_DIR, bundled_path
 from eval_sets.registry import load_dataset
-from eval_sets.runner.bench import grade_items
+from eval_sets.runner.bench import Recipe, grade_items
 from eval_sets.runner.compare import differences, read_results
 from eval_sets.runner.ray_engine import RayOptions
-from eval_sets.runner.recipe import Recipe
 from eval_sets.runner.run import RunConfig
 from eval_sets.runner.store import ResultStore
 from server.cli import main
@@ -42,7 +41,8 @@ def test_every_bundled_set_grades_as_on_the_local_engine(tmp_path, local_ray) ->
         stats = grade_items(items, [], ResultStore.open(out), config,
                             Recipe("offline", out, float(ANSWER_TIMEOUT)), engine,  # type: ignore[arg-type]
                             RayOptions(actors=2))
-        assert (stats.total, stats.graded, stats.failed) == (len(items), len(items), 0)
+        errors = [r["error"] for r in read_results(out).values() if r["error"]]
+        assert (stats.total, stats.graded, stats.failed) == (len(items), len(items), 0), errors
     assert differences(tmp_path / "local", tmp_path / "ray") == []
     assert len(read_results(tmp_path / "ray")) == len(items) > 20
 

@@ -10,20 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from eval_sets.bundled import bundled_path
-
 REPO = Path(__file__).resolve().parents[2]
 N_ITEMS = 120
-
-
-def _dataset(tmp_path: Path) -> Path:
-    """MR-MATH-style items: the bundled rows repeated under distinct ids."""
-    rows = [json.loads(x) for x in bundled_path("mr_math_invalid").read_text().splitlines()]
-    path = tmp_path / "many.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for i in range(N_ITEMS):
-            fh.write(json.dumps({**rows[i % len(rows)], "id": i}) + "\n")
-    return path
 
 
 def _command(data: Path, out: Path) -> list[str]:
@@ -53,8 +41,8 @@ def _kill_session(sid: int) -> None:
             pass
 
 
-def test_killed_ray_run_resumes_without_loss_or_duplicates(tmp_path) -> None:
-    data, out = _dataset(tmp_path), tmp_path / "out"
+def test_killed_ray_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr_math) -> None:
+    data, out = repeated_mr_math(N_ITEMS), tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     results = out / "results.jsonl"
     proc = subprocess.Popen(_command(data, out), cwd=REPO, env=env, stdout=subprocess.DEVNULL,
