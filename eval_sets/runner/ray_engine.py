@@ -85,8 +85,8 @@ def _on_ray(todo: Sequence[GoldItem], record: Record, config: RunConfig, recipe:
     started = connect(options.address)
     try:
         _stream(ray, todo, record, config, recipe, options)
-    except ray.exceptions.RayError as err:
-        raise EngineError(f"the Ray run failed: {err}") from None
+    except Exception as err:  # noqa: BLE001  (Ray's own and Ray Data's errors: no traceback)
+        raise EngineError(f"the Ray run failed: {type(err).__name__}: {err}") from None
     finally:
         if started:
             ray.shutdown()
