@@ -3,7 +3,9 @@
 For each development set it grades every item three times into fresh folders and prints, per
 engine, items/s end to end (start-up included: Ray's actors load their models) and in the steady
 state (from the first item finished to the last, by the items' own `finished_at`). It then checks
-that the three results.jsonl agree item by item, timings aside, and exits 1 if they do not.
+that the three results.jsonl agree item by item, timings aside, and exits 1 if they do not. An
+item that differs is graded again locally a few times, to show whether the grader itself varies
+on it (some step checks have wall-clock budgets, which a loaded machine can exhaust).
 
     python -m eval_sets.runner.ray_bench --data ../shared/data --out /tmp/stepgrade-bench-ray
 """
@@ -11,6 +13,7 @@ that the three results.jsonl agree item by item, timings aside, and exits 1 if t
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import shutil
@@ -21,11 +24,11 @@ from pathlib import Path
 
 from eval_sets.registry import read_dataset
 from eval_sets.runner.bench import Engine, Recipe, grade_items
-from eval_sets.runner.compare import differences
+from eval_sets.runner.compare import differences, read_results, without_timings
 from eval_sets.runner.ray_connect import connect
 from eval_sets.runner.ray_engine import RayOptions
-from eval_sets.runner.run import RunConfig
-from eval_sets.runner.store import RESULTS, ResultStore
+from eval_sets.runner.run import RunConfig, grade_each
+from eval_sets.runner.store import RESULTS, ItemResult, ResultStore
 
 SETS = (("stepmath", "stepmathbench_dev.jsonl"), ("processbench", "processbench_dev.jsonl"))
 RUNS: tuple[tuple[str, Engine, int | None], ...] = (
@@ -108,10 +111,37 @@ def main(argv: list[str] | None = None) -> int:
               f"{steady} steady")
         for engine in ("ray1", "ray2"):
             diff = differences(out / "local" / kind, out / engine / kind)
+            ids = [d.split(": ", 1)[0] for d in diff]
+            unsteady = unsteady_items(kind, data / dict(SETS)[kind], ids, out / engine / kind,
+                                      args.answer_timeout)
             identical &= not diff
-            verdict = "identical" if not diff else f"{len(diff)} differ, e.g. {diff[0]}"
-            print(f"  local vs {engine}: {verdict}")
+            print(f"  local vs {engine}: " + ("identical" if not diff else
+                  f"{len(diff)} differ ({', '.join(ids)}); graded again locally, "
+                  f"{len(unsteady)} vary or come out as on Ray ({', '.join(unsteady) or 'none'}); "
+                  f"e.g. {diff[0][:300]}"))
     return 0 if identical else 1
+
+
+def unsteady_items(kind: str, path: Path, ids: list[str], other: Path, answer_timeout: float,
+                   times: int = 5) -> list[str]:
+    """Of `ids`, those the local grader grades differently when it grades them again, or grades
+    as the run in `other` did: evidence that the grader, not the engine, made the difference."""
+    if not ids:
+        return []
+    items = [i for i in read_dataset(kind, path).items if i.id in set(ids)]
+    grader, _ = Recipe("offline", other, answer_timeout).build()
+    config = RunConfig(mode="offline", concurrency=1, timeout=600.0, progress=False)
+    seen: dict[str, set[str]] = {i.id: set() for i in items}
+
+    def keep(result: ItemResult) -> None:
+        seen[result.id].add(json.dumps(without_timings(json.loads(result.to_line())),
+                                       sort_keys=True))
+
+    for _ in range(times):
+        asyncio.run(grade_each(grader, items, config, keep, first_alone=False))
+    theirs = read_results(other)
+    return [i for i in ids if len(seen.get(i, ())) > 1
+            or json.dumps(theirs[i], sort_keys=True) in seen.get(i, ())]
 
 
 if __name__ == "__main__":
