@@ -38,13 +38,13 @@ def connect(address: str | None = None) -> bool:
     """Join the cluster at `--address` (or RAY_ADDRESS; `auto` finds one started on this machine
     with `ray start`), else start a Ray of our own here, even beside another. True when this
     call made the connection (and so should close it)."""
+    address = address or os.environ.get("RAY_ADDRESS") or "local"
+    if address != "local":
+        _token_auth_like_ray_start()  # before Ray is imported: it reads its mode then
     ray = import_ray()
     if ray.is_initialized():
         return False
-    address = address or os.environ.get("RAY_ADDRESS") or "local"
     extra = {"include_dashboard": False} if address == "local" else {}
-    if address != "local":
-        _token_auth_like_ray_start()
     try:
         _reachable(address)
         ray.init(address=address, logging_level=logging.WARNING, **extra)

@@ -81,8 +81,8 @@ def run_on_ray(items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
 
 def _on_ray(todo: Sequence[GoldItem], record: Record, config: RunConfig, recipe: Recipe,
             options: RayOptions) -> None:
-    ray = import_ray()
     started = connect(options.address)
+    ray = import_ray()
     try:
         _stream(ray, todo, record, config, recipe, options)
     except Exception as err:  # noqa: BLE001  (Ray's own and Ray Data's errors: no traceback)
