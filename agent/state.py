@@ -7,6 +7,7 @@ from typing import Annotated, Literal, NamedTuple, TypedDict
 
 from agent.llm.records import CallRecord
 from scoring.align import Alignment
+from scoring.judge import Evidence
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.tree import TreeResult
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, StepVerdict
@@ -21,7 +22,7 @@ class ChunkVerdicts(NamedTuple):
     """Verdicts for steps `first`..`first + len(verdicts) - 1` (1-based), from one chunk call."""
 
     first: int
-    verdicts: list[StepVerdict]
+    verdicts: list[StepVerdict | None]
     by_llm: bool
 
 
@@ -40,7 +41,7 @@ class GradeState(InputState, total=False):
     problem_similarity: list[float] | None
     verdicts: list[StepVerdict]
     llm_verdicts: list[StepVerdict] | None
-    evidence: list[StepVerdict]
+    evidence: Evidence
     chunks: Annotated[list[ChunkVerdicts], operator.add]
     judged_by: Literal["offline", "llm"]
     tree: TreeResult

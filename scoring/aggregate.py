@@ -35,7 +35,7 @@ def step_points(labels: Sequence[StepLabel], *, simplicity: bool = False) -> lis
     return points
 
 
-def stepmath_raw(points: Sequence[int], problem_type: ProblemType) -> float:
+def stepmath_raw(points: Sequence[float], problem_type: ProblemType) -> float:
     """StepMathAgent Eq. 1 before φ: calculation weighs the final step 4 of 10, others share 6."""
     n = len(points)
     if n == 0:
@@ -63,6 +63,16 @@ def score_solution(
     score = round(raw)
     binary = points[-1] if problem_type == "calculation" else int(score > 5)
     return StepMathScore(raw=raw, score=score, binary=binary)
+
+
+def expected_score(p_wrong: Sequence[float], problem_type: ProblemType) -> float:
+    """Eq. 1 in expectation when step i earns its point with probability 1 - p_wrong[i].
+
+    Steps are taken as independent and a step built on a wrong one is not discounted again:
+    with dependencies compounded, the expectation fell further from the human scores of
+    StepMathBench (fit half: Pearson r 0.70 against 0.73).
+    """
+    return stepmath_raw([1.0 - p for p in p_wrong], problem_type)
 
 
 def simple_problem_score(answer_correct: bool | None) -> StepMathScore:

@@ -20,21 +20,33 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+from scoring.answer_readings import READINGS, Reading, read_pair, restate
 from scoring.extract import answer_candidates, extract_answer, find_answer
 
 __all__ = [
     "AnswerCheck",
     "AnswerVerifier",
+    "Equivalence",
     "VerifierPool",
     "VerifyConfig",
     "check_answer",
     "clean_answer",
+    "compare_answers",
     "extract_answer",
     "is_equivalent",
 ]
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
+
+
+class Comparer(Protocol):
+    """What compares answers with math-verify: a worker, a pool of them, or a test's stand-in."""
+
+    def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
+        ...
+
 _TIMEOUT = object()
 
 @dataclass(frozen=True)
@@ -204,6 +216,9 @@ def default_verifier() -> VerifierPool:
 
 _CONTROL = {"\x07": "\\a", "\x08": "\\b", "\x0b": "\\v", "\x0c": "\\f"}
 _TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za-z])\s*\}")
+_SPACED_WRAPPER = re.compile(r"\\(text|mathrm|textrm|textbf|mbox)\s+\{")
+_SINGLE_BACKSLASH = re.compile(r"(?<!\\)\\(?!\\)")
+_DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
 _SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"))
 
 
@@ -211,9 +226,14 @@ def clean_answer(answer: str) -> str:
     """Repair what commonly breaks answers before any comparison.
 
     JSON written without escaping turns `\\frac` into a form feed plus "rac" (likewise `\\b`,
-    `\\v`, `\\a`); `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are display variants.
+    `\\v`, `\\a`); an answer escaped twice has every backslash doubled (`\\\\sqrt{5}`);
+    `\\text {cm}` is `\\text{cm}`; `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are
+    display variants.
     """
     text = "".join(_CONTROL.get(ch, ch) for ch in answer)
+    if _DOUBLED_COMMAND.search(text) and not _SINGLE_BACKSLASH.search(text):
+        text = text.replace("\\\\", "\\")
+    text = _SPACED_WRAPPER.sub(r"\\\1{", text)
     text = _TEXT_SYMBOL.sub(lambda m: m.group(1), text)
     for variant, canonical in _SYNONYMS:
         text = text.replace(variant, canonical)
@@ -224,36 +244,95 @@ def _normalise(answer: str) -> str:
     return re.sub(r"\s+|\$|\\[,;! ]|\\left|\\right", "", clean_answer(answer)).rstrip(".")
 
 
+@dataclass(frozen=True)
+class Equivalence:
+    """A verdict and the reading that decided it (`same_text`, a name from
+    `scoring.answer_readings.READINGS`, `math_verify`, or `empty`)."""
+
+    verdict: bool | None
+    reading: str
+    restated: bool = False  # decided on the values `restate` read from the answers
+
+
+def _for_math_verify(text: str) -> str:
+    """A bare answer on one line: math-verify wraps it in `$...$`, where a newline ends the math
+    (a matrix written over several lines would lose all but a fragment)."""
+    if any(mark in text.replace("\\$", "") for mark in ("$", "\\(", "\\[", "\\boxed")):
+        return text
+    return " ".join(text.split())
+
+
+def compare_answers(
+    gold: str | Sequence[str],
+    pred: str | None,
+    *,
+    timeout: float = 2.0,
+    verifier: Comparer | None = None,
+    readings: Sequence[tuple[str, Reading]] = READINGS,
+) -> Equivalence:
+    """Whether `pred` equals the gold answer (any of them, for a list), and what decided it.
+
+    The readings of `scoring.answer_readings` are tried first (exact, in this process), on the
+    answers as written and then as values (`restate`: the answer a text in words states, without
+    units and names); a pair none of them decides goes to math-verify in its worker. `readings`
+    is there to measure what each one adds.
+    """
+    items = [gold] if isinstance(gold, (str, int, float)) else list(gold)
+    golds = [clean_answer(str(g)) for g in items if g is not None and str(g).strip()]
+    if pred is None or not str(pred).strip() or not golds:
+        return Equivalence(None, "empty")
+    pred = clean_answer(str(pred))
+    refused: Equivalence | None = None
+    undecided: dict[str, list[tuple[str, bool]]] = {}  # pred for math-verify -> (gold, restated)
+    for g in golds:
+        if _normalise(g) == _normalise(pred):
+            return Equivalence(True, "same_text")
+        found, values = read_pair(g, pred, readings), (g, pred)
+        if found is None and (values := restate(g, pred)) != (g, pred):
+            found = read_pair(*values, readings)
+        restated = values != (g, pred)
+        if found is None:
+            sent = (_for_math_verify(values[0]), restated)
+            undecided.setdefault(_for_math_verify(values[1]), []).append(sent)
+        elif found[0]:
+            return Equivalence(True, found[1], restated)
+        else:
+            refused = refused or Equivalence(False, found[1], restated)
+    verdict: bool | None = None
+    for text, pending in undecided.items():
+        verdict = (verifier or default_verifier()).compare([g for g, _ in pending], text, timeout)
+        if verdict:
+            return Equivalence(True, "math_verify", any(r for _, r in pending))
+    if refused is not None:
+        return refused
+    return Equivalence(verdict, "math_verify", any(r for p in undecided.values() for _, r in p))
+
+
 def is_equivalent(
     gold: str | Sequence[str],
     pred: str | None,
     *,
     timeout: float = 2.0,
-    verifier: AnswerVerifier | VerifierPool | None = None,
+    verifier: Comparer | None = None,
 ) -> bool | None:
     """Whether `pred` equals the gold answer (any of them, for a list).
 
     Returns None when either side is empty or cannot be parsed, or math-verify runs past
     `timeout` seconds (the worker is then killed and restarted on the next call).
     """
-    items = [gold] if isinstance(gold, (str, int, float)) else list(gold)
-    golds = [str(g) for g in items if g is not None and str(g).strip()]
-    pred = None if pred is None else str(pred)
-    if pred is None or not pred.strip() or not golds:
-        return None
-    if any(_normalise(g) == _normalise(pred) for g in golds):
-        return True
-    golds = [clean_answer(g) for g in golds]
-    return (verifier or default_verifier()).compare(golds, clean_answer(pred), timeout)
+    return compare_answers(gold, pred, timeout=timeout, verifier=verifier).verdict
 
 
 @dataclass(frozen=True)
 class AnswerCheck:
-    """The answer found, whether it equals the reference, and whether the solution marked it."""
+    """The answer found, whether it equals the reference, whether the solution marked it, and
+    the reading that decided (an `Equivalence.reading`; its precision is measured by
+    `eval_sets.answer_agreement`), "" when nothing was compared."""
 
     extracted: str | None
     correct: bool | None
     anchored: bool
+    reading: str = ""
 
 
 def check_answer(
@@ -262,7 +341,7 @@ def check_answer(
     *,
     timeout: float = 2.0,
     candidate_timeout: float = 0.5,
-    verifier: AnswerVerifier | VerifierPool | None = None,
+    verifier: Comparer | None = None,
 ) -> AnswerCheck:
     """Check a solution's final answer against the reference.
 
@@ -274,9 +353,10 @@ def check_answer(
     if not golds:
         return AnswerCheck(found.text, None, found.anchored)
     if found.anchored:
-        return AnswerCheck(found.text, is_equivalent(golds, found.text, timeout=timeout,
-                                                     verifier=verifier), True)
+        result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier)
+        return AnswerCheck(found.text, result.verdict, True, result.reading)
     for candidate in answer_candidates(text):
-        if is_equivalent(golds, candidate, timeout=candidate_timeout, verifier=verifier):
-            return AnswerCheck(candidate, True, False)
+        result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier)
+        if result.verdict:
+            return AnswerCheck(candidate, True, False, result.reading)
     return AnswerCheck(found.text, False if found.text else None, False)

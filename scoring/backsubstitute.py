@@ -16,13 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.equations import Relation, check_relation, format_signed, single_value
+from scoring.lexicon import TENTATIVE_WORDS, words
 from scoring.numeric import Value
 
-_TENTATIVE = re.compile(
-    r"\bif\b|\bsuppos|\bassum|\bwhen\b|\bcase\b|\bor\b|\bnot\b|n't\b|\bcheck|\btest|\bplug|\btry"
-    r"|\bguess|\blet'?s say\b|若|如果|假设|假定|当|情况|或|不|检验|验证|试",
-    re.IGNORECASE,
-)
+_TENTATIVE = words(TENTATIVE_WORDS)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 
 

@@ -10,6 +10,7 @@ to that or 1%. Work is bounded per side (see `scoring.mathparse`, `scoring.numer
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Sequence
@@ -20,23 +21,30 @@ from typing import Literal
 
 import sympy
 
+from scoring.approximation import close
+from scoring.bases import read_in_base
+from scoring.division import (
+    has_division,
+    is_bracketed,
+    is_whole_count,
+    quotient_remainder,
+    states_remainder,
+)
 from scoring.knowns import solve_known
-from scoring.mathparse import parse_math, units_of
+from scoring.lexicon import CHECK_WORDS, COUNT_UNITS, ELLIPSIS, NEGATION_WORDS, SUPPOSE_WORDS, words
+from scoring.mathparse import parse_math
 from scoring.mathstatements import Op, find_statements, split_chain
+from scoring.names import cannot_be_pi, is_bare_pi, with_times_signs, x_is_times
 from scoring.numeric import Unevaluable, Value, evaluate, format_value
 from scoring.prose_arithmetic import prose_statements
+from scoring.readings import EXACT, Reading, read_context
 from scoring.rewrite_check import differ
+from scoring.units import is_conversion, units_of
 
 Verdict = Literal["true", "false", "unknown"]
 
-_DECIMAL = re.compile(r"^\s*-?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*$")
-_REMAINDER = re.compile(r"remainder|余数|余\d|余下|\bmod\b|\\pmod|\\bmod", re.IGNORECASE)
-_ELLIPSIS = re.compile(r"\.\.\.|\\[lc]?dots|…")
-_HEDGE = re.compile(
-    r"\bnot\b|n't\b|\bfalse\b|\bwrong\b|\bincorrect\b|contradict|impossible|\bnever\b"
-    r"|\bfails?\b|\bplug(?:ging|ged)?\b|\bcheck|\btest|\bsuppos|\bassum|不|矛盾|错|假设|检验|验证",
-    re.IGNORECASE,
-)
+_ELLIPSIS = re.compile(ELLIPSIS)
+_HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
 _PERCENT_END = re.compile(r"\\?%\s*$")
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _EPS = 1e-9
@@ -98,8 +106,18 @@ def _relations(step: str) -> tuple[Relation, ...]:
         statements = find_statements(step)
     except (RecursionError, ValueError):
         return ()
-    return tuple(Relation(lhs, rhs, op, st.source) for st in statements
-                 for lhs, op, rhs in split_chain(st.text) if op is not None)
+    times = x_is_times(step)
+    return tuple(Relation(*((with_times_signs(lhs), with_times_signs(rhs)) if times else (lhs, rhs)),
+                          op, st.source)
+                 for st in statements for lhs, op, rhs in split_chain(st.text) if op is not None)
+
+
+def remainder_relations(step: str) -> list[Relation]:
+    """"a ÷ b = q R r" (also 余, remainder, q……r) as a = b·q + r and r < b (`scoring.division`)."""
+    found = []
+    for a, b, q, r, source in quotient_remainder(step):
+        found += [Relation(f"({b}) * ({q}) + ({r})", a, "=", source), Relation(r, b, "<", source)]
+    return found
 
 
 def prose_relations(step: str) -> list[Relation]:
@@ -128,78 +146,85 @@ def _prose_identities(step: str) -> list[RelationCheck]:
     return checks
 
 
-def _shown_decimals(side: str) -> int | None:
-    """Digits after the point when a side is a bare decimal literal (`0.67` -> 2, `216` -> 0)."""
-    m = _DECIMAL.match(side)
-    if m is None:
-        return None
-    return len(m.group(1)) if m.group(1) else 0
-
-
-def _close(a: Value, b: Value, op: Op, rel: Relation) -> bool:
-    """Equality up to float noise, or up to the rounding the writer shows."""
-    if isinstance(a, Fraction) and isinstance(b, Fraction) and a == b:
-        return True
-    scale = max(abs(float(a)), abs(float(b)), 1e-12)
-    diff = abs(float(a) - float(b))
-    floats = not isinstance(a, Fraction) or not isinstance(b, Fraction)
-    if floats and diff <= _EPS * max(scale, 1.0):  # float noise: sin(3pi) is 3.7e-16, not 0
-        return True
-    shown = [(d, v) for d, v in ((_shown_decimals(rel.lhs), b), (_shown_decimals(rel.rhs), a))
-             if d is not None]
-    tolerance = 0.0
-    for digits, other in shown:
-        exact = isinstance(other, Fraction) and (other * 10**digits).denominator == 1
-        if op == "approx" or (not exact and digits > 0):
-            tolerance = max(tolerance, 10.0**-digits)  # rounded or truncated to the shown digits
-    if op == "approx":
-        tolerance = max(tolerance, 0.01 * scale)
-    return diff < tolerance * (1 + _EPS)
-
-
-def _compare(a: Value, b: Value, rel: Relation) -> bool:
+def _compare(a: Value, b: Value, rel: Relation, reading: Reading) -> bool:
     op = rel.op
     if op in ("=", "approx"):
-        return _close(a, b, op, rel)
+        return close(a, b, rel.lhs, rel.rhs, op == "approx" or reading.approximate, reading.figures)
     if op == "!=":
-        return not _close(a, b, "=", rel)
+        return not close(a, b, rel.lhs, rel.rhs, False)
     fa, fb = (a, b) if isinstance(a, Fraction) and isinstance(b, Fraction) else (float(a), float(b))
     slack = 0 if isinstance(fa, Fraction) else _EPS * max(abs(fa), abs(fb), 1.0)
     return {"<": fa < fb + slack, ">": fa > fb - slack,
             "<=": fa <= fb + slack, ">=": fa >= fb - slack}[op]
 
 
-def check_relation(rel: Relation, values: dict[str, Value] | None = None) -> RelationCheck:
-    """Decide a relation whose sides are closed (after substituting `values`); else "unknown"."""
+def check_relation(
+    rel: Relation, values: dict[str, Value] | None = None, reading: Reading = EXACT
+) -> RelationCheck:
+    """Decide a relation whose sides are closed (after substituting `values`); else "unknown".
+
+    `reading` (`scoring.readings`) says how the step's words want it read: approximately, as a
+    count of whole items, in another base, with π as a name.
+    """
     if _ELLIPSIS.search(rel.lhs) or _ELLIPSIS.search(rel.rhs):
         return RelationCheck(rel, "unknown", f"{rel}: elided terms")
     if rel.lhs_expr is None or rel.rhs_expr is None:
         return RelationCheck(rel, "unknown", f"{rel}: not arithmetic we can read")
-    left, right = units_of(rel.lhs), units_of(rel.rhs)
-    if left and right and left != right:
-        return RelationCheck(rel, "unknown", f"{rel}: different units on each side")
+    if is_conversion(rel.lhs, rel.rhs):
+        return RelationCheck(rel, "unknown", f"{rel}: a unit conversion")
+    if reading.pi_is_name and sympy.pi in (rel.lhs_expr.atoms() | rel.rhs_expr.atoms()):
+        return RelationCheck(rel, "unknown", f"{rel}: π names a quantity here")
     try:
         a, b = evaluate(rel.lhs_expr, values), evaluate(rel.rhs_expr, values)
-        ok = _compare(a, b, rel) or _percent_convention(rel, a, b)
+        ok = _compare(a, b, rel, reading) or _percent_convention(rel, a, b, reading)
+        other = _other_reading(rel, a, b, reading) if not ok else None
     except Unevaluable as exc:
         return RelationCheck(rel, "unknown", f"{rel}: {exc}")
     except (TypeError, ValueError, OverflowError, ArithmeticError) as exc:
         return RelationCheck(rel, "unknown", f"{rel}: {type(exc).__name__}")
     if ok:
         return RelationCheck(rel, "true", f"{rel} holds")
+    if other is not None:
+        return other
     shown = format_signed(a)
     if len(shown) > 24:
         shown = f"{float(a):.6g}" if abs(a) < 1e300 else "a very large number"
     return RelationCheck(rel, "false", f"{rel} is false ({shown})")
 
 
-def _percent_convention(rel: Relation, a: Value, b: Value) -> bool:
+def _percent_convention(rel: Relation, a: Value, b: Value, reading: Reading) -> bool:
     """`(100 / 256) x 100 = 39.06%`: a percent sign labelling a number that is already x100."""
     left, right = _PERCENT_END.search(rel.lhs), _PERCENT_END.search(rel.rhs)
-    if bool(left) == bool(right):
+    if bool(left) == bool(right) or rel.op not in ("=", "approx"):
         return False
-    bare = replace(rel, lhs=_PERCENT_END.sub("", rel.lhs), rhs=_PERCENT_END.sub("", rel.rhs))
-    return _close(a * 100, b, rel.op, bare) if left else _close(a, b * 100, rel.op, bare)
+    lhs, rhs = _PERCENT_END.sub("", rel.lhs), _PERCENT_END.sub("", rel.rhs)
+    approximate = rel.op == "approx" or reading.approximate
+    if left:
+        return close(a * 100, b, lhs, rhs, approximate, reading.figures)
+    return close(a, b * 100, lhs, rhs, approximate, reading.figures)
+
+
+def _other_reading(rel: Relation, a: Value, b: Value, reading: Reading) -> RelationCheck | None:
+    """A relation false as plain decimal arithmetic that the step's words read otherwise."""
+    if rel.op != "=":
+        return None
+    for side, other, exact, shown in ((rel.lhs, rel.rhs, a, b), (rel.rhs, rel.lhs, b, a)):
+        if is_bare_pi(side) and cannot_be_pi(float(shown)):
+            return RelationCheck(rel, "unknown", f"{rel}: π names a quantity here")
+        counted = reading.counting or bool(units_of(other) & COUNT_UNITS)
+        if counted and has_division(side) and is_whole_count(exact, shown, reading.round_up):
+            return RelationCheck(rel, "true", f"{rel} holds as a count of whole items")
+        if is_bracketed(side) and is_whole_count(exact, shown, round_up=False):
+            return RelationCheck(rel, "true", f"{rel} holds reading [x] as the integer part")
+    # each side in decimal or in one of the stated bases (binary to octal: `.110 = .6`)
+    sides = [[(side, None)] + [(text, base) for base in reading.bases
+                               if (text := read_in_base(side, base, reading.bases)) is not None]
+             for side in (rel.lhs, rel.rhs)]
+    for (lhs, left), (rhs, right) in itertools.product(*sides):
+        if (left or right) and check_relation(Relation(lhs, rhs, rel.op, rel.source)).verdict == "true":
+            shown = " and ".join(sorted({f"base {b}" for b in (left, right) if b}))
+            return RelationCheck(rel, "true", f"{rel} holds with numerals in {shown}")
+    return None
 
 
 def format_signed(value: Value) -> str:
@@ -264,19 +289,20 @@ def _hedged(step: str, rel: Relation) -> bool:
     return _HEDGE.search(step[start + 1 :]) is not None
 
 
-def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
+def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") -> StepCheck:
     """Check every closed relation of a step; never raises, work is bounded by `config`.
 
     Arithmetic stated in words ("divide 6 into 54 to get 9") counts as relations too
     (`scoring.prose_arithmetic`).
 
     Relations are not substituted into each other within a step: steps that try cases
-    (`if x = 0 then y^2 = -1, no solution`) would read as contradictions.
+    (`if x = 0 then y^2 = -1, no solution`) would read as contradictions. The step's words, and
+    `context` (the problem, earlier steps) for a base they name, set how relations are read
+    (`scoring.readings`).
     """
     deadline = time.monotonic() + config.budget_s
-    relations = extract_relations(step) + prose_relations(step)
-    if _REMAINDER.search(step):  # `4 \div 5 = 0` with a remainder is integer division
-        relations = [r for r in relations if not re.search(r"\\div|/|÷", r.lhs + r.rhs)]
+    relations = [r for r in extract_relations(step) + prose_relations(step)
+                 if not states_remainder(r.rhs)] + remainder_relations(step)
     checks: list[RelationCheck] = []
     skipped = 0
     for i, rel in enumerate(relations):
@@ -284,6 +310,8 @@ def check_step(step: str, config: StepConfig = StepConfig()) -> StepCheck:
             skipped = len(relations) - i
             break
         check = check_relation(rel)
+        if check.verdict == "false":  # only then do the step's words matter: read them lazily
+            check = check_relation(rel, reading=read_context(step, context))
         checks.append(check)
     if time.monotonic() <= deadline:
         checks.extend(_prose_identities(step))

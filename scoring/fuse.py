@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from scoring.aggregate import (
     StepMathScore,
+    expected_score,
     score_solution,
     simple_problem_score,
     solution_redundancy,
@@ -88,6 +89,8 @@ def _step_reports(inputs: GradeInputs) -> list[StepReport]:
                 validity=round(min(1.0, max(0.0, verdict.validity)), 4),
                 redundancy=round(min(1.0, max(0.0, verdict.redundancy)), 4),
                 error_categories=list(verdict.error_categories),
+                p_wrong=None if verdict.p_wrong is None else round(verdict.p_wrong, 4),
+                model_label=verdict.model_label,
             )
         )
     return reports
@@ -118,6 +121,15 @@ def _main_score(inputs: GradeInputs) -> StepMathScore:
     return score_solution(inputs.tree.labels, inputs.problem_type, simplicity=inputs.simplicity)
 
 
+def _expected(inputs: GradeInputs) -> float | None:
+    if inputs.difficulty is not None and not inputs.difficulty.process_evaluation_needed:
+        return None
+    p = [v.p_wrong for v in inputs.verdicts]
+    if not p or any(x is None for x in p):
+        return None
+    return round(expected_score([x for x in p if x is not None], inputs.problem_type), 4)
+
+
 def fuse(inputs: GradeInputs, meta: Meta, config: FuseConfig = FuseConfig()) -> GradeReport:
     """Assemble the GradeReport: Eq. 1, HCRS, ReasonEval, the tree, quadrant and flags."""
     labels = inputs.tree.labels
@@ -136,6 +148,7 @@ def fuse(inputs: GradeInputs, meta: Meta, config: FuseConfig = FuseConfig()) -> 
         score=main.score,
         score_raw=round(main.raw, 4),
         score_binary=main.binary,
+        score_expected=_expected(inputs),
         problem_type=inputs.problem_type,
         language="zh" if inputs.language == "zh" else "en",
         steps=steps,

@@ -21,6 +21,17 @@ from sympy.parsing.sympy_parser import (
     standard_transformations,
 )
 
+from scoring.bases import with_plain_subscripts, with_prefixed_numerals
+from scoring.lexicon import (
+    DECIMAL,
+    DEGREE_MARK,
+    ELLIPSIS,
+    SCIENTIFIC,
+    without_thousands_separators,
+)
+from scoring.names import NAME_TOKEN
+from scoring.units import UNIT_AFTER_NUMBER
+
 MAX_CHARS = 300
 MAX_DEPTH = 12
 MAX_DIGITS = 30
@@ -38,37 +49,25 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-UNIT_WORDS = _words(
-    "cm mm km kg mg ml cm2 m2 km2 dollars dollar cents cent hours hour hrs hr minutes minute mins "
-    "min seconds second sec secs days day weeks week years year months month inches inch feet foot "
-    "ft miles mile mph kph meters meter metres metre liters liter litres litre grams gram "
-    "kilograms kilogram pounds pound lbs lb oz units unit degrees degree sq yards yard"
-)
-_CJK_UNIT = (
-    r"平方厘米|平方米|平方千米|立方厘米|立方米|厘米|毫米|千米|公里|千克|公斤|毫升|小时|分钟|"
-    r"元|米|克|吨|升|个|只|本|人|天|秒|岁|张|块|次|种|页|辆|棵|件|条|角|度|倍|分"
-)
-_UNIT_AFTER_NUMBER = re.compile(
-    r"(?<=[\d)}])\s*(?:\\(?:text|mathrm|textrm|mbox)\s*\{\s*(?:[A-Za-z]+|" + _CJK_UNIT
-    + r")\s*(?:\^\{?[23]\}?)?\s*\}(?:\s*\^\{?[23]\}?)?|\(\s*(?:" + _CJK_UNIT + r")\s*\)|(?:"
-    + _CJK_UNIT + r")(?![\u4e00-\u9fff])|(?:" + "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
-    + r")(?:\^\{?[23]\}?)?(?![A-Za-z]))"
-)
-_REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:\.\.\.|\\[lc]?dots|…)")
-_DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°")
+_SCIENTIFIC = re.compile(r"(?<![\w.^{}\\])(?:" + SCIENTIFIC + r")(?![\d.])")
+_E_NOTATION = re.compile(r"(" + DECIMAL + r")[eE]([-+]?\d+)")
+_REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:" + ELLIPSIS + ")")
+_DEGREE = re.compile(DEGREE_MARK)
 # `\cos 60^\circ`, `\sin(30°)`: a trigonometric function of a number of degrees, in radians
 _TRIG_DEGREES = re.compile(
-    r"(\\?(?:sin|cos|tan))\s*(\(|\{)?\s*(\d+(?:\.\d+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|°)\s*"
+    r"(\\?(?:sin|cos|tan))\s*(\(|\{)?\s*(" + DECIMAL + r")\s*" + DEGREE_MARK + r"\s*"
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(
-    r"(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
+    r"(?P<name>" + NAME_TOKEN + r")|(?P<num>" + DECIMAL + r"|\.\d+)"
+    r"|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^_()\[\]{}!|%])|(?P<ws>\s+)|(?P<bad>.)",
     re.DOTALL,
 )
 _FRACS = frozenset({r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"})
 _BINOMS = frozenset({r"\binom", r"\dbinom", r"\tbinom"})
 _TIMES = frozenset({r"\cdot", r"\times", r"\ast"})
+_FLOORS = {r"\lfloor": ("floor", r"\rfloor"), r"\lceil": ("ceiling", r"\rceil")}
 _FUNCS = {"sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
           "arctan": "atan", "ln": "log", "exp": "exp", "sqrt": "sqrt"}
 _GREEK = _words(
@@ -76,14 +75,6 @@ _GREEK = _words(
     "varphi chi psi omega Gamma Delta Theta Lambda Sigma Phi Psi Omega"
 )
 _TWO_LETTER_WORDS = _words("am an as at be by do go he if in is it me my no of on or so to up us we ok")
-
-THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\d,]|\{,\})")
-
-
-def without_thousands_separators(text: str) -> str:
-    """`1,000` and `1{,}000` -> `1000`; commas between other numbers (`1, 2, 3`) stay."""
-    return THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
-
 
 _PERCENT_OF = re.compile(r"(%|\\%)\s*of\b")
 
@@ -99,6 +90,8 @@ def _namespace() -> dict[str, object]:
         "Pow": sympy.Pow, "pi": sympy.pi, "sqrt": sympy.sqrt, "Abs": sympy.Abs,
         "factorial": lambda n: sympy.factorial(n, evaluate=False),
         "binomial": lambda n, k: sympy.binomial(n, k, evaluate=False),
+        "floor": lambda x: sympy.floor(x, evaluate=False),
+        "ceiling": lambda x: sympy.ceiling(x, evaluate=False),
     }
     for name in ("sin", "cos", "tan", "asin", "acos", "atan", "log", "exp"):
         g[name] = getattr(sympy, name)
@@ -146,6 +139,8 @@ class _Converter:
             return val[0]
         if kind == "num":
             return _number(val)
+        if kind == "name":
+            return self._symbol(val)
         if kind == "word":
             if len(val) > 1:
                 self.toks.insert(self.i, ("word", val[1:]))
@@ -187,6 +182,8 @@ class _Converter:
                     put(_in_base(val, self.arg(split_digits=False)), is_num=True)
                 else:
                     put(_number(val), is_num=True)
+            elif kind == "name":
+                put(self._symbol(val))
             elif kind == "word":
                 self._word(val, put)
             elif kind == "cmd":
@@ -270,6 +267,8 @@ class _Converter:
                 index = self.seq("]")
             radicand = self.arg()
             put(f"sqrt({radicand})" if index is None else f"(({radicand})**(1/({index})))")
+        elif val in _FLOORS:  # `\lfloor x \rfloor`, `\lceil x \rceil`: integer parts
+            put(f"{_FLOORS[val][0]}({self.seq(_FLOORS[val][1])})")
         elif val in _TIMES:
             out.append("*")
         elif val == r"\div":
@@ -318,15 +317,6 @@ def _in_base(digits: str, base: str) -> str:
         raise Refused("digit out of range for base") from exc
 
 
-def units_of(text: str) -> frozenset[str]:
-    """Unit words written after numbers (`cm^2` counts as `cm`), to refuse `1 hour = 60 minutes`."""
-    found = set()
-    for m in _UNIT_AFTER_NUMBER.finditer(text):
-        word = re.sub(r"\\\w+|[^A-Za-z\u4e00-\u9fff]", "", m.group()).lower()
-        found.add(word.removesuffix("s") if len(word) > 3 else word)
-    return frozenset(found)
-
-
 def _repeating(m: re.Match[str]) -> str:
     """`0.181818...` -> 18/99, `6.5555...` -> 59/9: an elided decimal that shows its period."""
     whole, digits = m.group(1), m.group(2)
@@ -342,14 +332,24 @@ def _repeating(m: re.Match[str]) -> str:
     return m.group()
 
 
+def _one_number(m: re.Match[str]) -> str:
+    """`2.5 \\times 10^{-3}` and `2.5e-3` are one number: `a / 2.5 \\times 10^3` divides by it."""
+    if (e := _E_NOTATION.fullmatch(m.group())) is not None:
+        return f"({e.group(1)}*10^{{{e.group(2)}}})"
+    return f"({m.group()})"
+
+
 def preclean(text: str) -> str:
     """Drop spacing and sizing commands, units after numbers and unicode operator variants.
 
-    A repeating decimal written with an ellipsis becomes its exact fraction.
+    A repeating decimal written with an ellipsis becomes its exact fraction; numerals with a base
+    prefix or subscript are read in their base (`scoring.bases`).
     """
     text = _REPEATING.sub(_repeating, text)
+    text = with_plain_subscripts(with_prefixed_numerals(text))
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
-    text = _UNIT_AFTER_NUMBER.sub("", text)
+    text = UNIT_AFTER_NUMBER.sub("", text)
+    text = _SCIENTIFIC.sub(_one_number, text)
     text = without_thousands_separators(text)
     text = _PERCENT_OF.sub(r"\1 *", text)
     if not re.search(r"\\(?:sin|cos|tan)|\b(?:sin|cos|tan)\b", text):

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.mathparse import THOUSANDS, UNIT_WORDS
+from scoring.currency import without_currency_signs
+from scoring.lexicon import CJK_UNIT, CONNECTIVE, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
 from scoring.mathspans import math_spans
 
 Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
@@ -46,10 +47,12 @@ _SEPARATOR = re.compile(
     r"(?![A-Za-z])|(?<!\.)\.(?=\s|$)"
 )
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[\u4e00-\u9fff]{1,3}\s*\}$")
+_CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.IGNORECASE)
 _PLAIN_TOKEN = re.compile(
     r"(?P<text>\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
-    r"|(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d+)?)|(?P<word>[A-Za-z]+)"
-    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³])|(?P<space>[ \t]+)|(?P<colon>[:：])|(?P<other>.)",
+    r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
+    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³])|(?P<space>[ \t]+)|(?P<colon>[:：])"
+    r"|(?P<unit>" + CJK_UNIT + r")|(?P<other>.)",
     re.DOTALL,
 )
 _PLAIN_COMMAND_TEXT = (
@@ -58,12 +61,12 @@ _PLAIN_COMMAND_TEXT = (
 )
 _PLAIN_COMMANDS = frozenset(_PLAIN_COMMAND_TEXT.split())
 _PLAIN_WORDS = frozenset({"sqrt", "sin", "cos", "tan", "ln", "exp"})
-_CJK_UNITS = re.compile(r"[元米克吨升个只本人天秒岁张块次种页辆棵件条角度倍分]")
 _DIGITS = tuple("0123456789")
 _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
 _OPERATOR_WORD_BEFORE = re.compile(
     r"\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)$", re.IGNORECASE
 )
+_OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")
 _BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f\u4e00-\u9fff\uff00-\uffef,.;:!?()\"'\n]")
 
 
@@ -87,8 +90,10 @@ def _depths(text: str) -> list[int]:
 
 
 def _is_unit_text(text: str, start: int, group: str) -> bool:
+    """`3 \\text{ cm}` is a unit; `1 \\text{ or } x = 2` joins two statements."""
     before = text[:start].rstrip()
-    return bool(before) and before[-1] in "0123456789)}" and bool(_UNIT_TEXT.match(group))
+    return bool(before) and before[-1] in "0123456789)}" and bool(_UNIT_TEXT.match(group)) \
+        and _CONNECTIVE_TEXT.match(group) is None
 
 
 def split_statements(math: str) -> list[str]:
@@ -142,6 +147,15 @@ def _bounded(text: str, start: int, end: int) -> bool:
     )
 
 
+def _without_prose_operand(run: str, before: str) -> str:
+    """"the price - 22 = 76 - 22 = 54": a run that opens with a binary operator after a word
+    continues an expression whose operand is that word; its first side is not an expression."""
+    if not _OPEN_OPERATOR.match(run) or not re.search(r"[A-Za-z\u4e00-\u9fff']\s*$", before):
+        return run
+    first = _REL.search(run)
+    return run[first.end():] if first else ""
+
+
 def _plain_runs(text: str) -> list[str]:
     """Maximal runs of arithmetic-looking tokens in prose that contain a relation."""
     runs: list[str] = []
@@ -152,7 +166,7 @@ def _plain_runs(text: str) -> list[str]:
     def close(end: int, poison_next: bool = False) -> None:
         nonlocal start, poisoned
         if start is not None and not poisoned and _bounded(text, start, end):
-            run = text[start:end].strip()
+            run = _without_prose_operand(text[start:end].strip(), text[:start]).rstrip(" ([{")
             if _REL.search(run):
                 runs.append(run)
         start, poisoned = None, poison_next
@@ -167,8 +181,8 @@ def _plain_runs(text: str) -> list[str]:
         elif kind == "word":
             ok = (len(val) == 1 or val in _PLAIN_WORDS or (prev == "num" and val in UNIT_WORDS)
                   or (prev == "%" and val == "of"))
-        elif kind == "other" and _CJK_UNITS.fullmatch(val) and prev == "num":
-            ok = True
+        elif kind == "unit":
+            ok = prev == "num"
         elif kind == "colon" and _is_ratio(text, m.start(), m.end()):
             poisoned = True  # neither side of a ratio is an equation on its own
             close(m.start(), poison_next=True)
@@ -188,7 +202,7 @@ def _plain_runs(text: str) -> list[str]:
 
 def find_statements(step: str) -> list[Statement]:
     """Every math statement of a step: from delimited spans first, then from plain-text runs."""
-    text = _NUMBERING.sub("", step).replace(r"\$", " ")
+    text = without_currency_signs(_NUMBERING.sub("", step).replace(r"\$", " "))
     text = _NAME_THEN_SPAN.sub(r"$\1 = \2$", text)  # `x=$1250$`: one relation, not two pieces
     found: list[Statement] = []
     plain: list[str] = []

@@ -131,6 +131,9 @@ def _eval(expr: sympy.Basic, values: Mapping[str, Value], depth: int) -> Value:
         return Fraction(math.comb(n, k) if k >= 0 else 0)
     if isinstance(expr, sympy.Abs):
         return abs(args[0])
+    if isinstance(expr, (sympy.floor, sympy.ceiling)):
+        rounded = math.floor(args[0]) if isinstance(expr, sympy.floor) else math.ceil(args[0])
+        return Fraction(rounded)
     func = _FLOAT_FUNCS.get(type(expr))  # type: ignore[call-overload]
     if func is not None and len(args) == 1:
         try:

@@ -13,18 +13,15 @@ turns up everywhere), when the step where it first appears states it as a result
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.equations import check_relation, extract_relations
+from scoring.lexicon import CASE_WORDS, CHECK_WORDS, HEDGE_WORDS, SUBSTITUTE_WORDS, words
 from scoring.quantities import TRIVIAL, extract_quantities, literal_numbers
 
-_CHECK = re.compile(
-    r"\bcheck|\bverif|\bconfirm|\bplug|\bsubstitut|\btest|\bindeed|\bsanity|\bdouble|检验|验证|代入",
-    re.IGNORECASE,
-)
-_CASES = re.compile(r"\bif\b|\bsuppos|\bassum|\bcase|\btry|\bguess|若|如果|假设|情况", re.IGNORECASE)
+_CHECK = words(CHECK_WORDS, SUBSTITUTE_WORDS, (r"\bindeed\b",))
+_CASES = words(HEDGE_WORDS, CASE_WORDS)
 
 
 @dataclass(frozen=True)

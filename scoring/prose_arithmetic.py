@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from scoring.lexicon import DECIMAL, SIGNED_DECIMAL
+
 MAX_CHARS = 2_000
 
-_NUM = r"\$?\s*\(?\s*(-?\d+(?:\.\d+)?)\s*\)?\s*\$?"
-_RES = r"\$?\s*(-?\d+(?:\.\d+)?)\s*\$?"
+_NUM = r"\$?\s*\(?\s*(" + SIGNED_DECIMAL + r")\s*\)?\s*\$?"
+_RES = r"\$?\s*(" + SIGNED_DECIMAL + r")\s*\$?"
 # The result must end the arithmetic: not "is 2x", "is 3 times", "is 4/5", "is 20%".
 _RESULT_END = (
     r"(?![A-Za-z_{\d]|\.\d|\s*(?:[-+*/^%×÷(]|\\[A-Za-z%])|\s+[x×]\s*\d"
@@ -68,14 +70,13 @@ _TAINTED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _REL_IN_SPAN = re.compile(r"[=<>]|\\(?:le|ge|neq|approx|pm|mp)(?![A-Za-z])")
-_REMAINDER = re.compile(r"remainder|\bR\s*\d", re.IGNORECASE)
 _DIVISION_WITH_REMAINDER = re.compile(
     r"\bdivid(?:e|ing)\s+(?:" + _NUM + r"|(it))\s+by\s+" + _NUM + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
     + _RES + r"\s*,?\s*(?:with|and)?\s*(?:a\s+)?remainder\s+(?:of\s+)?" + _RES
     + r"(?![\d.]\d)",
     re.IGNORECASE,
 )
-_NAMED = re.compile(r"(?<![\w.^_{])(\d+(?:\.\d+)?)(?![\w.]\d|\w)")
+_NAMED = re.compile(r"(?<![\w.^_{])(" + DECIMAL + r")(?![\w.]\d|\w)")
 _OPS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/",
         "over": "/"}
 
@@ -123,9 +124,10 @@ def _last_number(text: str) -> str | None:
 def prose_statements(step: str) -> list[ProseStatement]:
     """Operations a step states in words, with the result it gives them. Never raises.
 
-    In steps about remainders only "divide N by M to get Q with a remainder of R" is read (as
-    `M * Q + R = N`; "divide it by M" when the step named one number N before): "divide 57 by 6 to get 9" is right there. A result followed by more
-    arithmetic is not a result.
+    "Divide N by M to get Q with a remainder of R" is read as `M * Q + R = N` ("divide it by M"
+    when the step named one number N before); the quotient alone ("divide 57 by 6 to get 9") is
+    an ordinary relation, which a step about remainders reads as integer division
+    (`scoring.division`). A result followed by more arithmetic is not a result.
     """
     text = step[:MAX_CHARS]
     found: list[ProseStatement] = []
@@ -135,8 +137,6 @@ def prose_statements(step: str) -> list[ProseStatement]:
             continue
         found.append(ProseStatement(f"{_wrap(m.group(3))} * {_wrap(m.group(4))} + {_wrap(m.group(5))}",
                                     dividend, m.group().strip()))
-    if _REMAINDER.search(text):
-        return found
     for m in _BINARY.finditer(text):
         if not _clean_before(text, m.start()):
             continue
@@ -171,7 +171,7 @@ _WORD_NUMBERS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
 _CONTINUED = re.compile(
     r"^\W*(?:(?:and|so|then|now|next)\W+)*(dividing|multiplying|adding|subtracting)\s+"
     r"(?:(?:it|this|that|the\s+result|the\s+sum|the\s+difference|the\s+product)\s+)?"
-    r"(by|to|from)?\s*(?:\$\s*(-?\d+(?:\.\d+)?)\s*\$|(-?\d+(?:\.\d+)?)|(two|three|four|five|six|seven"
+    r"(by|to|from)?\s*(?:\$\s*(" + SIGNED_DECIMAL + r")\s*\$|(" + SIGNED_DECIMAL + r")|(two|three|four|five|six|seven"
     r"|eight|nine|ten))(?!\w)\s*,?\s*(?:gives(?:\s+us)?|(?:we|I|you)\s+get|yields|results\s+in)\s+"
     + _RES + _RESULT_END,
     re.IGNORECASE,

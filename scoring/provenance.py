@@ -17,15 +17,16 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+from scoring.bases import IN_BASE
 from scoring.equations import Relation, check_relation, extract_relations
+from scoring.lexicon import ELLIPSIS
 from scoring.numeric import Unevaluable, evaluate
 from scoring.quantities import TRIVIAL, literal_numbers
 
 COMMON_CONSTANTS = frozenset({"10", "12", "24", "60", "100", "180", "360", "1000"})
 MAX_POOL = 40
 MAX_SUBTERMS = 64
-_IN_BASE = re.compile(r"(?<![\d.])(\d+)_\{?\(?(?!10\b)\d+")  # `1556_7`: digits, not a value
-_ELIDED = re.compile(r"(?<![\d.])\d+\.\d+\s*(?:\.\.\.|\\[lc]?dots|…)")
+_ELIDED = re.compile(r"(?<![\d.])\d+\.\d+\s*(?:" + ELLIPSIS + ")")
 
 
 def _value(text: str) -> float | None:
@@ -119,7 +120,7 @@ def unexplained_numbers(
     result: list[list[str]] = []
     for step, rels in zip(steps, relations, strict=True):
         elided = set(literal_numbers(" ".join(m.group() for m in _ELIDED.finditer(step))))
-        elided |= set(literal_numbers(" ".join(m.group(1) for m in _IN_BASE.finditer(step))))
+        elided |= set(literal_numbers(" ".join(m.group(1) for m in IN_BASE.finditer(step))))
         mine = [(t, v) for t in dict.fromkeys(literal_numbers(step))
                 if t not in elided and (v := _value(t)) is not None]
         known = {_key(v) for v in seen} | {_key(-v) for v in seen} | _shown_work(rels)

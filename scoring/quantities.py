@@ -24,13 +24,13 @@ from functools import lru_cache
 import sympy
 
 from scoring.equations import extract_relations
-from scoring.mathparse import without_thousands_separators
+from scoring.lexicon import DECIMAL, without_thousands_separators
 from scoring.mathspans import math_spans
 from scoring.numeric import Unevaluable, evaluate, format_value
 
 TRIVIAL = frozenset({"0", "1", "2"})
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])" + DECIMAL)
 _SUBSCRIPTED = re.compile(r"_\{?\w+\}?")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 _VARIABLE = re.compile(r"(?<![A-Za-z\\])([A-Za-z])(?:_\{?(\w+)\}?)?(?![A-Za-z])")

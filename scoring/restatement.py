@@ -20,6 +20,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.lexicon import DECIMAL, without_thousands_separators
+
 WINDOW = 5
 MIN_SUPPORT = 2
 MIN_CONTEXT = 6  # tokens the odd copy shares with another copy: a copy, not a similar sentence
@@ -27,12 +29,11 @@ SIGNS = frozenset({"+", "-"})
 MAX_TOKENS = 4_000  # per text: bounds the work on very long steps
 MAX_TOTAL_TOKENS = 20_000  # per solution: beyond this nothing is decided (~0.15 s at the limit)
 
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z]+|\\[A-Za-z]+|[-+*/^=<>()]")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_TOKEN = re.compile(DECIMAL + r"|[A-Za-z]+|\\[A-Za-z]+|[-+*/^=<>()]")
+_NUMBER = re.compile(DECIMAL)
 _OPERATOR = re.compile(r"[-+*/^]")
 _TIMES = re.compile(r"\\(?:cdot|times)(?![A-Za-z])")
 _SPACING = re.compile(r"\\(?:left|right|[,;:!]|quad|qquad)(?![A-Za-z])")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))|(?<=\d)\{,\}(?=\d{3}(?!\d))")
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class OddCopy:
 
 
 def _tokens(text: str) -> list[str]:
-    text = _THOUSANDS.sub("", _SPACING.sub(" ", _TIMES.sub("*", text)))
+    text = without_thousands_separators(_SPACING.sub(" ", _TIMES.sub("*", text)))
     return [m.group().lower() for m in _TOKEN.finditer(text)][:MAX_TOKENS]
 
 

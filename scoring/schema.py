@@ -134,6 +134,16 @@ class StepReport(BaseModel):
     validity: float = Field(ge=0.0, le=1.0)
     redundancy: float = Field(ge=0.0, le=1.0)
     error_categories: list[str] = Field(default_factory=list)
+    p_wrong: float | None = Field(
+        default=None, ge=0.0, le=1.0,
+        description="Calibrated probability that the step itself is wrong (null where the "
+        "process was not evaluated).",
+    )
+    model_label: StepLabel | None = Field(
+        default=None,
+        description="LLM mode: the model's own label, before the evidence was weighed "
+        "(null offline, and where the model's call failed).",
+    )
 
 
 class ErrorTreeReport(BaseModel):
@@ -200,6 +210,12 @@ class GradeReport(BaseModel):
     score: int = Field(ge=0, le=10)
     score_raw: float
     score_binary: int = Field(ge=0, le=1)
+    score_expected: float | None = Field(
+        default=None, ge=0.0, le=10.0,
+        description="Eq. 1 in expectation: each step earns its point with probability "
+        "1 - p_wrong. Closer to human scores where the evidence is thin (null where the "
+        "process was not evaluated).",
+    )
     problem_type: ProblemType
     language: Literal["en", "zh"]
     steps: list[StepReport]

@@ -24,6 +24,7 @@ from typing import Protocol
 
 import sympy
 
+from scoring.lexicon import DECIMAL, FRACTION, TENTATIVE_WORDS, words
 from scoring.mathparse import parse_math
 from scoring.numeric import Unevaluable, evaluate
 
@@ -33,16 +34,11 @@ BISECTIONS = 60
 _GRID: tuple[float, ...] = tuple(sorted({
     s * m * 10.0**e for s in (-1, 1) for e in range(-2, 7) for m in (1, 1.5, 2, 3, 4, 5, 7)
 } | {0.0}))
-_TENTATIVE = re.compile(
-    r"\bif\b|\bsuppos|\bassum|\bwhen\b|\bcase|\bor\b|\bnot\b|n't\b|\bcheck|\btest|\bplug|\btry"
-    r"|\bguess|\bsay\b|\bwrong|\bmistake|\bactually|\binstead|\bwait|\bsubstitut"
-    r"|\bpart\b|\(\s*[a-d]\s*\)|若|如果|假设|假定|当|情况|或|不|检验|验证|试|错",
-    re.IGNORECASE,
-)
+_TENTATIVE = words(TENTATIVE_WORDS)
 _BETWEEN_BLOCKS = re.compile(r"\band\b|\bor\b|;|，|；|\\\\|\bfor\b|\bwhere\b|\bwith\b", re.IGNORECASE)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
-    r"[-+]?\s*(?:\d+(?:\.\d+)?|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|\d+\s*/\s*\d+)"
+    r"[-+]?\s*(?:" + DECIMAL + r"|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|" + FRACTION + ")"
     r"(?:\s*\\?%)?"
 )
 _ROUNDED = re.compile(r"\d\.(\d+)")

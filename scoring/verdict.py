@@ -18,6 +18,8 @@ class StepVerdict:
     error_categories: tuple[str, ...] = ()
     validity: float = 0.75
     redundancy: float = 0.1
+    p_wrong: float | None = None
+    model_label: StepLabel | None = None
 
     def relabel(self, label: StepLabel, reason: str, evidence: Evidence, **changes: object) -> StepVerdict:
         """A copy with a new label, keeping the earlier evidence alongside the new one."""
@@ -27,7 +29,13 @@ class StepVerdict:
 
 @dataclass(frozen=True)
 class AnswerVerdict:
-    """The final-answer check: dual-mode (symbolic OR LLM judge), both reported (ReAlign)."""
+    """The final-answer check: the symbolic verdict and the model's, both reported (ReAlign).
+
+    `correct` is the decision (DESIGN.md 4.7, 4.10): the symbolic "equal" stands; a model's
+    "equal" counts where the symbolic check could not decide or could not prove equality,
+    but not where both answers were read as values that differ (`plain_difference`: numbers,
+    letters, matrices, parts compared in code), which no model's word overrules.
+    """
 
     extracted: str | None
     reference: tuple[str, ...]
@@ -35,12 +43,22 @@ class AnswerVerdict:
     llm: bool | None = None
     llm_reason: str = ""
     anchored: bool = True
+    plain_difference: bool = False
 
     @property
     def correct(self) -> bool | None:
-        if self.symbolic is None and self.llm is None:
-            return None
-        return bool(self.symbolic) or bool(self.llm)
+        if self.symbolic is True:
+            return True
+        if self.symbolic is False and self.plain_difference:
+            return False
+        if self.llm is not None:
+            return self.llm
+        return self.symbolic
+
+    @property
+    def overruled_model(self) -> bool:
+        """The model said "equal" for two plain numbers that differ: its word was set aside."""
+        return self.llm is True and self.symbolic is False and self.plain_difference
 
     @property
     def method(self) -> AnswerMethod:

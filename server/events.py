@@ -33,9 +33,11 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _labels(verdicts: list[StepVerdict], first: int = 1) -> list[dict[str, Any]]:
-    return [{"index": i, "label": v.label, "reason": v.reason, "depends_on": list(v.depends_on)}
-            for i, v in enumerate(verdicts, first)]
+def _labels(verdicts: list[StepVerdict | None], first: int = 1) -> list[dict[str, Any]]:
+    """Labels as far as they are known (a part whose model call failed has none yet)."""
+    return [{"index": i, "label": v.label, "reason": v.reason, "depends_on": list(v.depends_on),
+             "p_wrong": v.p_wrong}
+            for i, v in enumerate(verdicts, first) if v is not None]
 
 
 def _payload(update: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from agent.context import Context
 from agent.grader import Grader
 from agent.llm.config import REPLAY_BASE_URL, LlmConfig
 from scoring.embed import EmbedConfig
+from scoring.judge import JudgeConfig, Reliability, load_calibration
 from server.settings import Settings
 
 
@@ -31,8 +32,24 @@ def llm_config(settings: Settings) -> LlmConfig | None:
     )
 
 
+class ConfigError(ValueError):
+    """A setting that cannot work: the service and the CLI stop with its message."""
+
+
+def judge_config(settings: Settings) -> JudgeConfig:
+    """The calibration file (`STEPGRADE_CALIBRATION`, else the shipped one) and the LLM's
+    reliability; a bad file or an impossible reliability stops start-up with the reason."""
+    try:
+        calibration = load_calibration(settings.calibration) if settings.calibration else \
+            load_calibration()
+        reliability = Reliability(settings.llm_sensitivity, settings.llm_false_alarm)
+    except ValueError as err:  # CalibrationError is one
+        raise ConfigError(f"STEPGRADE_CALIBRATION / STEPGRADE_LLM_*: {err}") from None
+    return JudgeConfig(calibration=calibration, reliability=reliability)
+
+
 def make_grader(settings: Settings) -> Grader:
-    context = Context(answer_timeout=settings.answer_timeout)
+    context = Context(answer_timeout=settings.answer_timeout, judge=judge_config(settings))
     if settings.embedding_model:
         context = replace(context, embed=EmbedConfig(model=settings.embedding_model))
     config = llm_config(settings)

@@ -17,7 +17,7 @@ from server.grading import GradingService
 from server.logs import configure_logging
 from server.metrics import Metrics
 from server.middleware import BodyLimitMiddleware, RequestContextMiddleware
-from server.routes import batch, grade, health, metrics, stream
+from server.routes import batch, grade, health, metrics, review, stream
 from server.settings import Settings
 from server.warmup import warm_up
 
@@ -56,6 +56,6 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware, metrics=app_metrics)  # outermost: sees all
-    for module in (health, metrics, grade, batch, stream):
+    for module in (health, metrics, grade, batch, stream, review):
         app.include_router(module.router)
     return app

@@ -22,6 +22,12 @@ class Settings(BaseSettings):
     llm_record: Path | None = None
     llm_replay: Path | None = None
     embedding_model: str | None = None
+    # The offline judge's evidence model (python -m eval_sets.calibrate writes one) and what a
+    # model's step label is worth against it: the share of wrong steps it catches and of right
+    # steps it calls wrong.
+    calibration: Path | None = None
+    llm_sensitivity: float = 0.7
+    llm_false_alarm: float = 0.1
     preload_embedding: bool = True
     answer_timeout: float = 2.0
     request_timeout: float = 30.0

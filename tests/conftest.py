@@ -23,3 +23,15 @@ def shared_data() -> Path:
     if not path.is_dir():
         pytest.skip(f"development data not found at {path} (set STEPGRADE_DATA to its folder)")
     return path
+
+
+HAND_CALIBRATION = REPO / "tests" / "data" / "hand_calibration.json"
+
+
+@pytest.fixture(scope="session")
+def hand_judge():
+    """A JudgeConfig on the hand-written calibration of tests/data: a 10% prior and round
+    likelihood ratios, so that graph tests show mechanics, not the fitted numbers of the day."""
+    from scoring.judge import JudgeConfig, load_calibration
+
+    return JudgeConfig(calibration=load_calibration(HAND_CALIBRATION))

@@ -1,8 +1,8 @@
-"""`collect_evidence`: the deterministic verdicts `verify` checks model labels against.
+"""`collect_evidence`: every offline check, run once per grade (DESIGN.md 4.10).
 
-It runs beside `score_steps`, so in LLM mode the offline judge works while the model is being
-asked instead of after it answers: the evidence is off the critical path of a grade. Offline,
-the judge's own labels are the evidence and nothing is collected.
+It runs beside `score_steps`, so in LLM mode the checks work while the model is being asked
+instead of after it answers; offline it is the judge's only reading of the solution. `verify`
+turns what it found into labels.
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
-from agent.nodes.score_steps import judge_input
+from agent.inputs import judge_input
 from agent.state import GradeState
-from scoring.judge import judge_steps
+from scoring.judge import collect_findings
 
 
 def collect_evidence(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    if not state.get("use_llm") or runtime.context.llm is None:
-        return {}
-    return {"evidence": judge_steps(judge_input(state), runtime.context.judge)}
+    evidence = collect_findings(judge_input(state))
+    update: dict[str, Any] = {"evidence": evidence}
+    if evidence.failed_checks:
+        update["warnings"] = [f"check {name} failed on this solution and was left out"
+                              for name in evidence.failed_checks]
+    return update

@@ -1,4 +1,8 @@
-"""`judge_answer`: the LLM half of ReAlign's dual-mode answer verdict (correct = symbolic OR LLM).
+"""`judge_answer`: the LLM half of ReAlign's dual-mode answer verdict.
+
+The decision (`AnswerVerdict.correct`): the symbolic "equal" stands; the model's verdict counts
+where the symbolic check could not decide or could not prove equality, but never against two
+plain numbers that differ.
 
 Runs beside `segment`. The model sees only the extracted answer and the references, never the
 solution, so text in a solution cannot talk it into "equal". It is asked only when the symbolic
@@ -37,12 +41,16 @@ def judge_answer(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
         "answer": replace(answer, llm=verdict.correct, llm_reason=verdict.reason),
         "llm_calls": records,
     }
-    if answer.symbolic is False and verdict.correct:
-        update["warnings"] = [
-            (
-                f"answer: the symbolic check finds {answer.extracted!r} different from the "
-                f"reference, the LLM judge finds it equal ({verdict.reason}); counted correct "
-                "by the dual-mode rule"
-            )
-        ]
+    judged = update["answer"]
+    if judged.overruled_model:
+        update["warnings"] = [(
+            f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
+            f"({verdict.reason}), but both are plain numbers that differ; the model's word is "
+            "set aside"
+        )]
+    elif answer.symbolic is False and verdict.correct:
+        update["warnings"] = [(
+            f"answer: the symbolic check finds {answer.extracted!r} different from the "
+            f"reference, the LLM judge finds it equal ({verdict.reason}); counted correct"
+        )]
     return update

@@ -8,10 +8,9 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context
 from agent.state import GradeState
-from scoring.answer import check_answer
+from scoring.answer_verdict import symbolic_verdict
 from scoring.language import detect_language
 from scoring.problem_type import detect_problem_type
-from scoring.verdict import AnswerVerdict
 
 
 def solution_text(state: GradeState) -> str:
@@ -28,17 +27,7 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     if language == "auto":
         language = detect_language(f"{request.problem}\n{text}")
     problem_type = request.problem_type or detect_problem_type(request.problem)
-    gold = request.gold_answers()
-    check = check_answer(text, gold, timeout=runtime.context.answer_timeout)
-    warnings: list[str] = []
-    if gold and check.extracted is None:
-        warnings.append("no final answer found in the solution")
-    elif gold and check.correct is None:
-        warnings.append(f"could not decide whether {check.extracted!r} equals the reference answer")
-    answer = AnswerVerdict(
-        extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
-        anchored=check.anchored,
-    )
+    answer, warnings = symbolic_verdict(text, request.gold_answers(), runtime.context.answer_timeout)
     return {
         "use_llm": request.mode != "offline" and runtime.context.llm is not None,
         "language": language,

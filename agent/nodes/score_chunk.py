@@ -3,7 +3,7 @@
 A single `step_judgement` answer for a very long solution risks truncation (finish_reason
 "length") and long tail latency; parts judged in parallel keep the critical path at two round
 trips. Every call still sees all steps for context and judges only its own span; `score_steps`
-joins the parts. A part that fails falls back to the offline judge for its steps alone.
+joins the parts. A part whose call fails leaves its steps to the evidence alone (`verify`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from agent.llm.operations import judge_steps as llm_judge_steps
 from agent.llm.records import LlmError
 from agent.nodes.judge_request import judge_request
 from agent.nodes.llm_node import NodeRun
-from agent.nodes.score_steps import judge_input
 from agent.state import ChunkState, ChunkVerdicts, GradeState
-from scoring.judge import judge_steps
 
 
 def spans(n_steps: int, size: int) -> list[tuple[int, int]]:
@@ -40,7 +38,6 @@ def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> NodeRun:
     try:
         verdicts, records = yield llm_judge_steps(judge_request(state), state["steps"], warnings, (first, last))
     except LlmError as err:
-        offline = judge_steps(judge_input(state), runtime.context.judge)[first - 1 : last]
         update = degraded(err, f"judge for steps {first}-{last}")
-        return {**update, "chunks": [ChunkVerdicts(first, offline, False)]}
+        return {**update, "chunks": [ChunkVerdicts(first, [None] * (last - first + 1), False)]}
     return {"chunks": [ChunkVerdicts(first, verdicts, True)], "llm_calls": records, "warnings": warnings}

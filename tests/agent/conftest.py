@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agent.context import Context
@@ -10,17 +12,22 @@ from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
 from agent.llm.structured import StructuredLlm
 from scoring.embed import hashed_bag_of_words
+from scoring.judge import JudgeConfig, load_calibration
+
+HAND_CALIBRATION = Path(__file__).resolve().parents[1] / "data" / "hand_calibration.json"
 
 bag_of_words = hashed_bag_of_words
 
 
 def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
-               answer_timeout: float = 2.0, chunk_steps: int = 30, **config) -> Grader:
+               answer_timeout: float = 2.0, chunk_steps: int = 30, judge=None,
+               **config) -> Grader:
     llm_config = LlmConfig(base_url=base_url, model="fake-model", timeout=timeout,
                            max_retries=max_retries, **config)
+    judge = JudgeConfig(**{"calibration": load_calibration(HAND_CALIBRATION), **(judge or {})})
     context = Context(embedder=bag_of_words, llm=StructuredLlm(make_chat_model(llm_config)),
                       llm_model="fake-model", answer_timeout=answer_timeout,
-                      chunk_steps=chunk_steps)
+                      chunk_steps=chunk_steps, judge=judge)
     return Grader(context)
 
 

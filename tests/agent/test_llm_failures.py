@@ -82,8 +82,8 @@ def request_llm():
 
 
 @pytest.fixture(scope="module")
-def offline_report():
-    return Grader(Context(embedder=bag_of_words)).grade(load_example("arithmetic_slip"))
+def offline_report(hand_judge):
+    return Grader(Context(embedder=bag_of_words, judge=hand_judge)).grade(load_example("arithmetic_slip"))
 
 
 def ops_sent(route) -> list[str]:
@@ -348,10 +348,22 @@ def test_reference_steps_make_the_judge_repa_style():
 
 
 @respx.mock
-def test_dual_mode_answer_llm_equal_overrides_a_symbolic_no_with_a_warning(request_llm):
+def test_a_models_equal_does_not_overrule_two_different_numbers(request_llm):
     answers = {**ANSWERS, "answer_judgement": {"correct": True, "reason": "same quantity"}}
     respx.post(URL).mock(side_effect=lambda r: ok(r, answers))
     report = llm_grader(BASE).grade(request_llm)
     assert (report.answer.symbolic, report.answer.llm) == (False, True)
-    assert report.answer.correct is True and report.answer.method == "both"
-    assert any("counted correct by the dual-mode rule" in w for w in report.meta.warnings)
+    assert report.answer.correct is False and report.answer.method == "both"
+    assert any("the model's word is set aside" in w for w in report.meta.warnings)
+
+
+@respx.mock
+def test_a_models_equal_counts_where_the_symbolic_check_cannot_tell(request_llm):
+    worded = request_llm.model_copy(update={"solution": request_llm.solution.replace(
+        "\\boxed{285}", "\\boxed{\\text{three hundred fifteen}}")})
+    answers = {**ANSWERS, "answer_judgement": {"correct": True, "reason": "the same number"}}
+    respx.post(URL).mock(side_effect=lambda r: ok(r, answers))
+    report = llm_grader(BASE).grade(worded)
+    assert (report.answer.symbolic, report.answer.llm) == (False, True)
+    assert report.answer.correct is True
+    assert any("counted correct" in w for w in report.meta.warnings)

@@ -16,9 +16,14 @@ from agent.llm.fake_server import FakeOpenAI
 from prompts.render import fence
 from scoring.aggregate import parse_human_label
 from scoring.answer import extract_answer
+from scoring.judge import Reliability, load_calibration
 from scoring.schema import GradeRequest
 
 TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_ended"}
+# The fake is the human annotators: a judge this reliable is told to the decision layer, with the
+# shipped calibration, as a user who measured their model would.
+EXACT_JUDGE = {"calibration": load_calibration(),
+               "reliability": Reliability(sensitivity=0.999, false_alarm=0.001)}
 _NUMBER = re.compile(r"^\s*\(\d+\)\s*")
 
 
@@ -99,7 +104,7 @@ def rows(shared_data):
 @pytest.mark.parametrize("fused", [False, True], ids=["two_round_trips", "fused"])
 def test_every_item_scores_its_gold_score(rows, fused, make_llm_grader):
     with FakeOpenAI(StepMathOracle(rows)) as server:
-        grader = make_llm_grader(server.base_url)
+        grader = make_llm_grader(server.base_url, judge=EXACT_JUDGE)
         misses = []
         for row in rows:
             report = grader.grade(_request(row, fused))

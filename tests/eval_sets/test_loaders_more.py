@@ -79,3 +79,18 @@ def test_bad_records(tmp_path, kind, row, message) -> None:
 def test_empty_math_folder(tmp_path) -> None:
     with pytest.raises(DatasetError, match="no \\*.json problem files"):
         load_dataset("math", tmp_path)
+
+
+def test_processbench_grades_with_its_reference_answer_only_when_asked(tmp_path) -> None:
+    rows = [{"id": "math-7", "problem": "p", "steps": ["a", "b"], "label": 1,
+             "final_answer_correct": False, "reference_answer": "\\frac{1}{2}"},
+            {"id": "omnimath-3", "problem": "q", "steps": ["a"], "label": -1,
+             "final_answer_correct": True}]
+    path = tmp_path / "pb.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    plain = load_dataset("processbench", path)
+    asked = load_dataset("processbench_with_reference", path)
+    assert [i.request.reference_answer for i in plain] == [None, None]
+    assert [i.request.reference_answer for i in asked] == ["\\frac{1}{2}", None]
+    assert [i.gold.subset for i in plain] == ["math", "omnimath"]
+    assert [i.gold.first_error for i in asked] == [2, None]

@@ -59,6 +59,9 @@ from scoring.equations import (
         (r"That means $x=\frac{24}{6}=4$ and $z=2^6=12$.", "false"),
         (r"$\frac{15}{8} = 2.875$", "false"),
         (r"It divides it 5 times, with a remainder of $79-5*7=6$.", "false"),
+        # integer division when counting with a remainder (scoring.division), not switched off
+        (r"The fourth division is $4 \div 5 = 0$ with a remainder of $4$.", "true"),
+        (r"The fourth division is $4 \div 5 = 1$ with a remainder of $4$.", "false"),
         # inequalities
         ("$1+3>2$", "true"),
         (r"$2 \le 1$", "false"),
@@ -71,7 +74,6 @@ from scoring.equations import (
         ("I can use the given information that 1200 lire = $\\$1.50$ to find the rate.", "unknown"),
         (r"The exchange rate is $1250\text{ dollars} = 1,000,000\text{ lire}$.", "unknown"),
         ("The ratio 3:4 = 6:8 holds.", "unknown"),
-        (r"The fourth division is $4 \div 5 = 0$ with a remainder of $4$.", "unknown"),
         (r"And $1=3+4$ is clearly not true.", "unknown"),
         ("Ok. So, we can let $x = 0.555555...$", "unknown"),
         (r"$1 + 2 + \cdots + 10 = 55$", "unknown"),

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from agent.grader import Grader
@@ -18,8 +20,20 @@ from server.settings import Settings
 bag_of_words = hashed_bag_of_words
 
 
+HAND_CALIBRATION = Path(__file__).resolve().parents[1] / "data" / "hand_calibration.json"
+
+
+@pytest.fixture(autouse=True)
+def _hand_calibration_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commands run by these tests (`stepgrade grade`, `stepgrade serve`) read it too."""
+    monkeypatch.setenv("STEPGRADE_CALIBRATION", str(HAND_CALIBRATION))
+
+
 def settings_for(**overrides: Any) -> Settings:
-    base: dict[str, Any] = {"preload_embedding": False, "log_json": False, "_env_file": None}
+    """Settings for a test app; the judge uses the hand-written calibration of tests/data, so
+    that service tests show the service's behaviour, not the fitted numbers of the day."""
+    base: dict[str, Any] = {"preload_embedding": False, "log_json": False, "_env_file": None,
+                            "calibration": HAND_CALIBRATION}
     return Settings(**{**base, **overrides})
 
 

@@ -7,12 +7,13 @@ from fastapi.testclient import TestClient
 
 from eval_sets.examples import EXAMPLES_DIR
 from server.main import create_app
-from server.settings import Settings
+
+from .conftest import settings_for
 
 
 @pytest.fixture(scope="module")
 def client():
-    app = create_app(Settings(preload_embedding=False, _env_file=None))
+    app = create_app(settings_for())
     with TestClient(app) as c:
         yield c
 

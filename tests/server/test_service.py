@@ -78,12 +78,14 @@ def test_stream_events_in_graph_order(client):
     assert names[0] == "accepted" and names[-1] == "report"
     nodes = [d["node"] for e, d in events if e == "node"]
     assert nodes[0] == "prepare" and nodes[-1] == "aggregate"
-    for before, after in [("segment", "score_steps"), ("score_steps", "build_tree"),
+    for before, after in [("segment", "score_steps"), ("score_steps", "verify"),
+                          ("verify", "build_tree"),
                           ("build_tree", "aggregate")]:
         assert nodes.index(before) < nodes.index(after)
     by_node = {d["node"]: d for e, d in events if e == "node"}
     assert [s["index"] for s in by_node["segment"]["steps"]] == [1, 2, 3]
-    assert [s["label"] for s in by_node["score_steps"]["labels"]] == [
+    assert "labels" not in by_node["score_steps"]  # offline: nothing to ask a model
+    assert [s["label"] for s in by_node["verify"]["labels"]] == [
         "incorrect", "meaningless", "incorrect"]
     assert by_node["build_tree"]["tree"]["chains"] == [[1, 2, 3]]
     report = events[-1][1]

@@ -1,0 +1,38 @@
+"""Run the judge's checks over labelled solutions, exactly as a grade would."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from eval_sets.calibrate.labelled import LabelledSolution
+from scoring.answer import extract_answer
+from scoring.answer_verdict import symbolic_verdict
+from scoring.judge import Evidence, JudgeInput, collect_findings
+from scoring.verdict import AnswerVerdict
+
+
+@dataclass(frozen=True)
+class Observed:
+    """A labelled solution with what the judge reads and what its checks found."""
+
+    solution: LabelledSolution
+    inp: JudgeInput
+    evidence: Evidence
+
+
+def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
+            progress: bool = True) -> list[Observed]:
+    out: list[Observed] = []
+    for n, sol in enumerate(solutions, 1):
+        text = "\n".join(sol.steps)
+        if sol.references:
+            answer, _ = symbolic_verdict(text, sol.references, answer_timeout)
+        else:
+            answer = AnswerVerdict(extract_answer(text), ())
+        inp = JudgeInput(sol.problem, sol.steps, sol.problem_type, answer, language=sol.language)
+        out.append(Observed(sol, inp, collect_findings(inp)))
+        if progress and n % 100 == 0:
+            print(f"  checked {n} solutions", file=sys.stderr, flush=True)
+    return out

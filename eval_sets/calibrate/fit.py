@@ -1,0 +1,222 @@
+"""Fit the evidence model on the fit half: kinds' worth, one step model per language, thresholds.
+
+1. Each finding kind's precision and likelihood ratio on the labelled steps of the natural sets
+   (perturbations are synthetic and easier: they are reported, never fitted). A kind is decisive
+   (it may move a label) when its precision is at least `MIN_PRECISION` over at least
+   `MIN_FIRES` firings; otherwise it only warns.
+2. Per language, an L2 logistic regression of "this step is wrong" on the prior's features and
+   the findings. Which prior features to use is chosen by two-fold cross-validation inside the
+   fit half, on what the grades of that language are judged by: the first-error F1 of English
+   first-error sets (ProcessBench, MR-MATH), the squared error of the expected Eq. 1 score against
+   the human score for Chinese StepMathBench.
+3. Per language, the label threshold on P(wrong), chosen on the whole fit half by the same
+   measures (squared error of the Eq. 1 score from the decided labels, for StepMathBench).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from eval_sets.calibrate.evidence import Observed
+from eval_sets.calibrate.logistic import fit_logistic
+from eval_sets.metrics.processbench import processbench_score
+from eval_sets.metrics.scores import mse
+from scoring.aggregate import expected_score, score_solution
+from scoring.judge.calibration import Calibration, KindStats, StepModel
+from scoring.judge.decide.features import finding_feature, step_features
+from scoring.judge.decide.labels import decide
+from scoring.judge.findings import FINDING_KINDS, REDUNDANCY_KINDS, SUPPORT_KINDS, FindingKind
+from scoring.tree import build_tree
+
+MIN_PRECISION = 0.5
+MIN_FIRES = 5
+MIN_FIRES_WEIGHTED = 3  # a kind seen fewer times gets no weight at all
+L2 = 0.1
+THRESHOLDS = tuple(round(t, 3) for t in np.arange(0.05, 0.951, 0.025))
+
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "answer": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier"),
+    "position": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier",
+                 "position", "first", "second", "third", "last", "log_steps"),
+    "content": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier",
+                "position", "first", "second", "third", "last", "log_steps", "log_chars",
+                "log_numbers", "log_relations", "log_problem_chars"),
+}
+
+
+def natural(observed: Sequence[Observed], half: str | None = None) -> list[Observed]:
+    return [o for o in observed if o.solution.natural and (half is None or o.solution.half == half)]
+
+
+def kind_stats(observed: Sequence[Observed]) -> dict[FindingKind, KindStats]:
+    """Firings on labelled wrong and right steps, precision, likelihood ratio, decisiveness.
+
+    A solution present twice (ProcessBench with and without its reference answer) is counted
+    once, in the copy that knows its answer."""
+    fires: dict[FindingKind, list[int]] = defaultdict(lambda: [0, 0])
+    wrong_total = right_total = 0
+    for o in observed:
+        if o.solution.duplicate:
+            continue
+        for i, wrong in enumerate(o.solution.wrong):
+            if wrong is None:
+                continue
+            wrong_total += wrong
+            right_total += not wrong
+            for kind in {f.kind for f in o.evidence.at(i)}:
+                fires[kind][0 if wrong else 1] += 1
+    stats: dict[FindingKind, KindStats] = {}
+    for kind in FINDING_KINDS:
+        w, r = fires.get(kind, [0, 0])
+        if w + r == 0:
+            stats[kind] = KindStats(0, 0, None, None, False)
+            continue
+        hits = r if kind in SUPPORT_KINDS else w
+        precision = hits / (w + r)
+        lr = ((w + 0.5) / (wrong_total + 1)) / ((r + 0.5) / (right_total + 1))
+        decisive = (precision >= MIN_PRECISION and w + r >= MIN_FIRES
+                    and kind not in REDUNDANCY_KINDS)
+        stats[kind] = KindStats(w, r, round(precision, 4), round(lr, 4), decisive)
+    return stats
+
+
+def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:
+    """Kinds seen often enough to be given a weight (redundancy is not about being wrong)."""
+    return [k for k, s in stats.items()
+            if s.wrong + s.right >= MIN_FIRES_WEIGHTED and k not in REDUNDANCY_KINDS]
+
+
+def fit_weights(observed: Sequence[Observed], features: Sequence[str],
+                stats: dict[FindingKind, KindStats], l2: float = L2) -> dict[str, float]:
+    """One logistic regression of "this step is wrong" on the prior's features and the
+    findings: a finding's weight is its log-odds ratio given the rest (its likelihood ratio
+    conditioned on where the step stands and what it says, not the marginal one of the
+    table)."""
+    names = [*features, *(finding_feature(k) for k in weighted_kinds(stats))]
+    rows, labels, weights = [], [], []
+    for o in observed:
+        for i, wrong in enumerate(o.solution.wrong):
+            if wrong is None:
+                continue
+            values = step_features(o.inp, i, o.evidence.at(i))
+            rows.append([values.get(n, 0.0) for n in names])
+            labels.append(float(wrong))
+            weights.append(o.solution.weight)
+    if not rows or len(set(labels)) < 2:
+        raise ValueError("too few labelled steps (or only one class) to fit the step model")
+    beta = fit_logistic(np.array(rows), np.array(labels), l2, np.array(weights))
+    return {n: round(float(b), 4) for n, b in zip(names, beta, strict=True)}
+
+
+# ------------------------------------------------------------------- what grades are judged by
+
+@dataclass(frozen=True)
+class Grade:
+    observed: Observed
+    labels: list[str]
+    p_wrong: list[float]
+
+
+def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Grade]:
+    out = []
+    for o in observed:
+        verdicts, _ = decide(o.inp, o.evidence, calibration)
+        tree = build_tree([v.label for v in verdicts],
+                          [[d - 1 for d in v.depends_on] for v in verdicts])
+        out.append(Grade(o, list(tree.labels), [v.p_wrong or 0.0 for v in verdicts]))
+    return out
+
+
+def first_error_f1(grades: Sequence[Grade]) -> float:
+    """ProcessBench's F1, averaged over subsets (a set's id prefix: gsm8k, math, ...), on the
+    solutions graded as benchmarked (`LabelledSolution.scored`)."""
+    by: dict[str, tuple[list[int | None], list[int | None]]] = defaultdict(lambda: ([], []))
+    for g in grades:
+        sol = g.observed.solution
+        if not sol.scored:
+            continue
+        subset = f"{sol.set}:{sol.id.split('-')[1]}" if sol.set == "processbench" else sol.set
+        pred = next((i for i, lab in enumerate(g.labels) if lab == "incorrect"), None)
+        gold = next((i for i, w in enumerate(sol.wrong) if w), None)
+        by[subset][0].append(pred)
+        by[subset][1].append(gold)
+    scores = [processbench_score(p, q).f1 for p, q in by.values()]
+    scores = [s for s in scores if s is not None]
+    return float(np.mean(scores)) if scores else 0.0
+
+
+def score_error(grades: Sequence[Grade], expected: bool) -> float:
+    """Mean squared error of the Eq. 1 score against the human score (StepMathBench)."""
+    pred, gold = [], []
+    for g in grades:
+        sol = g.observed.solution
+        if sol.gold_score is None:
+            continue
+        kind = sol.problem_type
+        pred.append(expected_score(g.p_wrong, kind) if expected
+                    else score_solution(g.labels, kind).score)  # type: ignore[arg-type]
+        gold.append(sol.gold_score)
+    return mse(pred, gold) or 0.0
+
+
+Objective = Callable[[Sequence[Grade]], float]
+
+
+def objectives(language: str) -> tuple[Objective, Objective]:
+    """(how to choose the features, how to choose the threshold), both to maximise."""
+    if language == "zh":
+        return (lambda g: -score_error(g, expected=True)), (lambda g: -score_error(g, expected=False))
+    return first_error_f1, first_error_f1
+
+
+# ------------------------------------------------------------------------------- the fitting
+
+def _fold(problem: str) -> int:
+    return hashlib.sha1(problem.encode("utf-8")).digest()[1] % 2
+
+
+def _calibration(language: str, weights: dict[str, float], threshold: float,
+                 stats: dict[FindingKind, KindStats]) -> Calibration:
+    model = StepModel(weights, threshold)
+    return Calibration("fitting", {"en": model, language: model}, stats)
+
+
+def best_threshold(observed: Sequence[Observed], language: str, weights: dict[str, float],
+                   stats: dict[FindingKind, KindStats], objective: Objective) -> tuple[float, float]:
+    scored = [(objective(grade_all(observed, _calibration(language, weights, t, stats))), -abs(t - 0.5), t)
+              for t in THRESHOLDS]
+    best = max(scored)
+    return best[2], best[0]
+
+
+@dataclass(frozen=True)
+class LanguageFit:
+    language: str
+    feature_set: str
+    cv: dict[str, float]
+    model: StepModel
+
+
+def fit_language(observed: Sequence[Observed], language: str,
+                 stats: dict[FindingKind, KindStats]) -> LanguageFit:
+    """Choose the features by two-fold cross-validation inside `observed`, then fit on all of it."""
+    choose_features, choose_threshold = objectives(language)
+    folds = [[o for o in observed if _fold(o.solution.problem) == k] for k in (0, 1)]
+    cv: dict[str, float] = {}
+    for name, features in FEATURE_SETS.items():
+        results = []
+        for k in (0, 1):
+            train, test = folds[1 - k], folds[k]
+            weights = fit_weights(train, features, stats)
+            threshold, _ = best_threshold(train, language, weights, stats, choose_threshold)
+            results.append(choose_features(grade_all(test, _calibration(language, weights, threshold, stats))))
+        cv[name] = round(float(np.mean(results)), 4)
+    chosen = max(cv, key=lambda n: (cv[n], -len(FEATURE_SETS[n])))
+    weights = fit_weights(observed, FEATURE_SETS[chosen], stats)
+    threshold, _ = best_threshold(observed, language, weights, stats, choose_threshold)
+    return LanguageFit(language, chosen, cv, StepModel(weights, threshold))

@@ -1,0 +1,124 @@
+"""Labelled steps from the development sets: which steps humans call wrong.
+
+Each set labels steps differently; all become, per step, True (wrong in itself), False (right
+in itself) or None (not labelled):
+- StepMathBench: `gold_step_score` (`0` wrong, `1` right, `1(0)` right in itself but built on
+  an error: False here, propagation handles it), carried from the human paragraphs onto the
+  grader's own segmentation (`eval_sets.calibrate.transfer`);
+- ProcessBench and MR-MATH invalid: the earliest wrong step; the steps before it are right,
+  the steps after it are not labelled;
+- perturbation originals are right throughout; perturbed solutions are wrong at the perturbed
+  step, right before it, unlabelled after it. Synthetic errors are easier to catch than natural
+  ones, so this set is kept apart (`natural=False`) and not used to fit weights.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from eval_sets.calibrate.transfer import carry_labels
+from eval_sets.halves import Half, half_of
+from eval_sets.loaders._io import as_text, read_records
+from eval_sets.registry import load_dataset
+from scoring.aggregate import parse_human_label
+from scoring.schema import ProblemType
+from scoring.segment import segment_steps
+
+_HUMAN_NUMBER = re.compile(r"^\s*[(（]\d+[)）]\s*")
+STEPMATH_TYPES: dict[str, ProblemType] = {
+    "calculation": "calculation", "proof": "proof", "open-ended": "open_ended"}
+
+
+@dataclass(frozen=True)
+class LabelledSolution:
+    set: str
+    id: str
+    half: Half
+    problem: str
+    steps: tuple[str, ...]
+    wrong: tuple[bool | None, ...]
+    problem_type: ProblemType
+    language: str
+    references: tuple[str, ...]
+    natural: bool = True
+    human_labels: tuple[str, ...] | None = None  # StepMathBench: the Eq. 1 labels
+    gold_score: int | None = None
+    weight: float = 1.0  # in the fit; the two copies of a set graded both ways weigh half each
+    scored: bool = True  # graded as the set is benchmarked (the objectives read these)
+    duplicate: bool = False  # the same steps again, answer unknown (left out of the counts)
+
+
+def _first_error_labels(n: int, first: int | None) -> tuple[bool | None, ...]:
+    """1-based first error (None: none) -> right before it, wrong at it, unlabelled after."""
+    if first is None:
+        return (False,) * n
+    return tuple(False if i < first else (True if i == first else None) for i in range(1, n + 1))
+
+
+def stepmath(path: Path) -> Iterator[LabelledSolution]:
+    """StepMathBench on the grader's own segmentation, labels carried from the human steps."""
+    for _, row in read_records(path):
+        text = as_text(row["model_output"])
+        steps = tuple(segment_steps(text, "zh"))
+        if not steps:
+            continue
+        human = [_HUMAN_NUMBER.sub("", s).strip() for s in row["gold_step"]]
+        labels = [parse_human_label(s) for s in row["gold_step_score"]]
+        carried = tuple(labels[i] for i in carry_labels(text, human, steps))
+        answers = row.get("answers") or ()
+        yield LabelledSolution(
+            "stepmath", str(row["uid"]), half_of(row["question"]), row["question"], steps,
+            tuple(lab == "incorrect" for lab in carried),
+            STEPMATH_TYPES[str(row["type"]).strip().lower()], "zh",
+            tuple(as_text(a) for a in answers if as_text(a).strip()),
+            human_labels=carried, gold_score=int(row["gold_score"]))
+
+
+def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
+                    with_references: bool = True, **extra: object) -> Iterator[LabelledSolution]:
+    """A first-error data set read through its loader."""
+    for item in load_dataset(kind, path):
+        request, gold = item.request, item.gold
+        steps = tuple(request.solution_steps or ())
+        if gold.is_perturbed is None or gold.is_perturbed:
+            wrong = _first_error_labels(len(steps), gold.first_error)
+            if gold.process_correct and gold.is_perturbed:  # a repeated step: not wrong
+                wrong = tuple(False if i + 1 < (gold.perturbed_step or 0) else None
+                              for i in range(len(steps)))
+        else:
+            wrong = (False,) * len(steps)
+        yield LabelledSolution(
+            name, item.id, half_of(request.problem), request.problem, steps, wrong,
+            "calculation", "en",
+            tuple(request.gold_answers()) if with_references else (), natural=natural,
+            **extra)  # type: ignore[arg-type]
+
+
+def labelled_sets(data: Path) -> Iterator[LabelledSolution]:
+    """Every labelled solution of the development sets found in `data`.
+
+    ProcessBench comes twice, half weight each: as it is benchmarked, without its reference
+    answer, and with the answer where one is known, so that the prior learns both what a known
+    answer verdict says and what to expect when there is none.
+    """
+    files = {
+        "stepmath": data / "stepmathbench_dev.jsonl",
+        "processbench": data / "processbench_dev.jsonl",
+        "mr_math_invalid": data / "mr_math_invalid_dev.jsonl",
+        "perturbation": data / "perturbation_dev.jsonl",
+    }
+    if files["stepmath"].is_file():
+        yield from stepmath(files["stepmath"])
+    if files["processbench"].is_file():
+        yield from first_error_set("processbench", files["processbench"], "processbench",
+                                   with_references=False, weight=0.5, duplicate=True)
+        yield from first_error_set("processbench_with_reference", files["processbench"],
+                                   "processbench+ref", weight=0.5, scored=False)
+    if files["mr_math_invalid"].is_file():
+        yield from first_error_set("mr_math_invalid", files["mr_math_invalid"], "mr_math_invalid")
+    if files["perturbation"].is_file():
+        yield from first_error_set("perturbation", files["perturbation"], "perturbation",
+                                   natural=False)

@@ -1,0 +1,84 @@
+"""What the calibration measured, per half: the kinds' table and the grades' agreement."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from eval_sets.calibrate.evidence import Observed
+from eval_sets.calibrate.fit import Grade, first_error_f1, grade_all, kind_stats, score_error
+from eval_sets.metrics.classification import auc
+from eval_sets.metrics.scores import overlap_ratio, pearson
+from eval_sets.runner.tables import Table
+from scoring.aggregate import expected_score, score_solution
+from scoring.judge.calibration import Calibration
+from scoring.judge.findings import FINDING_KINDS
+
+
+def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:
+    check = kind_stats([o for o in observed if o.solution.natural and o.solution.half == "check"])
+    rows = []
+    for kind in FINDING_KINDS:
+        fit = calibration.kinds.get(kind)
+        unseen = fit is None or fit.wrong + fit.right == 0
+        if unseen and check[kind].wrong + check[kind].right == 0:
+            continue
+        weights = {lang: m.weights.get(f"finding:{kind}") for lang, m in calibration.models.items()}
+        c = check[kind]
+        rows.append((kind, fit.wrong if fit else 0, fit.right if fit else 0,
+                     fit.precision if fit else None, fit.likelihood_ratio if fit else None,
+                     c.wrong + c.right, c.precision,
+                     "decides" if fit and fit.decisive else "warns",
+                     *(weights[lang] for lang in sorted(calibration.models))))
+    return Table("kinds", "Finding kinds: fires on wrong / right steps (fit half), precision, "
+                 "likelihood ratio; the check half's firings and precision; role; log-odds weight",
+                 ("kind", "wrong", "right", "precision", "LR", "check fires", "check precision",
+                  "role", *(f"weight {lang}" for lang in sorted(calibration.models))), tuple(rows),
+                 note="precision: share of firings on wrong steps (on right steps for the support "
+                      "kinds calculation_true and answer_correct).")
+
+
+def _stepmath_row(grades: Sequence[Grade], half: str) -> tuple:
+    labels, expected, gold = [], [], []
+    for g in grades:
+        sol = g.observed.solution
+        labels.append(score_solution(g.labels, sol.problem_type).score)  # type: ignore[arg-type]
+        expected.append(expected_score(g.p_wrong, sol.problem_type))
+        gold.append(sol.gold_score or 0)
+    return (half, len(grades), pearson(labels, gold), score_error(grades, False),
+            overlap_ratio(labels, gold), pearson(expected, gold), score_error(grades, True),
+            float(np.mean(labels)), float(np.mean(expected)), float(np.mean(gold)))
+
+
+def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> list[Table]:
+    sm, pb, pert = [], [], []
+    for half in ("fit", "check"):
+        mine = [o for o in observed if o.solution.half == half]
+        grades = grade_all(mine, calibration)
+        stepmath = [g for g in grades if g.observed.solution.set == "stepmath"]
+        if stepmath:
+            sm.append(_stepmath_row(stepmath, half))
+        for name in ("processbench", "mr_math_invalid"):
+            chosen = [g for g in grades if g.observed.solution.set == name]
+            if chosen:
+                pb.append((name, half, len(chosen), first_error_f1(chosen)))
+        perturbed = [g for g in grades if g.observed.solution.set == "perturbation"]
+        if perturbed:
+            risk = [max(g.p_wrong, default=0.0) for g in perturbed]
+            labels = [int(not g.observed.solution.id.startswith("pert-orig")) for g in perturbed]
+            pert.append((half, len(perturbed), auc(labels, risk)))
+    tables = []
+    if sm:
+        tables.append(Table("stepmath", "StepMathBench: Eq. 1 on the decided labels and in "
+                            "expectation, against the human scores",
+                            ("half", "n", "Corr", "MSE", "OR", "Corr (expected)", "MSE (expected)",
+                             "mean score", "mean expected", "mean gold"), tuple(sm)))
+    if pb:
+        tables.append(Table("first_error", "First wrong step: ProcessBench F1 (mean over its "
+                            "subsets), MR-MATH invalid F1", ("set", "half", "n", "F1"), tuple(pb)))
+    if pert:
+        tables.append(Table("perturbation", "Perturbations: solution risk (max P(wrong)) ranks "
+                            "perturbed solutions above the originals", ("half", "n", "AUC"),
+                            tuple(pert)))
+    return tables

@@ -1,0 +1,55 @@
+"""The offline judge: checks find, one calibrated decision layer decides (DESIGN.md 4.10).
+
+- `checks/`: each check reads a solution and returns typed findings, never labels;
+- `collect.py` runs them all (a check that raises is left out, and named);
+- `decide/`: the step model (prior + findings' weights + the model's label in LLM mode) and the
+  decision that turns posteriors into labels;
+- `calibration.py` reads the weights that `eval_sets.calibrate` measured on labelled data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scoring.judge.calibration import Calibration, load_calibration
+from scoring.judge.collect import collect_findings
+from scoring.judge.decide.labels import DecideConfig, decide
+from scoring.judge.decide.reliability import Reliability
+from scoring.judge.findings import Evidence, Finding
+from scoring.judge.input import JudgeInput
+from scoring.verdict import StepVerdict
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """`relatedness` embeds every English solution to notice one about another problem (about
+    ten times slower offline grading); `reliability` is what a model's label is worth."""
+
+    calibration: Calibration = field(default_factory=load_calibration)
+    decide: DecideConfig = field(default_factory=DecideConfig)
+    reliability: Reliability = field(default_factory=Reliability)
+    relatedness: bool = False
+
+
+def judge_steps(inp: JudgeInput, config: JudgeConfig | None = None,
+                evidence: Evidence | None = None) -> list[StepVerdict]:
+    """Label every step from the evidence alone; `depends_on` is 1-based."""
+    config = config or JudgeConfig()
+    evidence = evidence if evidence is not None else collect_findings(inp)
+    verdicts, _ = decide(inp, evidence, config.calibration, config=config.decide)
+    return verdicts
+
+
+__all__ = [
+    "Calibration",
+    "DecideConfig",
+    "Evidence",
+    "Finding",
+    "JudgeConfig",
+    "JudgeInput",
+    "Reliability",
+    "collect_findings",
+    "decide",
+    "judge_steps",
+    "load_calibration",
+]

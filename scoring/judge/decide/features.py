@@ -1,0 +1,59 @@
+"""What the prior of a step being wrong is read from (DESIGN.md 4.10).
+
+A step's prior depends on the problem (type, length; each language has a model of its own), on where the step stands in the
+solution (first, second, ..., last, relative position, solution length), on how much it says
+(its length, how many numbers and relations it holds: a step that says more can be wrong in more
+ways) and on the answer verdict when one is known (a wrong final answer makes every earlier step
+more likely wrong). Findings enter as indicators of their kind. Every feature is named, so the
+calibration file stores weights by name and a reader sees what each weight is for.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from scoring.judge.findings import Finding, FindingKind
+from scoring.judge.input import JudgeInput
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_RELATION = re.compile(r"=|\\(?:le|ge|lt|gt|neq|approx)(?![A-Za-z])|[<>≤≥≠≈]")
+
+PRIOR_FEATURES: tuple[str, ...] = (
+    "bias", "proof", "open_ended", "position", "first", "second", "third", "last",
+    "log_steps", "log_chars", "log_numbers", "log_relations", "log_problem_chars",
+    "answer_correct_earlier", "answer_wrong_earlier",
+)
+
+
+def finding_feature(kind: FindingKind) -> str:
+    return f"finding:{kind}"
+
+
+def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[str, float]:
+    """The named features of step `i` (0-based); `findings` are those about this step."""
+    n = len(inp.steps)
+    step = inp.steps[i]
+    verdict = inp.answer.correct if inp.problem_type != "proof" else None
+    earlier = i < n - 1
+    features = {
+        "bias": 1.0,
+        "proof": float(inp.problem_type == "proof"),
+        "open_ended": float(inp.problem_type == "open_ended"),
+        "position": i / (n - 1) if n > 1 else 1.0,
+        "first": float(i == 0),
+        "second": float(i == 1),
+        "third": float(i == 2),
+        "last": float(i == n - 1),
+        "log_steps": math.log(n),
+        "log_chars": math.log1p(len(step)),
+        "log_numbers": math.log1p(len(_NUMBER.findall(step))),
+        "log_relations": math.log1p(len(_RELATION.findall(step))),
+        "log_problem_chars": math.log1p(len(inp.problem)),
+        "answer_correct_earlier": float(earlier and verdict is True),
+        "answer_wrong_earlier": float(earlier and verdict is False),
+    }
+    for finding in findings:
+        features[finding_feature(finding.kind)] = 1.0
+    return features

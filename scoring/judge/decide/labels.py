@@ -1,0 +1,164 @@
+"""The one place where evidence becomes labels (DESIGN.md 4.2, 4.10).
+
+A step is `incorrect` when its posterior probability of being wrong reaches the calibrated
+threshold. Otherwise it keeps the model's label in LLM mode, or is `correct` offline
+(`redundant` when it repeats an earlier step). A step that is not wrong in itself but uses the
+result of a wrong step is `meaningless` (StepMathAgent). Validity is 1 - P(wrong): ReasonEval's
+step validity, calibrated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from scoring.judge.calibration import Calibration
+from scoring.judge.decide.posterior import StepPosterior, posteriors
+from scoring.judge.decide.reliability import RELIABILITY, Reliability
+from scoring.judge.findings import SOURCE, Evidence, Finding
+from scoring.judge.input import JudgeInput
+from scoring.schema import Evidence as EvidenceSource
+from scoring.verdict import StepVerdict
+
+# Error categories reported for the kinds that speak for an error.
+CATEGORY: dict[str, str] = {
+    "calculation_false": "calculation",
+    "contradiction": "contradiction",
+    "derivation": "derivation",
+    "continuation": "derivation",
+    "rewrite": "derivation",
+    "back_substitution": "contradiction",
+    "answer_wrong": "final_answer",
+    "answer_unmarked_wrong": "final_answer",
+    "reference_unmatched": "unsupported",
+    "reference_mismatch": "calculation",
+    "malformed_latex": "format",
+}
+
+
+@dataclass(frozen=True)
+class DecideConfig:
+    """Redundancy levels (ReasonEval-style step redundancy in [0, 1])."""
+
+    redundant: float = 0.9
+    not_redundant: float = 0.05
+
+
+DECIDE = DecideConfig()
+
+
+def _sources(found: Sequence[Finding]) -> tuple[EvidenceSource, ...]:
+    return tuple(dict.fromkeys(SOURCE[f.kind] for f in found))  # type: ignore[misc]
+
+
+def _reason(post: StepPosterior, wrong: bool) -> str:
+    """The strongest error finding of a wrong step; for a step that is not wrong, the support
+    found for it or, where checks did find something, what they found and why it did not
+    decide (the notes of kinds that only warn come last)."""
+    errors = [f.detail for f in post.counted if f.polarity == "error"]
+    if wrong:
+        head = post.strongest.detail if post.strongest is not None else \
+            f"likely wrong (P(wrong) = {post.p_decide:.2f}) for a step of this kind and place"
+    elif errors:
+        head = f"{'; '.join(errors)}, but not enough to call the step wrong " \
+               f"(P(wrong) = {post.p_decide:.2f})"
+    else:
+        support = [f.detail for f in post.counted if f.polarity == "support"]
+        head = "; ".join(support) if support else "no check found a problem"
+    notes = [f.detail for f in post.warned if f.kind != "repeat"]
+    return "; ".join([head, *notes])
+
+
+def _offline_label(i: int, post: StepPosterior, wrong: bool, evidence: Evidence,
+                   config: DecideConfig) -> StepVerdict:
+    repeat = next((f for f in evidence.at(i) if f.kind == "repeat"), None)
+    errors = tuple(f for f in post.counted if f.polarity == "error")
+    if wrong:
+        return StepVerdict("incorrect", _reason(post, True), _sources(errors) or ("structure",),
+                           (), tuple(dict.fromkeys(CATEGORY[f.kind] for f in errors
+                                                   if f.kind in CATEGORY)),
+                           1.0 - post.p_wrong, config.not_redundant, post.p_wrong)
+    if repeat is not None:
+        return StepVerdict("redundant", repeat.detail, ("structure",), validity=1.0 - post.p_wrong,
+                           redundancy=config.redundant, p_wrong=post.p_wrong)
+    return StepVerdict("correct", _reason(post, False), _sources(post.counted),
+                       validity=1.0 - post.p_wrong, redundancy=config.not_redundant,
+                       p_wrong=post.p_wrong)
+
+
+def _propagate(verdicts: list[StepVerdict], evidence: Evidence,
+               offline: Sequence[bool]) -> list[StepVerdict]:
+    """A step built on a wrong result is meaningless, however right it is in isolation; the
+    final step whose answer matches the reference is not. Labels the model gave keep the
+    model's own reading of what depends on what."""
+    out = list(verdicts)
+    for j, verdict in enumerate(out):
+        if not offline[j] or verdict.label not in ("correct", "redundant"):
+            continue
+        if any(f.kind == "answer_correct" for f in evidence.at(j)):
+            continue
+        bad = [d for d in evidence.depends_on[j] if out[d].label in ("incorrect", "meaningless")]
+        if bad:
+            out[j] = verdict.relabel("meaningless",
+                                     f"uses the result of step {bad[-1] + 1}, which is wrong",
+                                     "dependency")
+    return out
+
+
+def decide(
+    inp: JudgeInput, evidence: Evidence, calibration: Calibration,
+    model: Sequence[StepVerdict | None] | None = None, reliability: Reliability = RELIABILITY,
+    config: DecideConfig = DECIDE,
+) -> tuple[list[StepVerdict], list[str]]:
+    """Labels for every step, and a warning for every disagreement with the model.
+
+    Without a model (or where it gave no label: a part of a long solution whose call failed)
+    the labels come from the evidence alone and `depends_on` from the quantities the steps
+    share. With one, the model's label is one more source: it changes only where the posterior
+    crosses the threshold against it, and its `depends_on` is kept.
+    """
+    model = list(model) if model is not None else [None] * len(inp.steps)
+    if len(model) != len(inp.steps):
+        raise ValueError(f"{len(model)} model labels for {len(inp.steps)} steps")
+    says = [None if m is None else m.label == "incorrect" for m in model]
+    posts = posteriors(inp, evidence, calibration, says, reliability)
+    threshold = calibration.model(inp.language).threshold
+    verdicts: list[StepVerdict] = []
+    warnings: list[str] = []
+    for i, (mine, post) in enumerate(zip(model, posts, strict=True)):
+        wrong = post.p_decide >= threshold
+        if mine is None:
+            own = _offline_label(i, post, wrong, evidence, config)
+            verdicts.append(replace(own, depends_on=tuple(d + 1 for d in evidence.depends_on[i])))
+            continue
+        verdict, note = _with_model(i + 1, mine, post, wrong)
+        verdicts.append(verdict)
+        warnings.extend(note)
+    offline = [m is None for m in model]
+    return _propagate(verdicts, evidence, offline), warnings
+
+
+def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
+                wrong: bool) -> tuple[StepVerdict, list[str]]:
+    merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
+    probability = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong,
+                   "model_label": mine.label}
+    if wrong and mine.label != "incorrect":
+        reason = _reason(post, True)
+        errors = [f for f in post.counted if f.polarity == "error"]
+        categories = (*mine.error_categories,
+                      *(CATEGORY[f.kind] for f in errors if f.kind in CATEGORY))
+        return replace(mine, label="incorrect", reason=reason, evidence=merged,
+                       error_categories=tuple(dict.fromkeys(categories)), **probability), [(
+            f"step {index}: judged {mine.label}, but {reason} (P(wrong) = {post.p_wrong:.2f}); "
+            "relabelled incorrect")]
+    if not wrong and mine.label == "incorrect":
+        reason = _reason(post, False)
+        return replace(mine, label="correct", reason=reason, evidence=merged,
+                       error_categories=(), **probability), [(
+            f"step {index}: judged incorrect, but the evidence outweighs it ({reason}; "
+            f"P(wrong) = {post.p_wrong:.2f}); relabelled correct")]
+    notes = [f"step {index}: judged {mine.label}; offline check: {f.detail} "
+             f"(P(wrong) = {post.p_wrong:.2f}, label kept)"
+             for f in post.counted if f.polarity == "error" and not wrong]
+    return replace(mine, evidence=merged, **probability), notes

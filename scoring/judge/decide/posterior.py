@@ -1,0 +1,60 @@
+"""P(step wrong) in log-odds: the prior and the findings' weights from the calibration, plus,
+in LLM mode, the model's label (DESIGN.md 4.10).
+
+Two posteriors come out of one sum. `p_wrong` counts every finding: it is the report's
+probability and sets validity. The label is decided on the same sum without the findings of
+kinds that only warn, so a low-precision kind can lower a step's validity but never change its
+label.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.judge.calibration import Calibration
+from scoring.judge.decide.features import finding_feature, step_features
+from scoring.judge.decide.reliability import RELIABILITY, Reliability
+from scoring.judge.findings import Evidence, Finding
+from scoring.judge.input import JudgeInput
+
+
+@dataclass(frozen=True)
+class StepPosterior:
+    p_wrong: float  # from all the evidence
+    p_decide: float  # without the findings of kinds that only warn
+    counted: tuple[Finding, ...]  # findings of decisive kinds
+    warned: tuple[Finding, ...]  # findings of kinds that only warn
+    strongest: Finding | None  # the decisive error finding of the largest weight
+
+
+def sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+def posteriors(
+    inp: JudgeInput,
+    evidence: Evidence,
+    calibration: Calibration,
+    model_says_wrong: Sequence[bool | None] | None = None,
+    reliability: Reliability = RELIABILITY,
+) -> list[StepPosterior]:
+    model = calibration.model(inp.language)
+    out: list[StepPosterior] = []
+    for i in range(len(inp.steps)):
+        found = evidence.at(i)
+        counted = tuple(f for f in found if calibration.decisive(f.kind))
+        warned = tuple(f for f in found if not calibration.decisive(f.kind))
+        features = step_features(inp, i, found)
+        full = model.log_odds(features)
+        decide = full - sum(model.weights.get(finding_feature(k), 0.0)
+                            for k in {f.kind for f in warned})
+        if model_says_wrong is not None and model_says_wrong[i] is not None:
+            said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))
+            full, decide = full + said, decide + said
+        errors = [f for f in counted if f.polarity == "error"]
+        strongest = max(errors, key=lambda f: model.weights.get(finding_feature(f.kind), 0.0),
+                        default=None)
+        out.append(StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest))
+    return out

@@ -1,0 +1,180 @@
+// The result panel: a GradeReport, or a partial one while the stream is still running.
+// Every number shown is a field of the report (or of a stream event), formatted, never computed.
+import { el, fill, num, yesNo } from "./dom.js";
+import { stepCard } from "./steps.js";
+import { chainsText, drawTree, layoutTree } from "./tree.js";
+
+const QUADRANTS = {
+  robust: "robust reasoning",
+  hallucination: "hallucination",
+  lucky_guess: "lucky guess",
+  failure: "complete failure",
+};
+const KNOWN_META = new Set(["mode", "llm_calls", "prompt_tokens", "completion_tokens",
+  "elapsed_ms", "node_ms", "degraded", "warnings", "versions", "failed_checks"]);
+
+function card(metric, title, value, ...detail) {
+  return el("div", { class: "card", dataset: { metric } },
+            el("h3", {}, title), el("p", { class: "value" }, value),
+            detail.length ? el("p", { class: "detail" }, ...detail) : null);
+}
+
+function summary(report) {
+  if (typeof report.score !== "number") return null;
+  const hcrs = report.hcrs ?? {};
+  const cards = [
+    card("score", "Score", `${report.score}/10`,
+         `raw ${num(report.score_raw)} · binary ${report.score_binary} · ${report.problem_type}`),
+    card("hcrs", "HCRS", num(hcrs.score),
+         `base ${num(hcrs.base)} − format ${num(hcrs.format_penalty)} − hazard ${num(hcrs.hazard_penalty)}`,
+         typeof hcrs.first_error === "number" ? ` · first error: step ${hcrs.first_error}` : ""),
+    card("holistic", "Holistic", num(report.holistic), "process (HCRS) and answer together"),
+    card("quadrant", "Quadrant", QUADRANTS[report.quadrant] ?? String(report.quadrant),
+         `lucky guess ${yesNo(report.lucky_guess)} · hallucination ${yesNo(report.hallucination)}`),
+  ];
+  if (report.reasoneval) {
+    cards.push(card("reasoneval", "ReasonEval validity", num(report.reasoneval.validity),
+                    `redundancy ${num(report.reasoneval.redundancy)}`));
+  }
+  if (report.alignment) {
+    const a = report.alignment;
+    cards.push(card("alignment", "Alignment", num(a.score),
+                    typeof a.divergence_step === "number" ? `diverges at step ${a.divergence_step}` : "no divergence"));
+  }
+  if (report.difficulty) {
+    cards.push(card("difficulty", "Difficulty", `level ${report.difficulty.level}`,
+                    `process evaluated ${yesNo(report.difficulty.process_evaluated)}`));
+  }
+  return el("section", { class: "summary", "aria-label": "Scores" }, ...cards);
+}
+
+const VERDICT = { true: ["correct", "✓"], false: ["wrong", "✗"], null: ["undecided", "?"] };
+
+function verdictWord(value) {
+  return VERDICT[String(value ?? null)][0];
+}
+
+function answer(report) {
+  const a = report.answer;
+  if (!a) return null;
+  const [word, mark] = VERDICT[String(a.correct ?? null)];
+  const refs = a.reference?.length
+    ? a.reference.flatMap((r, i) => [i ? " or " : "", el("code", {}, r)]) : ["(none given)"];
+  const checks = [];
+  if (a.symbolic !== undefined && a.symbolic !== null) checks.push(`symbolic: ${verdictWord(a.symbolic)}`);
+  if (a.llm !== undefined && a.llm !== null) checks.push(`LLM: ${verdictWord(a.llm)}`);
+  return el("section", { class: `answer verdict-${word}`, "aria-label": "Final answer" },
+    el("h2", {}, "Final answer"),
+    el("p", {},
+       el("span", { class: "verdict" }, el("span", { "aria-hidden": "true" }, mark), ` ${word}`),
+       ` by ${a.method ?? "none"}: `, a.extracted != null ? el("code", {}, a.extracted) : "no answer found",
+       a.reference !== undefined ? [" · reference ", ...refs] : ""),
+    checks.length ? el("p", { class: "detail" }, checks.join(" · ")) : null);
+}
+
+function banners(report, final) {
+  const meta = report.meta ?? {};
+  const out = [];
+  if (meta.degraded) {
+    out.push(el("div", { class: "banner degraded", role: "alert" },
+      el("strong", {}, "Degraded grade. "),
+      final ? "The LLM part of this grade failed, so these labels come from the offline judge. "
+              + "The warnings below say what went wrong."
+            : "The LLM part is failing; the grade falls back to the offline judge."));
+  }
+  if (meta.warnings?.length) {
+    out.push(el("section", { class: "warnings", "aria-label": "Warnings" },
+      el("h2", {}, `Warnings (${meta.warnings.length})`),
+      el("ul", {}, ...meta.warnings.map((w) => el("li", {}, w)))));
+  }
+  return out;
+}
+
+function treeSection(report, { onSelect, width }) {
+  const tree = report.error_tree;
+  if (!tree) return null;
+  const labels = new Map((report.steps ?? []).filter((s) => s.label).map((s) => [s.index, s.label]));
+  const reasons = new Map((report.steps ?? []).filter((s) => s.reason).map((s) => [s.index, s.reason]));
+  const firstError = report.hcrs?.first_error ?? null;
+  const empty = layoutTree(tree).nodes.length === 0;
+  return el("section", { class: "tree", "aria-label": "Tree-of-Error" },
+    el("h2", {}, "Tree-of-Error"),
+    empty ? el("p", { class: "no-errors" }, "No wrong step: the tree is empty.")
+          : el("figure", {},
+               drawTree(tree, { labels, reasons, firstError, onSelect, maxWidth: width }),
+               el("figcaption", {},
+                  el("span", { class: "chains" }, `Chains: ${chainsText(tree)}`),
+                  el("span", { class: "legend" },
+                     el("span", { class: "key incorrect" }, "incorrect"),
+                     el("span", { class: "key meaningless" }, "meaningless"),
+                     el("span", { class: "key first" }, "first error"),
+                     " · an arrow means “is used by”"))));
+}
+
+function stepsSection(report, final) {
+  const steps = report.steps ?? [];
+  if (!steps.length) return null;
+  const roots = new Set(report.error_tree?.roots ?? []);
+  const firstError = report.hcrs?.first_error ?? null;
+  return el("section", { class: "steps", "aria-label": "Steps" },
+    el("h2", {}, `Steps (${steps.length})`),
+    el("ol", { class: "step-list", lang: report.language === "zh" ? "zh-Hans" : null },
+       ...steps.map((s) => stepCard(s, { firstError, roots, provisional: !final }))));
+}
+
+function alignmentSection(report) {
+  const a = report.alignment;
+  if (!a) return null;
+  const pairs = (a.pairs ?? []).map((p) => el("li", {},
+    `reference ${p.reference.join("+")} ↔ solution ${p.solution.join("+")} (similarity ${num(p.similarity)})`));
+  return el("details", { class: "alignment" },
+    el("summary", {}, `Alignment to the reference: ${num(a.score)}`),
+    pairs.length ? el("ul", {}, ...pairs) : null,
+    el("p", {}, `insertions: ${a.insertions?.join(", ") || "none"} · deletions: `
+                + `${a.deletions?.join(", ") || "none"}`));
+}
+
+function jsonBlock(value) {
+  return el("pre", {}, JSON.stringify(value, null, 2));
+}
+
+function metaSection(report) {
+  const meta = report.meta;
+  if (!meta) return null;
+  const rows = [
+    ["mode", meta.mode],
+    ["LLM calls", meta.llm_calls],
+    ["tokens", meta.prompt_tokens !== undefined ? `${meta.prompt_tokens} prompt, ${meta.completion_tokens} completion` : undefined],
+    ["time", meta.elapsed_ms !== undefined ? `${num(meta.elapsed_ms, 1)} ms` : undefined],
+    ["versions", meta.versions && Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(", ")],
+  ].filter(([, v]) => v !== undefined && v !== "");
+  const nodes = Object.entries(meta.node_ms ?? {});
+  const failed = meta.failed_checks;
+  const other = Object.entries(meta).filter(([k]) => !KNOWN_META.has(k));
+  return el("details", { class: "meta" },
+    el("summary", {}, "Run details"),
+    el("dl", {}, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])),
+    nodes.length ? el("p", {}, "node times: ",
+                      nodes.map(([n, ms]) => `${n} ${num(ms, 1)} ms`).join(", ")) : null,
+    Array.isArray(failed) && failed.length
+      ? el("div", { class: "failed-checks" }, el("h3", {}, "Failed checks"),
+           el("ul", {}, ...failed.map((f) => el("li", {}, typeof f === "string" ? f : JSON.stringify(f)))))
+      : null,
+    ...other.map(([k, v]) => el("div", { class: "meta-other" }, el("h3", {}, k), jsonBlock(v))));
+}
+
+/**
+ * Draw `report` into `root`. `final`: the full report has arrived (else the labels are
+ * provisional); `onSelect(step)` jumps to a step; `width` is the room for the tree.
+ */
+export function renderReport(root, report, { final = true, onSelect = () => {}, width = 800 } = {}) {
+  fill(root,
+       ...banners(report, final),
+       summary(report),
+       answer(report),
+       treeSection(report, { onSelect, width }),
+       stepsSection(report, final),
+       final ? alignmentSection(report) : null,
+       final ? metaSection(report) : null);
+  root.dataset.state = final ? "final" : "live";
+}

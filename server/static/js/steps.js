@@ -1,0 +1,66 @@
+// One card per step: label (colour, mark and word: never colour alone), text, reason, evidence.
+import { el, num, percent } from "./dom.js";
+import { mathText } from "./math.js";
+
+export const LABELS = {
+  correct: { mark: "✓", hint: "counts 1" },
+  incorrect: { mark: "✗", hint: "counts 0" },
+  meaningless: { mark: "~", hint: "correct in itself, but built on an earlier error; counts 0" },
+  redundant: { mark: "=", hint: "valid but makes no progress" },
+  pending: { mark: "…", hint: "not judged yet" },
+};
+
+function fact(name, ...value) {
+  return [el("dt", {}, name), el("dd", {}, ...value)];
+}
+
+function stepLinks(indices) {
+  return indices.flatMap((i, n) => [n ? ", " : "", el("a", { href: `#step-${i}` }, `step ${i}`)]);
+}
+
+function facts(step) {
+  const rows = [];
+  if (step.evidence?.length) {
+    // Spaces between the chips, so a screen reader says words, not "symbolicdependency".
+    rows.push(fact("evidence", ...step.evidence.flatMap((e, i) => [i ? " " : "",
+                                                                   el("span", { class: "chip" }, e)])));
+  }
+  if (step.depends_on?.length) rows.push(fact("uses", ...stepLinks(step.depends_on)));
+  if (typeof step.validity === "number") rows.push(fact("validity", num(step.validity)));
+  if (typeof step.redundancy === "number") rows.push(fact("redundancy", num(step.redundancy)));
+  if (typeof step.p_wrong === "number") {
+    rows.push(fact("P(wrong)", el("span", { class: "p-wrong" }, percent(step.p_wrong))));
+  }
+  if (step.aligned_reference?.length) {
+    const refs = step.aligned_reference.map((r) => `ref. step ${r}`).join(", ");
+    const similarity = typeof step.similarity === "number" ? ` (similarity ${num(step.similarity)})` : "";
+    rows.push(fact("matches", refs + similarity));
+  }
+  if (step.error_categories?.length) rows.push(fact("error type", step.error_categories.join(", ")));
+  return rows.length ? el("dl", { class: "facts" }, ...rows.flat()) : null;
+}
+
+/**
+ * The card of one step. `step` may be partial (live view: text before labels); `provisional`
+ * marks labels the final report may still change.
+ */
+export function stepCard(step, { firstError = null, roots = new Set(), provisional = false } = {}) {
+  const label = LABELS[step.label] ? step.label : "pending";
+  const tags = [
+    step.index === firstError && el("span", { class: "tag first" }, "first error"),
+    roots.has(step.index) && step.index !== firstError && el("span", { class: "tag root" }, "tree root"),
+    provisional && step.label && el("span", { class: "tag provisional" }, "provisional"),
+  ];
+  return el("li", {
+    id: `step-${step.index}`, class: `step label-${label}`, tabindex: -1,
+    dataset: { index: step.index, label },
+  },
+  el("div", { class: "step-head" },
+     el("span", { class: "step-number" }, `Step ${step.index}`),
+     el("span", { class: "badge", title: LABELS[label].hint },
+        el("span", { "aria-hidden": "true" }, LABELS[label].mark), " ", label),
+     ...tags),
+  mathText(el("p", { class: "step-text" }), step.text ?? ""),
+  step.reason ? el("p", { class: "reason" }, step.reason) : null,
+  facts(step));
+}

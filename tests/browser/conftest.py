@@ -1,0 +1,152 @@
+"""Browser-test fixtures: a real `stepgrade serve` on a free port, headless Chromium, artefacts.
+
+The tests skip, with the reason in pytest's `-rs` summary, only when no Chromium is installed;
+with STEPGRADE_BROWSER_REQUIRED=1 (`make test-browser`) a missing browser fails instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server.fake_llm import FaultyLlm
+
+from .cdp import Browser, find_chromium
+
+REPO = Path(__file__).resolve().parents[2]
+API_KEY = "review-page-test-key"
+MAX_BODY_BYTES = 20_000
+START_TIMEOUT = 180.0  # torch and the embedding model load first; slow on a loaded machine
+
+
+def artefacts_dir() -> Path:
+    """Screenshots go here: $STEPGRADE_BROWSER_ARTEFACTS, else build/browser in the checkout."""
+    path = Path(os.environ.get("STEPGRADE_BROWSER_ARTEFACTS") or REPO / "build" / "browser")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def require_chromium() -> str:
+    """Chromium's path; else skip the calling test module (one line in `-rs`), or fail it under
+    STEPGRADE_BROWSER_REQUIRED=1."""
+    path = find_chromium()
+    if path is None:
+        reason = ("Chromium is not installed, so the review page's browser tests did not run "
+                  "(`make test-browser` installs it and runs them)")
+        if os.environ.get("STEPGRADE_BROWSER_REQUIRED") == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    return require_chromium()
+
+
+@pytest.fixture(scope="session")
+def fake_llm() -> Iterator[FaultyLlm]:
+    """An OpenAI-compatible fake the tests can make fail (`fake_llm.fault = "500"`)."""
+    with FaultyLlm() as llm:
+        yield llm
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stepgrade() -> list[str]:
+    script = Path(sys.executable).with_name("stepgrade")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "server.cli"]
+
+
+@dataclass(frozen=True)
+class Service:
+    url: str
+    api_key: str
+
+    def grade(self, request: dict) -> dict:
+        """The same request graded through the API, to compare the page's DOM with."""
+        response = httpx.post(f"{self.url}/grade", json=request, timeout=60,
+                              headers={"X-API-Key": self.api_key})
+        response.raise_for_status()
+        return response.json()
+
+    def examples(self) -> dict[str, dict]:
+        response = httpx.get(f"{self.url}/examples", timeout=30)
+        response.raise_for_status()
+        return {e["name"]: e["request"] for e in response.json()}
+
+
+@pytest.fixture(scope="session")
+def service(chromium: str, fake_llm: FaultyLlm) -> Iterator[Service]:
+    """`stepgrade serve` as a user starts it: a key required, a small body limit, a (fake) LLM."""
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_")}
+    env.update({
+        "STEPGRADE_HOST": "127.0.0.1", "STEPGRADE_PORT": str(port),
+        "STEPGRADE_API_KEYS": API_KEY, "STEPGRADE_MAX_BODY_BYTES": str(MAX_BODY_BYTES),
+        "STEPGRADE_LLM_BASE_URL": fake_llm.base_url, "STEPGRADE_LLM_MODEL": "fake-model",
+        "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "10",
+        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+        # the page is under test, not the fitted numbers: the hand-written calibration
+        "STEPGRADE_CALIBRATION": str(REPO / "tests" / "data" / "hand_calibration.json"),
+    })
+    workdir = Path(tempfile.mkdtemp(prefix="stepgrade-serve-"))  # no stray .env is read
+    log = (artefacts_dir() / "serve.log").open("wb")
+    process = subprocess.Popen([*_stepgrade(), "serve"], cwd=workdir, env=env,
+                               stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"stepgrade serve exited with {process.returncode}; "
+                            f"see {artefacts_dir() / 'serve.log'}")
+            try:
+                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"stepgrade serve was not ready within {START_TIMEOUT:g} s")
+            time.sleep(0.25)
+        yield Service(url=url, api_key=API_KEY)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        log.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str) -> Iterator[Browser]:
+    with Browser(chromium) as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser: Browser, service: Service, fake_llm: FaultyLlm) -> Browser:
+    """The review page freshly loaded at 1280 x 900, examples listed, the fake LLM healthy."""
+    fake_llm.fault = "none"
+    browser.viewport(1280, 900)
+    browser.goto(f"{service.url}/")
+    browser.wait("document.querySelectorAll('#example option').length > 1")
+    return browser

@@ -1,0 +1,108 @@
+"""The answer-agreement measurement: which rows count, the fit/check split, the printed table."""
+
+import json
+
+import pytest
+
+from eval_sets import answer_agreement
+from eval_sets.answer_agreement import counted, half_of, read_pairs
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        ({"gold": "1", "pred": "1.0", "equal": True}, True),
+        ({"gold": "1", "pred": "1.0", "equal": True, "disabled_in_source": False}, True),
+        ({"gold": "1", "pred": "1.0", "equal": True, "disabled_in_source": True}, False),
+        ({"gold": 5, "pred": 5.0, "equal": True}, False),
+        ({"gold": "0", "pred": None, "equal": False}, False),
+    ],
+)
+def test_only_string_pairs_not_disabled_in_their_source_count(row, expected):
+    assert counted(row) is expected
+
+
+def test_the_split_is_by_gold_and_stable():
+    golds = [f"{n}/{n + 1}" for n in range(200)]
+    assert {half_of(g) for g in golds} == {"fit", "check"}
+    assert [half_of(g) for g in golds] == [half_of(g) for g in golds]
+    share = sum(half_of(g) == "fit" for g in golds) / len(golds)
+    assert 0.35 < share < 0.65
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_read_pairs_skips_and_groups_by_suite(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    _write(path, [
+        {"gold": "1", "pred": "1.0", "equal": True, "source": "suite/a:tests/x.py"},
+        {"gold": "2", "pred": "3", "equal": False, "source": "suite/b:tests/y.py"},
+        {"gold": "2", "pred": "2", "equal": True, "disabled_in_source": True},
+        {"gold": 4, "pred": 4.0, "equal": True},
+    ])
+    pairs, skipped = read_pairs(path)
+    assert [(p.gold, p.source, p.line) for p in pairs] == [("1", "suite/a", 1), ("2", "suite/b", 2)]
+    assert skipped == 2
+
+
+def test_the_table_gives_halves_sources_and_readings(tmp_path, capsys):
+    path = tmp_path / "pairs.jsonl"
+    _write(path, [
+        {"gold": "是", "pred": "否", "equal": False, "source": "s1"},
+        {"gold": "50", "pred": "0.5", "equal": False, "source": "s1"},
+        {"gold": "39.06\\%", "pred": "0.3906", "equal": True, "source": "s2"},
+        {"gold": "C", "pred": "the answer is C", "equal": True, "source": "s2"},
+        {"gold": "7", "pred": "7", "equal": False, "source": "s2"},
+    ])
+    assert answer_agreement.main([str(path), "--show-disagreements"]) == 0
+    out = capsys.readouterr().out
+    assert "\nagreement 4/5 = 80.0% (fit " in out
+    assert "label False got True (same_text): '7' vs '7'" in out
+    for name in ("s1", "s2", "yes_no", "plain_number", "choice_letter", "same_text"):
+        assert f"  {name} " in out
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        (None, [], "no such file"),
+        ('{"gold": "1"}\n', [], "pairs.jsonl:1: missing field(s) pred, equal"),
+        ('{"gold": "1", "pred": "1", "equal": true}\nnot json\n', [], "pairs.jsonl:2: not valid JSON"),
+        ('{"gold": "1", "pred": "1", "equal": true}\n', ["--without", "nonsense"],
+         "no reading named nonsense"),
+    ],
+)
+def test_bad_input_is_a_clear_error(tmp_path, capsys, content, args, message):
+    path = tmp_path / "pairs.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert answer_agreement.main([str(path), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_solutions_mode_measures_the_whole_answer_check(tmp_path, capsys):
+    stepmath = tmp_path / "stepmath.jsonl"
+    _write(stepmath, [
+        {"question": "q1", "model_output": "So 6.\n最终答案：【12】", "answers": ["12"],
+         "gold_step_score": ["1", "1"], "type": "Calculation"},
+        {"question": "q2", "model_output": "Hence it holds.", "answers": None,
+         "gold_step_score": ["1"], "type": "Proof"},
+    ])
+    processbench = tmp_path / "processbench.jsonl"
+    _write(processbench, [
+        {"problem": "p1", "steps": ["They walk the remaining 6 miles.", "Final Answer: 12"],
+         "reference_answer": "6", "final_answer_correct": False},
+        {"problem": "p2", "steps": ["x = 3"], "final_answer_correct": True},
+    ])
+    assert answer_agreement.main(["--solutions", str(stepmath), str(processbench)]) == 0
+    out = capsys.readouterr().out
+    assert "stepmath.jsonl: answer verdict agrees with the human one on    1/1 " in out
+    assert "processbench.jsonl: answer verdict agrees with the human one on    1/1 " in out
+    assert "  stated        1/1 " in out
+
+
+def test_several_pair_files_need_solutions_mode(tmp_path, capsys):
+    assert answer_agreement.main([str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "several only with --solutions" in capsys.readouterr().err

@@ -1,0 +1,123 @@
+"""The calibration script's parts on hand-written data: label carrying, the logistic fit, the
+kinds' statistics, and a whole run over a tiny labelled folder."""
+
+import json
+
+import numpy as np
+import pytest
+
+from eval_sets.calibrate.__main__ import main
+from eval_sets.calibrate.evidence import Observed
+from eval_sets.calibrate.fit import kind_stats
+from eval_sets.calibrate.labelled import LabelledSolution
+from eval_sets.calibrate.logistic import fit_logistic
+from eval_sets.calibrate.transfer import carry_labels
+from eval_sets.halves import half_of
+from scoring.judge.findings import Evidence, Finding
+from scoring.judge.input import JudgeInput
+from scoring.verdict import AnswerVerdict
+
+
+def test_labels_are_carried_onto_finer_steps():
+    text = "(1) 先算 $3+4=7$。然后 $7 \\times 2 = 14$。\n(2) 所以答案是 15。"
+    human = ["先算 $3+4=7$。然后 $7 \\times 2 = 14$。", "所以答案是 15。"]
+    mine = ["先算 $3+4=7$。", "然后 $7 \\times 2 = 14$。", "所以答案是 15。"]
+    assert carry_labels(text, human, mine) == [0, 0, 1]
+
+
+def test_a_human_step_that_was_edited_still_lands_in_order():
+    text = "- First we add.\n- Then we multiply 3 by 4.\nFinally we are done."
+    human = ["First we add. Then we multiply 3 by 4.", "Finally we are done."]
+    assert carry_labels(text, human, ["First we add.", "Then we multiply 3 by 4.",
+                                      "Finally we are done."]) == [0, 0, 1]
+
+
+def test_logistic_fit_recovers_known_coefficients():
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(20000), rng.normal(size=20000)])
+    p = 1 / (1 + np.exp(-(x @ np.array([-1.0, 2.0]))))
+    y = (rng.random(20000) < p).astype(float)
+    beta = fit_logistic(x, y, l2=0.0)
+    assert beta == pytest.approx([-1.0, 2.0], abs=0.1)
+
+
+def _observed(wrong, kinds_per_step):
+    steps = tuple(f"s{i}" for i in range(len(wrong)))
+    sol = LabelledSolution("toy", "toy-1", "fit", "p", steps, tuple(wrong), "calculation", "en", ())
+    findings = tuple(Finding(k, i, "") for i, ks in enumerate(kinds_per_step) for k in ks)
+    inp = JudgeInput("p", steps, "calculation", AnswerVerdict(None, ()))
+    return Observed(sol, inp, Evidence(findings, tuple(() for _ in steps)))
+
+
+def test_kind_statistics_count_labelled_steps_only():
+    data = [_observed([True, False, None], [["calculation_false"], ["calculation_false"],
+                                            ["calculation_false"]]),
+            _observed([True, False, False, False], [["calculation_false"], [], [],
+                                                    ["calculation_true"]])]
+    stats = kind_stats(data)
+    false = stats["calculation_false"]
+    assert (false.wrong, false.right) == (2, 1)  # the unlabelled third step is not counted
+    assert false.precision == pytest.approx(2 / 3, abs=1e-4)
+    assert false.likelihood_ratio == pytest.approx((2.5 / 3) / (1.5 / 5), rel=1e-3)
+    assert not false.decisive  # 3 firings: fewer than the 5 a decisive kind needs
+    assert stats["calculation_true"].precision == 1.0  # support: right when it fires
+    assert stats["odd_copy"] == type(false)(0, 0, None, None, False)
+
+
+def test_halves_keep_a_problems_solutions_together():
+    assert half_of("Find x.  ") == half_of("Find  x.")
+    halves = {half_of(f"problem {i}") for i in range(50)}
+    assert halves == {"fit", "check"}
+
+
+def _stepmath_row(uid, question, steps, labels, score, kind="Calculation", answers=None):
+    return {"uid": uid, "id": uid, "question": question, "answers": answers,
+            "model_output": "\n".join(steps), "type": kind, "level": 1,
+            "gold_step": [f"({i}) {s}" for i, s in enumerate(steps, 1)],
+            "gold_step_score": labels, "gold_score": score, "gold_score_01": int(score > 5)}
+
+
+def _processbench_row(i, problem, steps, label):
+    return {"id": f"gsm8k-{i}", "generator": "toy", "problem": problem, "steps": steps,
+            "final_answer_correct": label == -1, "label": label}
+
+
+def test_a_whole_run_writes_a_calibration_the_judge_can_load(tmp_path, capsys):
+    rows = []
+    for i in range(12):
+        q = f"Problem {i}: add {i} and {i + 1}, then double it."
+        good = [f"先算 ${i} + {i + 1} = {2 * i + 1}$。", f"再乘 2 得 ${2 * i + 1} \\times 2 = {4 * i + 2}$。",
+                f"答案是 {4 * i + 2}。"]
+        bad = [f"先算 ${i} + {i + 1} = {2 * i + 2}$。", f"再乘 2 得 ${2 * i + 2} \\times 2 = {4 * i + 4}$。",
+               f"答案是 {4 * i + 4}。"]
+        rows.append(_stepmath_row(f"a{i}", q, good, ["1", "1", "1"], 10, answers=[str(4 * i + 2)]))
+        rows.append(_stepmath_row(f"b{i}", q, bad, ["0", "1(0)", "0"], 0, answers=[str(4 * i + 2)]))
+    (tmp_path / "stepmathbench_dev.jsonl").write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    pb = []
+    for i in range(16):
+        p = f"Tom has {i} apples and buys {i + 3} more. How many now?"
+        pb.append(_processbench_row(2 * i, p, [f"He buys {i + 3} apples.",
+                                               f"So $ {i} + {i + 3} = {2 * i + 3}$.",
+                                               f"The answer is {2 * i + 3}."], -1))
+        pb.append(_processbench_row(2 * i + 1, p, [f"He buys {i + 3} apples.",
+                                                   f"So $ {i} + {i + 3} = {2 * i + 4}$.",
+                                                   f"The answer is {2 * i + 4}."], 1))
+    (tmp_path / "processbench_dev.jsonl").write_text("\n".join(json.dumps(r) for r in pb),
+                                                     encoding="utf-8")
+    out = tmp_path / "calibration.json"
+    assert main(["--data", str(tmp_path), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "calculation_false" in printed and "Step model per language" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert set(data["models"]) == {"en", "zh"}
+    assert data["kinds"]["calculation_false"]["likelihood_ratio"] > 1
+    assert data["models"]["en"]["weights"]["finding:calculation_false"] > 0
+    assert "Tom has" not in out.read_text(encoding="utf-8")  # statistics, not rows
+    assert main(["--data", str(tmp_path), "--out", str(out), "--check-only"]) == 0
+
+
+def test_missing_data_folder_is_a_usage_error(tmp_path, capsys):
+    assert main(["--data", str(tmp_path / "absent")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path)]) == 2

@@ -1,0 +1,53 @@
+"""The calibration file: the shipped one loads and is complete; bad files are refused clearly."""
+
+import json
+
+import pytest
+
+from scoring.judge.calibration import (
+    DEFAULT_PATH,
+    Calibration,
+    CalibrationError,
+    StepModel,
+    load_calibration,
+)
+from scoring.judge.findings import FINDING_KINDS
+
+
+def test_the_shipped_calibration_loads_and_holds_statistics_only():
+    cal = load_calibration()
+    assert cal.version and "en" in cal.models
+    assert set(cal.kinds) == set(FINDING_KINDS)
+    assert all(0 < m.threshold < 1 for m in cal.models.values())
+    raw = DEFAULT_PATH.read_text(encoding="utf-8")
+    assert len(raw) < 50_000 and "problem" not in json.loads(raw)  # no rows
+
+
+def test_round_trip():
+    cal = load_calibration()
+    assert Calibration.from_json(json.loads(json.dumps(cal.to_json()))) == cal
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"models": {}, "kinds": {}}, "needs a model"),
+    ({"models": {"en": {"weights": {}, "threshold": 1.5}}, "kinds": {}}, "threshold"),
+    ({"models": {"en": {"weights": {"bias": "x"}, "threshold": 0.5}}}, "malformed"),
+    ({}, "malformed"),
+])
+def test_malformed_calibration_is_refused(data, message):
+    with pytest.raises(CalibrationError, match=message):
+        Calibration.from_json(data)
+
+
+def test_unreadable_file(tmp_path):
+    with pytest.raises(CalibrationError, match="cannot read"):
+        load_calibration(tmp_path / "absent.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CalibrationError, match="cannot read"):
+        load_calibration(bad)
+
+
+def test_log_odds_sums_named_weights():
+    model = StepModel({"bias": -2.0, "last": 1.0}, 0.5)
+    assert model.log_odds({"bias": 1.0, "last": 1.0, "unknown": 5.0}) == -1.0

@@ -1,0 +1,151 @@
+"""The decision layer with a hand-made calibration: evidence in log-odds, labels on a threshold.
+
+The numbers here are written for the test (a prior of 10%, round likelihood ratios), not the
+shipped calibration, so each case shows the mechanics and cannot drift with a refit.
+"""
+
+import math
+
+import pytest
+
+from scoring.judge import Reliability, decide
+from scoring.judge.calibration import Calibration, KindStats, StepModel
+from scoring.judge.findings import Evidence, Finding
+from scoring.judge.input import JudgeInput
+from scoring.verdict import AnswerVerdict, StepVerdict
+
+PRIOR = math.log(0.1 / 0.9)
+WEIGHTS = {"bias": PRIOR, "finding:calculation_false": math.log(20),
+           "finding:answer_wrong": math.log(30), "finding:answer_correct": math.log(0.05),
+           "finding:unexplained_number": math.log(3), "finding:calculation_true": math.log(0.5)}
+KINDS = {"calculation_false": KindStats(20, 5, 0.8, 20.0, True),
+         "answer_wrong": KindStats(30, 3, 0.9, 30.0, True),
+         "answer_correct": KindStats(1, 50, 0.98, 0.05, True),
+         "calculation_true": KindStats(10, 90, 0.9, 0.5, True),
+         "unexplained_number": KindStats(10, 30, 0.25, 3.0, False)}
+CAL = Calibration("test", {"en": StepModel(WEIGHTS, 0.5),
+                           "zh": StepModel({**WEIGHTS, "bias": math.log(0.4 / 0.6)}, 0.5)}, KINDS)
+
+
+NO_ANSWER = AnswerVerdict(None, ())
+
+
+def inp(n, language="en", answer=NO_ANSWER):
+    return JudgeInput("", [f"step {i}" for i in range(n)], "calculation", answer,
+                      language=language)
+
+
+def evidence(n, *findings, deps=None):
+    return Evidence(tuple(Finding(k, s, f"{k} at {s}") for k, s in findings),
+                    tuple(tuple(d) for d in (deps or [[] for _ in range(n)])))
+
+
+def test_no_evidence_follows_the_prior():
+    verdicts, warnings = decide(inp(3), evidence(3), CAL)
+    assert [v.label for v in verdicts] == ["correct"] * 3 and warnings == []
+    assert all(v.p_wrong == pytest.approx(0.1) and v.validity == pytest.approx(0.9)
+               for v in verdicts)
+    assert verdicts[0].reason == "no check found a problem"
+
+
+def test_a_strong_finding_crosses_the_threshold_and_its_dependants_are_meaningless():
+    verdicts, _ = decide(inp(3), evidence(3, ("calculation_false", 0), deps=[[], [0], [1]]), CAL)
+    assert [v.label for v in verdicts] == ["incorrect", "meaningless", "meaningless"]
+    assert verdicts[0].p_wrong == pytest.approx(20 / 29)  # odds 1/9 x 20
+    assert verdicts[0].reason == "calculation_false at 0"
+    assert verdicts[0].evidence == ("symbolic",) and verdicts[0].error_categories == ("calculation",)
+    assert verdicts[1].depends_on == (1,) and "step 1" in verdicts[1].reason
+
+
+def test_support_weighs_against_an_error_finding():
+    alone = decide(inp(1), evidence(1, ("calculation_false", 0)), CAL)[0][0]
+    both = decide(inp(1), evidence(1, ("calculation_false", 0), ("calculation_true", 0)), CAL)[0][0]
+    assert both.p_wrong == pytest.approx((10 / 9) / (1 + 10 / 9))  # odds 1/9 x 20 x 0.5
+    assert both.p_wrong < alone.p_wrong
+    strict = Calibration("strict", {"en": StepModel(WEIGHTS, 0.6)}, KINDS)
+    verdict = decide(inp(1), evidence(1, ("calculation_false", 0), ("calculation_true", 0)),
+                     strict)[0][0]
+    assert verdict.label == "correct"
+    assert verdict.reason.startswith("calculation_false at 0, but not enough to call the step wrong")
+
+
+def test_a_kind_that_only_warns_lowers_validity_but_never_moves_a_label():
+    weak = Calibration("weak", {"en": StepModel(WEIGHTS, 0.2)}, KINDS)
+    verdict = decide(inp(1), evidence(1, ("unexplained_number", 0)), weak)[0][0]
+    assert verdict.p_wrong == pytest.approx(0.25)  # odds 1/9 x 3: above the threshold 0.2
+    assert verdict.label == "correct"  # but the kind only warns
+    assert verdict.validity == pytest.approx(0.75)
+    assert "unexplained_number at 0" in verdict.reason
+
+
+def test_a_right_final_answer_is_not_meaningless():
+    found = evidence(2, ("calculation_false", 0), ("answer_correct", 1), deps=[[], [0]])
+    verdicts, _ = decide(inp(2), found, CAL)
+    assert [v.label for v in verdicts] == ["incorrect", "correct"]
+
+
+def test_each_language_has_its_own_prior():
+    en = decide(inp(1), evidence(1), CAL)[0][0]
+    zh = decide(inp(1, "zh"), evidence(1), CAL)[0][0]
+    other = decide(inp(1, "fr"), evidence(1), CAL)[0][0]
+    assert en.p_wrong == pytest.approx(0.1) and zh.p_wrong == pytest.approx(0.4)
+    assert other.p_wrong == en.p_wrong  # no model of its own: the default
+
+
+def test_repeated_step_is_redundant():
+    verdicts, _ = decide(inp(2), evidence(2, ("repeat", 1)), CAL)
+    assert [v.label for v in verdicts] == ["correct", "redundant"]
+    assert verdicts[1].redundancy > 0.5 > verdicts[0].redundancy
+
+
+def _model(*labels):
+    return [StepVerdict(label, f"model: {label}", ("llm",), (i,) if label == "meaningless" else ())
+            for i, label in enumerate(labels)]
+
+
+def test_a_models_label_stands_against_weak_evidence_and_falls_to_strong():
+    reliable = Reliability(sensitivity=0.9, false_alarm=0.05)
+    kept, warnings = decide(inp(2), evidence(2, ("unexplained_number", 0)), CAL,
+                            _model("correct", "correct"), reliable)
+    assert [v.label for v in kept] == ["correct", "correct"] and warnings == []
+    assert kept[0].evidence == ("llm",) and kept[0].reason == "model: correct"
+    # a realistic judge that misses wrong steps: a false equation overrules its "correct"
+    fallible = Reliability(sensitivity=0.7, false_alarm=0.1)
+    fixed, warnings = decide(inp(2), evidence(2, ("answer_wrong", 1)), CAL,
+                             _model("correct", "correct"), fallible)
+    assert fixed[1].label == "incorrect" and fixed[1].evidence == ("llm", "answer")
+    assert fixed[1].model_label == "correct" and fixed[0].model_label == "correct"
+    assert fixed[1].p_wrong == pytest.approx((30 / 27) / (1 + 30 / 27))  # 1/9 x 30 x 1/3
+    assert warnings and "relabelled incorrect" in warnings[0]
+
+
+def test_a_false_alarm_is_overruled_by_support():
+    fallible = Reliability(sensitivity=0.7, false_alarm=0.3)
+    found = evidence(1, ("answer_correct", 0))
+    verdicts, warnings = decide(inp(1), found, CAL, _model("incorrect"), fallible)
+    assert verdicts[0].label == "correct" and "relabelled correct" in warnings[0]
+
+
+def test_the_models_meaningless_and_dependencies_are_kept():
+    verdicts, _ = decide(inp(2), evidence(2, deps=[[], []]), CAL,
+                         _model("incorrect", "meaningless"), Reliability(0.9, 0.05))
+    assert [v.label for v in verdicts] == ["incorrect", "meaningless"]
+    assert verdicts[1].depends_on == (1,)
+
+
+def test_steps_without_a_model_label_are_decided_offline():
+    found = evidence(2, ("calculation_false", 1), deps=[[], [0]])
+    verdicts, _ = decide(inp(2), found, CAL, [_model("correct")[0], None])
+    assert [v.label for v in verdicts] == ["correct", "incorrect"]
+    assert verdicts[1].depends_on == (1,)
+    assert (verdicts[0].model_label, verdicts[1].model_label) == ("correct", None)
+
+
+def test_length_mismatch_is_an_error():
+    with pytest.raises(ValueError, match="model labels"):
+        decide(inp(2), evidence(2), CAL, _model("correct"))
+
+
+def test_reliability_must_be_informative():
+    with pytest.raises(ValueError):
+        Reliability(sensitivity=0.1, false_alarm=0.2)
