@@ -127,8 +127,12 @@ def read_dataset(
 def load_dataset(
     kind: str, path: Path, *, limit: int | None = None, subsets: Sequence[str] | None = None
 ) -> list[GoldItem]:
-    """The readable items only (for tools that analyse gold labels, not for grading runs)."""
-    return read_dataset(kind, path, limit=limit, subsets=subsets).items
+    """Every selected item, or a DatasetError naming the first row that cannot be read (for tools
+    that need the whole file, such as calibration; grading runs use `read_dataset`)."""
+    loaded = read_dataset(kind, path, limit=limit, subsets=subsets)
+    if loaded.failed:
+        raise DatasetError(loaded.failed[0].reason)
+    return loaded.items
 
 
 # ----------------------------------------------------------------------------------- metrics

@@ -22,9 +22,17 @@ Row = dict[str, Any]
 K = TypeVar("K")
 
 
-def read_records(path: Path) -> Iterator[tuple[int, Row | RowError]]:
+def read_records(path: Path) -> Iterator[tuple[int, Row]]:
     """(line number, object) for each record of a JSON lines file or a file holding a JSON array;
-    a line that is not a JSON object comes as a RowError in its place."""
+    a line that is not a JSON object raises DatasetError (for tools that need every line)."""
+    for number, row in scan_records(path):
+        if isinstance(row, RowError):
+            raise DatasetError(row.reason)
+        yield number, row
+
+
+def scan_records(path: Path) -> Iterator[tuple[int, Row | RowError]]:
+    """As `read_records`, but a line that is not a JSON object comes as a RowError in its place."""
     if path.is_dir():
         raise DatasetError(f"{path} is a folder; this loader reads one JSON lines file")
     try:
@@ -68,9 +76,9 @@ def row_error(path: Path, key: object, err: Exception) -> RowError:
 def each_row(path: Path, build: Callable[[K, Row], Iterable[GoldItem]],
              records: Iterable[tuple[K, Row | RowError]] | None = None,
              ) -> Iterator[GoldItem | RowError]:
-    """The items `build` makes of each record of `path` (`read_records` unless `records` is
+    """The items `build` makes of each record of `path` (`scan_records` unless `records` is
     given); a record it refuses, whatever the exception, becomes a RowError and the next is read."""
-    for key, row in read_records(path) if records is None else records:  # type: ignore[misc]
+    for key, row in scan_records(path) if records is None else records:  # type: ignore[misc]
         if isinstance(row, RowError):
             yield row
             continue

@@ -20,9 +20,9 @@ from eval_sets.loaders._io import (
     bad,
     each_row,
     make_request,
-    read_records,
     require,
     row_error,
+    scan_records,
 )
 from eval_sets.registry import DatasetError, register_loader
 from scoring.extract import extract_answer
@@ -54,7 +54,7 @@ def _records(path: Path) -> Iterator[tuple[str, Row | RowError]]:
             row.setdefault("type", file.parent.name)
             yield key, row
         return
-    for number, row in read_records(path):
+    for number, row in scan_records(path):
         yield str(number if isinstance(row, RowError) else row.get("unique_id") or number), row
 
 
