@@ -147,3 +147,13 @@ def test_a_folder_of_nothing_readable_is_a_usage_error(tmp_path) -> None:
     (tmp_path / "a.json").write_text("[]", encoding="utf-8")
     with pytest.raises(DatasetError, match="no row could be read as math"):
         read_dataset("math", tmp_path)
+
+
+def test_load_dataset_stays_strict_for_tools_that_need_every_row(broken_stepmath) -> None:
+    from eval_sets.loaders._io import read_records
+    from eval_sets.registry import load_dataset
+
+    with pytest.raises(DatasetError, match="data.jsonl:2: not valid JSON"):
+        load_dataset("stepmath", broken_stepmath)
+    with pytest.raises(DatasetError, match="data.jsonl:2: not valid JSON"):
+        list(read_records(broken_stepmath))
