@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test test-browser bench bench-dev lint clean snapshots fuzz
+.PHONY: install serve test test-browser bench bench-dev bench-ray lint clean snapshots fuzz
 
 install: $(STAMP)
 
@@ -15,7 +15,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -64,6 +64,11 @@ bench-dev: $(STAMP)
 	$(BIN)/stepgrade bench grade --dataset mr_math_invalid --path $(DATA)/mr_math_invalid_dev.jsonl --out $(BENCH_OUT)/mr_math_invalid
 	$(BIN)/stepgrade bench grade --dataset mr_math_redundant --path $(DATA)/mr_math_redundant_dev.jsonl --out $(BENCH_OUT)/mr_math_redundant
 	$(BIN)/stepgrade bench grade --dataset perturbation --path $(DATA)/perturbation_dev.jsonl --out $(BENCH_OUT)/perturbation
+
+# The local engine against Ray at 1 and 2 actors on the StepMathBench and ProcessBench dev sets:
+# items/s of each, and a check that all three give the same results (timings aside).
+bench-ray: $(STAMP)
+	$(BIN)/python -m eval_sets.runner.ray_bench --data $(DATA) --out $(BENCH_OUT)/ray
 
 # Longer schemathesis run over the service's OpenAPI schema (make test runs 12 examples each).
 FUZZ_EXAMPLES ?= 300

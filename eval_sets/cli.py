@@ -26,20 +26,24 @@ def _positive_float(text: str) -> float:
 
 def _grade(args: argparse.Namespace) -> int:
     from eval_sets.runner.bench import bench_grade
+    from eval_sets.runner.ray_engine import RayOptions
 
     bench_grade(args.dataset, Path(args.path), Path(args.out), mode=args.mode, limit=args.limit,
                 subsets=args.subsets, concurrency=args.concurrency, timeout=args.timeout,
                 cut=args.threshold, progress=not args.no_progress,
-                answer_timeout=args.answer_timeout)
+                answer_timeout=args.answer_timeout, engine=args.engine,
+                ray=RayOptions.from_args(args))
     return 0
 
 
 def _fit_hazard(args: argparse.Namespace) -> int:
     from eval_sets.hazard import fit_from_items
-    from eval_sets.registry import load_dataset
+    from eval_sets.registry import read_dataset
 
-    items = load_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
-    table, n = fit_from_items(items, max_step=args.max_step)
+    loaded = read_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
+    for row in loaded.failed:
+        print(f"stepgrade bench: skipped a row that cannot be read: {row.reason}", file=sys.stderr)
+    table, n = fit_from_items(loaded.items, max_step=args.max_step)
     if args.json:
         print(json.dumps({"dataset": args.dataset, "solutions": n, "hazard": list(table)}))
     else:
@@ -71,6 +75,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--subsets", nargs="+", help="keep these subsets only (type, error type, ...)")
 
 
+def _engine(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=["local", "ray"], default="local",
+                   help="grade here (local) or on a Ray cluster (ray; pip install '.[ray]')")
+    p.add_argument("--address", help="Ray cluster to join (default RAY_ADDRESS, else start Ray here)")
+    p.add_argument("--actors", type=_positive_int,
+                   help="Ray actors grading at once, each with its own grader (default: one per CPU)")
+    p.add_argument("--llm-concurrency", type=_positive_int, default=8,
+                   help="LLM requests in flight across all Ray actors (default 8)")
+
+
 def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `bench grade | generate | fit-hazard | list` to the stepgrade parser."""
     bench = sub.add_parser("bench", help="run the benchmark runner over a data set")
@@ -88,6 +102,7 @@ def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
                    help="seconds per symbolic answer check (grader default 2; raise it on a busy "
                         "machine for reproducible figures)")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _engine(g)
     g.set_defaults(func=_bench(_grade))
 
     h = bsub.add_parser("fit-hazard", help="refit the HCRS first-error hazard from gold labels")
@@ -108,6 +123,7 @@ def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     n.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
     n.add_argument("--max-tokens", type=_positive_int, default=2048)
     n.add_argument("--no-progress", action="store_true")
+    _engine(n)
     n.set_defaults(func=_bench(_generate))
 
     ls = bsub.add_parser("list", help="list the dataset loaders")
@@ -121,6 +137,7 @@ def _bench(fn):  # type: ignore[no-untyped-def]
         from agent.grader import LlmUnavailableError
         from eval_sets.registry import DatasetError
         from eval_sets.runner.bench import RunMismatchError
+        from eval_sets.runner.ray_engine import EngineError
 
         try:
             return int(fn(args))
@@ -128,6 +145,9 @@ def _bench(fn):  # type: ignore[no-untyped-def]
                 ValueError) as err:
             print(f"stepgrade bench: {err}", file=sys.stderr)
             return EXIT_USAGE
+        except EngineError as err:
+            print(f"stepgrade bench: {err}; rerun the same command to resume", file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             print("stepgrade bench: interrupted; rerun the same command to resume", file=sys.stderr)
             return 130

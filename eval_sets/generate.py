@@ -10,30 +10,31 @@ request (`prompts/generate_solution.<lang>.j2`).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from agent.grader import Grader
 from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
 from eval_sets.items import Gold, GoldItem
-from eval_sets.registry import DatasetError, load_dataset
-from eval_sets.runner.bench import BenchSpec, make_bench_grader, print_tables, report_run
-from eval_sets.runner.run import Prepare, RunConfig, RunStats, run_items
+from eval_sets.registry import DatasetError, read_dataset
+from eval_sets.runner.bench import BenchSpec, Recipe, grade_items, print_tables, report_run
+from eval_sets.runner.llm_gate import Gate, gated
+from eval_sets.runner.ray_engine import RayOptions
+from eval_sets.runner.run import Prepare, RunConfig, RunStats
 from eval_sets.runner.store import ResultStore
 from prompts.render import render
 from scoring.schema import GradeRequest
 
 
-def solver(config: LlmConfig, max_tokens: int) -> Prepare:
+def solver(config: LlmConfig, max_tokens: int, gate: Gate | None = None) -> Prepare:
     """A `Prepare` that swaps each item's solution for the model's, keeping the references
     (GSM8K and MATH carry their worked solution as `reference_solution`)."""
-    model = make_chat_model(config).bind(max_tokens=max_tokens)
+    model = gated(make_chat_model(config), gate).bind(max_tokens=max_tokens)
 
     async def prepare(item: GoldItem) -> GoldItem:
         language = "zh" if item.request.language == "zh" else "en"
@@ -58,8 +59,8 @@ def bench_generate(args: argparse.Namespace) -> RunStats:
         raise ValueError("bench generate needs --base-url or STEPGRADE_LLM_BASE_URL "
                          "(an OpenAI-compatible endpoint)")
     out = Path(args.out)
-    items = load_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
-    if not items:
+    loaded = read_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
+    if not loaded.items:
         raise DatasetError(f"{args.path}: no items selected (check --subsets and --limit)")
     BenchSpec.check(out, BenchSpec(f"generate:{args.dataset}:{args.model}",
                                    str(Path(args.path).resolve()), args.mode))
@@ -69,14 +70,16 @@ def bench_generate(args: argparse.Namespace) -> RunStats:
                        api_key=args.api_key or os.environ.get("STEPGRADE_LLM_API_KEY", "not-needed"),
                        timeout=args.timeout, temperature=0.0, record_dir=cache, replay_dir=cache)
     store = ResultStore.open(out)
-    grader: Grader = make_bench_grader(args.mode, out)
+    recipe = Recipe(args.mode, out, prepare=partial(solver, config, args.max_tokens))
     run = RunConfig(mode=args.mode, concurrency=args.concurrency, timeout=args.timeout,
                     progress=not args.no_progress)
     start = time.perf_counter()
-    stats = asyncio.run(run_items(grader, items, store, run, solver(config, args.max_tokens)))
-    tables = report_run(items, store, out, f"generate {args.dataset} with {args.model}", 0.5,
+    stats = grade_items(loaded.items, loaded.failed, store, run, recipe, args.engine,
+                        RayOptions.from_args(args))
+    tables = report_run(loaded, store, out, f"generate {args.dataset} with {args.model}", 0.5,
                         time.perf_counter() - start)
     print(f"generate: {stats.total} items, {stats.resumed} resumed, {stats.graded} generated and "
-          f"graded now, {stats.failed} failed, {stats.wall_s:.1f} s", file=sys.stderr)
+          f"graded now, {stats.failed} failed, {stats.wall_s:.1f} s ({args.engine} engine)",
+          file=sys.stderr)
     print_tables(tables)
     return stats

@@ -1,4 +1,5 @@
-"""What a loader yields: a GradeRequest to grade and the gold labels to compare it with.
+"""What a loader yields: a GradeRequest to grade and the gold labels to compare it with, or, for
+a row it cannot read, a `RowError` that the runner records as a failed item.
 
 One frozen `Gold` type for every data set keeps the runner generic: each loader fills the fields
 its data carries and leaves the others `None`.
@@ -56,3 +57,26 @@ class GoldItem:
     id: str
     request: GradeRequest
     gold: Gold
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain-JSON form, to send an item to another process (a Ray actor)."""
+        return {"id": self.id, "request": self.request.model_dump(mode="json"),
+                "gold": self.gold.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GoldItem:
+        return cls(id=data["id"], request=GradeRequest.model_validate(data["request"]),
+                   gold=Gold.from_json(data["gold"]))
+
+
+@dataclass(frozen=True)
+class RowError:
+    """A row its loader could not turn into an item (bad JSON, a missing or malformed field).
+
+    One such row must not refuse the whole file: the runner records it as a failed item with
+    `reason` (which names the file, the line and the field) and grades the other rows. `key` is
+    its stable resume id, `<file name>:<line>`.
+    """
+
+    key: str
+    reason: str

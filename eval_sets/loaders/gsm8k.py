@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require
 from eval_sets.registry import register_loader
 
 FIELDS = ("question", "answer")
@@ -28,9 +28,9 @@ def split_gsm8k(answer: str) -> tuple[str, str] | None:
 
 
 @register_loader("gsm8k", version="1")
-def load_gsm8k(path: Path) -> Iterator[GoldItem]:
+def load_gsm8k(path: Path) -> Iterator[GoldItem | RowError]:
     """GSM8K JSON lines: question, answer (worked solution ending in `#### N`)."""
-    for number, row in read_records(path):
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "GSM8K")
         parts = split_gsm8k(as_text(row["answer"]))
         if parts is None:
@@ -45,3 +45,5 @@ def load_gsm8k(path: Path) -> Iterator[GoldItem]:
         gold = Gold(subset=str(row.get("subset") or "gsm8k"), process_correct=True,
                     answer_correct=True)
         yield GoldItem(id=f"gsm8k-{row.get('id', number)}", request=request, gold=gold)
+
+    return each_row(path, row_items)

@@ -12,10 +12,18 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import (
+    Row,
+    as_text,
+    bad,
+    each_row,
+    make_request,
+    require,
+    row_error,
+    scan_records,
+)
 from eval_sets.registry import DatasetError, register_loader
 from scoring.extract import extract_answer
 
@@ -27,7 +35,7 @@ def subject(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", name.strip().lower().replace("&", "and")).replace("__", "_")
 
 
-def _records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+def _records(path: Path) -> Iterator[tuple[str, Row | RowError]]:
     if path.is_dir():
         files = sorted(path.rglob("*.json"))
         if not files:
@@ -36,20 +44,24 @@ def _records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             try:
                 row = json.loads(file.read_text(encoding="utf-8"))
             except (json.JSONDecodeError, UnicodeDecodeError) as err:
-                raise DatasetError(f"{file}: not a JSON object ({err})") from None
+                row = DatasetError(f"{file}: not a JSON object ({err})")
+            key = file.relative_to(path).as_posix()
             if not isinstance(row, dict):
-                raise DatasetError(f"{file}: expected a JSON object")
+                error = row if isinstance(row, DatasetError) else DatasetError(
+                    f"{file}: expected a JSON object")
+                yield key, row_error(path, key, error)
+                continue
             row.setdefault("type", file.parent.name)
-            yield file.relative_to(path).as_posix(), row
+            yield key, row
         return
-    for number, row in read_records(path):
-        yield str(row.get("unique_id") or number), row
+    for number, row in scan_records(path):
+        yield str(number if isinstance(row, RowError) else row.get("unique_id") or number), row
 
 
 @register_loader("math", version="1")
-def load_math(path: Path) -> Iterator[GoldItem]:
+def load_math(path: Path) -> Iterator[GoldItem | RowError]:
     """MATH problems: problem, solution with \\boxed{answer}, level, type (file per problem or JSONL)."""
-    for key, row in _records(path):
+    def row_items(key: str, row: Row) -> Iterator[GoldItem]:
         where = path / key if path.is_dir() else path
         number = 0 if path.is_dir() else int(key) if key.isdigit() else 0
         require(where, number, row, FIELDS, "MATH")
@@ -66,3 +78,5 @@ def load_math(path: Path) -> Iterator[GoldItem]:
         gold = Gold(subset=subject(as_text(row.get("type")) or "unknown"), process_correct=True,
                     answer_correct=True, level=int(level.group()) if level else None)
         yield GoldItem(id=f"math-{key}", request=request, gold=gold)
+
+    return each_row(path, row_items, _records(path))

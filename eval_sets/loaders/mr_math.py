@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require, steps_of
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require, steps_of
 from eval_sets.registry import register_loader
 
 INVALID_FIELDS = ("question", "ground_truth_answer", "model_output_step_format",
@@ -35,9 +35,9 @@ def _first_error(path: Path, number: int, raw: object, n_steps: int) -> int | No
 
 
 @register_loader("mr_math_invalid", version="1")
-def load_mr_math_invalid(path: Path) -> Iterator[GoldItem]:
+def load_mr_math_invalid(path: Path) -> Iterator[GoldItem | RowError]:
     """MR-MATH invalid: step-formatted solutions with solution correctness and first error step."""
-    for number, row in read_records(path):
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, INVALID_FIELDS, "MR-MATH invalid")
         steps = steps_of(path, number, row["model_output_step_format"], "model_output_step_format")
         verdict = str(row["model_output_solution_correctness"]).strip().lower()
@@ -59,11 +59,13 @@ def load_mr_math_invalid(path: Path) -> Iterator[GoldItem]:
                     answer_correct=None if answer is None else str(answer).lower() == "correct")
         yield GoldItem(id=f"mr-invalid-{row.get('id', number)}", request=request, gold=gold)
 
+    return each_row(path, row_items)
+
 
 @register_loader("mr_math_redundant", version="1")
-def load_mr_math_redundant(path: Path) -> Iterator[GoldItem]:
+def load_mr_math_redundant(path: Path) -> Iterator[GoldItem | RowError]:
     """MR-MATH redundant: step-formatted solutions with one rating per step (0 = redundant)."""
-    for number, row in read_records(path):
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, REDUNDANT_FIELDS, "MR-MATH redundant")
         steps = steps_of(path, number, row["model_output_step_format"], "model_output_step_format")
         ratings = row["rating"]
@@ -81,3 +83,5 @@ def load_mr_math_redundant(path: Path) -> Iterator[GoldItem]:
         gold = Gold(subset=str(row.get("generator") or "all"), step_ratings=values,
                     step_redundant=tuple(v == 0 for v in values))
         yield GoldItem(id=f"mr-redundant-{row.get('id', number)}", request=request, gold=gold)
+
+    return each_row(path, row_items)

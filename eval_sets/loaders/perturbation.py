@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require, steps_of
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require, steps_of
 from eval_sets.registry import register_loader
 
 FIELDS = ("rid", "question", "ground_truth_answer", "reference_steps", "hypothesis_steps",
@@ -49,10 +49,10 @@ def perturbed_step(error_type: str, tags: Any, n_steps: int) -> int | None:
 
 
 @register_loader("perturbation", version="1")
-def load_perturbation(path: Path) -> Iterator[GoldItem]:
+def load_perturbation(path: Path) -> Iterator[GoldItem | RowError]:
     """Perturbation JSON lines: rid, question, ground_truth_answer, reference/hypothesis steps, tags."""
     originals: set[str] = set()
-    for number, row in read_records(path):
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "perturbation")
         rid = str(row["rid"])
         problem = as_text(row["question"])
@@ -87,3 +87,5 @@ def load_perturbation(path: Path) -> Iterator[GoldItem]:
                                  language="en", mode="offline"),
             gold=gold,
         )
+
+    return each_row(path, row_items)

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require
 from eval_sets.registry import register_loader
 
 FIELDS = ("question", "label")
@@ -34,9 +34,9 @@ def _pick(step: dict[str, Any]) -> tuple[str, int | None] | None:
 
 
 @register_loader("prm800k", version="1")
-def load_prm800k(path: Path) -> Iterator[GoldItem]:
+def load_prm800k(path: Path) -> Iterator[GoldItem | RowError]:
     """PRM800K JSON lines: question {problem, ground_truth_answer}, label {steps [completions]}."""
-    for number, row in read_records(path):
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "PRM800K")
         question, label = row["question"], row["label"]
         if not isinstance(question, dict) or "problem" not in question:
@@ -45,7 +45,7 @@ def load_prm800k(path: Path) -> Iterator[GoldItem]:
             raise bad(path, number, "label must be an object with a list of steps")
         picked = [p for p in (_pick(s) for s in label["steps"] if isinstance(s, dict)) if p]
         if not picked:
-            continue  # a labeller skipped the problem: nothing to grade
+            return  # a labeller skipped the problem: nothing to grade
         texts = [t for t, _ in picked]
         ratings = tuple(0 if r is None else r for _, r in picked)
         first = next((i for i, r in enumerate(ratings, 1) if r == -1), None)
@@ -58,3 +58,5 @@ def load_prm800k(path: Path) -> Iterator[GoldItem]:
                     process_correct=first is None, first_error=first,
                     step_redundant=tuple(r == 0 for r in ratings))
         yield GoldItem(id=f"prm-{number}", request=request, gold=gold)
+
+    return each_row(path, row_items)

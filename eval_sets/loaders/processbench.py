@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require, steps_of
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require, steps_of
 from eval_sets.registry import register_loader
 
 FIELDS = ("problem", "steps", "label", "final_answer_correct")
 
 
-def _items(path: Path, with_reference: bool) -> Iterator[GoldItem]:
-    for number, row in read_records(path):
+def _items(path: Path, with_reference: bool) -> Iterator[GoldItem | RowError]:
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "ProcessBench")
         steps = steps_of(path, number, row["steps"], "steps")
         label = row["label"]
@@ -36,14 +36,16 @@ def _items(path: Path, with_reference: bool) -> Iterator[GoldItem]:
                     answer_correct=bool(row["final_answer_correct"]))
         yield GoldItem(id=f"pb-{row.get('id', number)}", request=request, gold=gold)
 
+    return each_row(path, row_items)
+
 
 @register_loader("processbench", version="2")
-def load_processbench(path: Path) -> Iterator[GoldItem]:
+def load_processbench(path: Path) -> Iterator[GoldItem | RowError]:
     """ProcessBench JSON lines: problem, steps, label (-1 or 0-based error), final_answer_correct."""
     return _items(path, with_reference=False)
 
 
 @register_loader("processbench_with_reference", version="1")
-def load_processbench_with_reference(path: Path) -> Iterator[GoldItem]:
+def load_processbench_with_reference(path: Path) -> Iterator[GoldItem | RowError]:
     """ProcessBench with its `reference_answer` (where a row has one) given to the grader."""
     return _items(path, with_reference=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from eval_sets.items import Gold, GoldItem
-from eval_sets.loaders._io import as_text, bad, make_request, read_records, require
+from eval_sets.items import Gold, GoldItem, RowError
+from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require
 from eval_sets.registry import register_loader
 from scoring.aggregate import parse_human_label
 
@@ -20,9 +20,9 @@ TYPES = {"calculation": "calculation", "proof": "proof", "open-ended": "open_end
 
 
 @register_loader("stepmath", version="1")
-def load_stepmath(path: Path) -> Iterator[GoldItem]:
+def load_stepmath(path: Path) -> Iterator[GoldItem | RowError]:
     """StepMathBench JSON lines: question, model_output, type, gold_score (+ answers, gold_step_score)."""
-    for number, row in read_records(path):
+    def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "StepMathBench")
         kind = TYPES.get(str(row["type"]).strip().lower())
         if kind is None:
@@ -48,3 +48,5 @@ def load_stepmath(path: Path) -> Iterator[GoldItem]:
                     step_labels=labels, level=row.get("level"))
         yield GoldItem(id=str(row.get("uid") or row.get("id") or f"line-{number}"),
                        request=request, gold=gold)
+
+    return each_row(path, row_items)

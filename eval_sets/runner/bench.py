@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from agent.context import Context
-from agent.grader import Grader
-from eval_sets.items import GoldItem
-from eval_sets.registry import DatasetError, get_loader, load_dataset
+from agent.grader import Grader, LlmUnavailableError
+from eval_sets.items import GoldItem, RowError
+from eval_sets.registry import DatasetError, Loaded, get_loader, read_dataset
 from eval_sets.runner.figures import draw_all
-from eval_sets.runner.run import RunConfig, RunStats, run_items
+from eval_sets.runner.llm_gate import Gate, gate_grader
+from eval_sets.runner.ray_engine import RayOptions, run_on_ray
+from eval_sets.runner.run import Prepare, RunConfig, RunStats, run_items
 from eval_sets.runner.store import ItemResult, ResultStore
 from eval_sets.runner.summary import summarise
 from eval_sets.runner.tables import Table, fmt, to_latex, to_markdown
 from scoring.schema import Mode
 
 RUN_FILE = "run.json"
+Engine = Literal["local", "ray"]
+# Builds the `Prepare` step of a run (e.g. ask a model for the solution), its model calls gated.
+PrepareFactory = Callable[[Gate | None], Prepare]
 
 
 class RunMismatchError(ValueError):
@@ -72,6 +78,25 @@ def make_bench_grader(mode: Mode, out_dir: Path, answer_timeout: float | None = 
     return make_grader(settings.model_copy(update=updates))
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """How to build the run's grader (and `bench generate`'s solution step) in any process: the
+    local engine builds one here, each Ray actor its own, from this one (picklable) value."""
+
+    mode: Mode
+    out_dir: Path
+    answer_timeout: float | None = None
+    prepare: PrepareFactory | None = None
+
+    def build(self, gate: Gate | None = None) -> tuple[Grader, Prepare | None]:
+        """The grader and the prepare step, their model calls behind `gate` when one is given."""
+        grader = make_bench_grader(self.mode, self.out_dir, self.answer_timeout)
+        if self.mode == "llm" and not grader.llm_configured:
+            raise LlmUnavailableError("--mode llm needs STEPGRADE_LLM_BASE_URL and "
+                                      "STEPGRADE_LLM_MODEL (an OpenAI-compatible endpoint)")
+        return gate_grader(grader, gate), None if self.prepare is None else self.prepare(gate)
+
+
 def write_summary(out_dir: Path, dataset: str, tables: list[Table],
                   figures: list[Path]) -> None:
     data = {"dataset": dataset, "tables": {t.key: t.to_json() for t in tables},
@@ -95,36 +120,52 @@ def print_tables(tables: list[Table]) -> None:
             print("  ".join(fmt(v).ljust(w) for v, w in zip(row, widths, strict=True)))
 
 
-def report_run(items: list[GoldItem], store: ResultStore, out_dir: Path, dataset: str,
+def report_run(loaded: Loaded, store: ResultStore, out_dir: Path, dataset: str,
                cut: float, wall_s: float | None) -> list[Table]:
     """Summarise the selected items from the store (every line, this run's and earlier ones)."""
-    results: list[ItemResult] = [store.done[i.id] for i in items if i.id in store.done]
+    ids = [i.id for i in loaded.items] + [r.key for r in loaded.failed]
+    results: list[ItemResult] = [store.done[i] for i in ids if i in store.done]
     tables = summarise(results, cut=cut, wall_s=wall_s)
     figures = draw_all(results, out_dir)
     write_summary(out_dir, dataset, tables, figures)
     return tables
 
 
+def grade_items(items: Sequence[GoldItem], rows: Sequence[RowError], store: ResultStore,
+                config: RunConfig, recipe: Recipe, engine: Engine = "local",
+                ray: RayOptions | None = None) -> RunStats:
+    """Record the unreadable rows as failed items, then grade the items on `engine`."""
+    for row in rows:
+        store.append(ItemResult.unreadable(row))
+    if engine == "ray":
+        stats = run_on_ray(items, store, config, recipe, ray or RayOptions())
+    else:
+        grader, prepare = recipe.build()
+        stats = run_items(grader, items, store, config, prepare)
+    return replace(stats, total=stats.total + len(rows), failed=stats.failed + len(rows))
+
+
 def bench_grade(dataset: str, path: Path, out_dir: Path, *, mode: Mode = "offline",
                 limit: int | None = None, subsets: list[str] | None = None,
                 concurrency: int | None = None, timeout: float | None = 120.0,
                 cut: float = 0.5, progress: bool = True,
-                answer_timeout: float | None = None) -> RunStats:
+                answer_timeout: float | None = None, engine: Engine = "local",
+                ray: RayOptions | None = None) -> RunStats:
     version = get_loader(dataset).version
-    items = load_dataset(dataset, path, limit=limit, subsets=subsets)
-    if not items:
+    loaded = read_dataset(dataset, path, limit=limit, subsets=subsets)
+    if not loaded.items:
         raise DatasetError(f"{path}: no items selected (check --subsets and --limit)")
     BenchSpec.check(out_dir, BenchSpec(dataset, str(Path(path).resolve()), mode, version))
     store = ResultStore.open(out_dir)
-    grader = make_bench_grader(mode, out_dir, answer_timeout)
     config = RunConfig(mode=mode, concurrency=concurrency or (4 if mode != "offline" else 1),
                        timeout=timeout, progress=progress)
     start = time.perf_counter()
-    stats = asyncio.run(run_items(grader, items, store, config))
-    tables = report_run(items, store, out_dir, f"{dataset} v{version}", cut,
+    stats = grade_items(loaded.items, loaded.failed, store, config,
+                        Recipe(mode, out_dir, answer_timeout), engine, ray)
+    tables = report_run(loaded, store, out_dir, f"{dataset} v{version}", cut,
                         time.perf_counter() - start)
     print(f"{dataset}: {stats.total} items, {stats.resumed} resumed, {stats.graded} graded now, "
-          f"{stats.failed} failed, {stats.wall_s:.1f} s", file=sys.stderr)
+          f"{stats.failed} failed, {stats.wall_s:.1f} s ({engine} engine)", file=sys.stderr)
     print_tables(tables)
     print(f"\nwrote {out_dir}/results.jsonl, summary.json, summary.md, summary.tex and figures")
     return stats

@@ -64,16 +64,44 @@ async def _grade_one(grader: Grader, item: GoldItem, config: RunConfig,
                       elapsed_ms=(time.perf_counter() - start) * 1000.0, finished_at=time.time())
 
 
-async def run_items(
-    grader: Grader, items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
-    prepare: Prepare | None = None,
-) -> RunStats:
-    """Grade every item not yet in `store`; the first one alone (it loads models), then in parallel."""
+async def grade_each(
+    grader: Grader, items: Sequence[GoldItem], config: RunConfig,
+    record: Callable[[ItemResult], None], prepare: Prepare | None = None, *,
+    first_alone: bool = True,
+) -> None:
+    """Grade `items`, at most `config.concurrency` at once, handing each result to `record` as it
+    finishes. The first goes alone when `first_alone`: it loads the models the others share."""
+    todo = list(items)
+    if first_alone and todo:
+        record(await _grade_one(grader, todo.pop(0), config, prepare))
+    semaphore = asyncio.Semaphore(max(1, config.concurrency))
+
+    async def worker(item: GoldItem) -> None:
+        async with semaphore:
+            record(await _grade_one(grader, item, config, prepare))
+
+    await asyncio.gather(*(worker(item) for item in todo))
+
+
+def progress_bar(total: int, done: int, config: RunConfig) -> tqdm:
+    """The one progress bar of a run, whatever engine grades it."""
+    return tqdm(total=total, initial=done, unit="item", file=sys.stderr, dynamic_ncols=True,
+                disable=not config.progress, desc="grading", smoothing=0.1)
+
+
+Record = Callable[[ItemResult], None]
+# An engine: grade these items, handing each result to `record` as soon as it is graded.
+Grade = Callable[[Sequence[GoldItem], Record], None]
+
+
+def run_pending(items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
+                grade: Grade) -> RunStats:
+    """Have `grade` grade every item not yet in `store`; each result is appended the moment it
+    arrives (a killed run loses only what was in flight) and counted on the progress bar."""
     start = time.perf_counter()
     todo = [item for item in items if item.id not in store.done]
     resumed = len(items) - len(todo)
-    bar = tqdm(total=len(items), initial=resumed, unit="item", file=sys.stderr, dynamic_ncols=True,
-               disable=not config.progress, desc="grading", smoothing=0.1)
+    bar = progress_bar(len(items), resumed, config)
     failed = 0
 
     def record(result: ItemResult) -> None:
@@ -84,15 +112,15 @@ async def run_items(
 
     try:
         if todo:
-            record(await _grade_one(grader, todo[0], config, prepare))
-        semaphore = asyncio.Semaphore(max(1, config.concurrency))
-
-        async def worker(item: GoldItem) -> None:
-            async with semaphore:
-                record(await _grade_one(grader, item, config, prepare))
-
-        await asyncio.gather(*(worker(item) for item in todo[1:]))
+            grade(todo, record)
     finally:
         bar.close()
     return RunStats(total=len(items), resumed=resumed, graded=len(todo), failed=failed,
                     wall_s=time.perf_counter() - start)
+
+
+def run_items(grader: Grader, items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
+              prepare: Prepare | None = None) -> RunStats:
+    """The local engine: grade the pending items here, `config.concurrency` at a time."""
+    return run_pending(items, store, config, lambda todo, record: asyncio.run(
+        grade_each(grader, todo, config, record, prepare)))

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from eval_sets.items import Gold
+from eval_sets.items import Gold, RowError
 from scoring.schema import GradeReport, GradeRequest
 
 RESULTS = "results.jsonl"
@@ -25,11 +26,12 @@ RESULTS = "results.jsonl"
 
 @dataclass(frozen=True)
 class ItemResult:
-    """One graded item as stored: the report is None when grading failed (`error` says why)."""
+    """One graded item as stored: the report is None when grading failed (`error` says why), and
+    the request too when the row could not even be read into one."""
 
     id: str
     gold: Gold
-    request: GradeRequest
+    request: GradeRequest | None
     report: GradeReport | None
     error: str | None = None
     elapsed_ms: float = 0.0
@@ -39,7 +41,8 @@ class ItemResult:
         data: dict[str, Any] = {
             "id": self.id,
             "gold": self.gold.to_json(),
-            "request": self.request.model_dump(mode="json", exclude_defaults=True),
+            "request": None if self.request is None else self.request.model_dump(
+                mode="json", exclude_defaults=True),
             "report": None if self.report is None else self.report.model_dump(mode="json"),
             "error": self.error,
             "timings": {"elapsed_ms": round(self.elapsed_ms, 3), "finished_at": self.finished_at},
@@ -48,17 +51,23 @@ class ItemResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ItemResult:
-        report = data.get("report")
+        report, request = data.get("report"), data["request"]
         timings = data.get("timings") or {}
         return cls(
             id=str(data["id"]),
             gold=Gold.from_json(data.get("gold") or {}),
-            request=GradeRequest.model_validate(data["request"]),
+            request=None if request is None else GradeRequest.model_validate(request),
             report=None if report is None else GradeReport.model_validate(report),
             error=data.get("error"),
             elapsed_ms=float(timings.get("elapsed_ms", 0.0)),
             finished_at=float(timings.get("finished_at", 0.0)),
         )
+
+    @classmethod
+    def unreadable(cls, row: RowError) -> ItemResult:
+        """A row the loader could not read: a failed item, so that it is counted and reported."""
+        return cls(id=row.key, gold=Gold(), request=None, report=None, error=row.reason,
+                   finished_at=time.time())
 
 
 @dataclass

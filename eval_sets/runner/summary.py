@@ -67,7 +67,7 @@ def overview(results: Sequence[ItemResult], wall_s: float | None) -> Table:
     graded = _graded(results)
     timeouts = sum(1 for r in results if r.error and r.error.startswith("timeout"))
     answers = [g.report.answer.correct for g in graded if g.report.answer.correct is not None]
-    times = [r.elapsed_ms for r in results]
+    times = [r.elapsed_ms for r in results if r.request is not None]  # unread rows took no time
     rows: list[tuple[Cell, ...]] = [
         ("items", len(results)), ("graded", len(graded)),
         ("failed", len(results) - len(graded) - timeouts), ("timed out", timeouts),
@@ -285,6 +285,20 @@ def divergence_table(graded: Sequence[Graded]) -> Table | None:
                  ("divergence step", "solutions", "share"), rows)
 
 
+FAILURES_SHOWN = 50
+
+
+def failures_table(results: Sequence[ItemResult]) -> Table | None:
+    """Which items failed and why (the first few; results.jsonl has every one)."""
+    failed = [r for r in results if r.error is not None]
+    if not failed:
+        return None
+    rows = tuple((r.id, r.error) for r in failed[:FAILURES_SHOWN])
+    more = len(failed) - len(rows)
+    return Table("failures", "Items that could not be graded", ("item", "reason"), rows,
+                 note=f"{more} more in results.jsonl (lines with an error)." if more else "")
+
+
 def quadrant_table(graded: Sequence[Graded]) -> Table:
     rows = []
     for name, group in _groups(graded):
@@ -308,4 +322,5 @@ def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
     ]
     tables = [overview(results, wall_s)]
     tables += [t for t in (b() for b in builders) if t is not None]
-    return tables
+    failures = failures_table(results)
+    return tables + ([failures] if failures else [])

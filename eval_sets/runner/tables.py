@@ -44,8 +44,8 @@ def to_markdown(table: Table) -> str:
     lines = [f"### {table.title}", ""]
     lines.append("| " + " | ".join(table.columns) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(table.columns) - 1)) + "|")
-    for row in table.rows:
-        lines.append("| " + " | ".join(fmt(c) for c in row) + " |")
+    for row in table.rows:  # a "|" inside a cell (an error message) would split it
+        lines.append("| " + " | ".join(fmt(c).replace("|", "\\|") for c in row) + " |")
     if table.note:
         lines += ["", table.note]
     return "\n".join(lines) + "\n"

@@ -6,34 +6,12 @@ import json
 
 from agent.llm.fake_server import FakeOpenAI
 from eval_sets.bundled import bundled_path
-from eval_sets.registry import load_dataset
 from server.cli import main
 
 
-def _oracle():
-    items = load_dataset("mr_math_invalid", bundled_path("mr_math_invalid"))
-    steps = {i.request.problem: len(i.request.solution_steps or []) for i in items}
-
-    def answer(operation: str, prompt: str):
-        n = next((v for k, v in steps.items() if k in prompt), None)
-        if n is None:
-            return None
-        if operation == "difficulty":
-            return {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
-                    "reason": "two steps or more"}
-        if operation == "step_judgement":
-            return {"steps": [{"index": i, "label": "correct", "reason": "fine", "depends_on": [],
-                               "reference_steps": [], "error_categories": []}
-                              for i in range(1, n + 1)]}
-        if operation == "answer_judgement":
-            return {"correct": True, "reason": "same value"}
-        return None
-
-    return answer
-
-
-def test_llm_mode_rerun_answers_from_the_cache(tmp_path, monkeypatch, capsys) -> None:
-    with FakeOpenAI(_oracle()) as server:
+def test_llm_mode_rerun_answers_from_the_cache(tmp_path, monkeypatch, capsys,
+                                                 mr_math_oracle) -> None:
+    with FakeOpenAI(mr_math_oracle) as server:
         monkeypatch.setenv("STEPGRADE_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("STEPGRADE_LLM_MODEL", "fake-model")
         argv = ["bench", "grade", "--dataset", "mr_math_invalid", "--path",

@@ -18,16 +18,6 @@ REPO = Path(__file__).resolve().parents[2]
 N_ITEMS = 60
 
 
-def _dataset(tmp_path: Path) -> Path:
-    """60 MR-MATH-style items: the bundled rows repeated under distinct ids."""
-    rows = [json.loads(x) for x in bundled_path("mr_math_invalid").read_text().splitlines()]
-    path = tmp_path / "many.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for i in range(N_ITEMS):
-            fh.write(json.dumps({**rows[i % len(rows)], "id": i}) + "\n")
-    return path
-
-
 def _command(data: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "server.cli", "bench", "grade", "--dataset", "mr_math_invalid",
             "--path", str(data), "--out", str(out), "--no-progress"]
@@ -37,8 +27,8 @@ def _ids(out: Path) -> list[str]:
     return [json.loads(line)["id"] for line in (out / "results.jsonl").read_text().splitlines()]
 
 
-def test_killed_run_resumes_without_loss_or_duplicates(tmp_path) -> None:
-    data, out = _dataset(tmp_path), tmp_path / "out"
+def test_killed_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr_math) -> None:
+    data, out = repeated_mr_math(N_ITEMS), tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen(_command(data, out), cwd=REPO, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)

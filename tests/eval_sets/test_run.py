@@ -38,7 +38,7 @@ def test_bounded_concurrency_timeout_and_errors(tmp_path) -> None:
     store = ResultStore.open(tmp_path)
     grader = StubGrader()
     config = RunConfig(concurrency=2, timeout=1.0, progress=False)
-    stats = asyncio.run(run_items(grader, items, store, config))  # type: ignore[arg-type]
+    stats = run_items(grader, items, store, config)  # type: ignore[arg-type]
     assert grader.peak <= 2
     assert (stats.total, stats.graded, stats.failed) == (4, 4, 2)
     errors = {r.id: r.error for r in store.done.values()}

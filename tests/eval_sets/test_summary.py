@@ -74,3 +74,17 @@ def test_rendered_tables(results) -> None:
     assert "| answer only | 3 | 0.333 |" in md
     tex = to_latex(tables["false_positives"])
     assert "answer only & 3 & 0.333 \\\\" in tex and "\\begin{tabular}{lrr}" in tex
+
+
+def test_failures_table_lists_reasons_and_escapes_pipes() -> None:
+    from eval_sets.items import RowError
+    from eval_sets.runner.store import ItemResult
+    from eval_sets.runner.summary import FAILURES_SHOWN, failures_table
+
+    rows = [ItemResult.unreadable(RowError(f"d.jsonl:{i}", f"d.jsonl:{i}: bad | row"))
+            for i in range(FAILURES_SHOWN + 3)]
+    table = failures_table(rows)
+    assert table is not None and len(table.rows) == FAILURES_SHOWN
+    assert table.note == "3 more in results.jsonl (lines with an error)."
+    assert "| d.jsonl:1 | d.jsonl:1: bad \\| row |" in to_markdown(table)
+    assert failures_table(rows[:0]) is None

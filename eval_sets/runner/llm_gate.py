@@ -1,0 +1,70 @@
+"""A cap on concurrent LLM requests shared by every process of a run, wrapped around a chat model.
+
+On one machine `--concurrency` bounds the items in flight, and so the requests. Spread over a
+cluster, N actors with a few items each would send N times as many requests to one endpoint; the
+Ray engine therefore hands each actor a `Gate` (a slot lease from one shared actor) and every
+model call, the grader's and the solution generator's, holds a slot while it runs. Retries and
+degradation are untouched: they happen inside the wrapped model, under the same slot.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
+from dataclasses import replace
+from typing import Any, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.runnables import Runnable
+
+from agent.grader import Grader
+
+
+class Gate(Protocol):
+    """One slot per request in flight, across processes."""
+
+    def hold(self) -> AbstractContextManager[None]: ...
+
+    def ahold(self) -> AbstractAsyncContextManager[None]: ...
+
+
+class GatedChatModel(BaseChatModel):
+    """`inner` with every generation (each HTTP round trip the SDK retries included) in a slot."""
+
+    inner: BaseChatModel
+    gate: Any
+
+    @property
+    def _llm_type(self) -> str:
+        return f"gated-{self.inner._llm_type}"
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        with self.gate.hold():
+            return self.inner._generate(messages, stop=stop, **kwargs)
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                         run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        async with self.gate.ahold():
+            return await self.inner._agenerate(messages, stop=stop, **kwargs)
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable:  # type: ignore[override]
+        """The inner model formats the tools (OpenAI's shape); the call still goes through here."""
+        bound = self.inner.bind_tools(tools, **kwargs)
+        return self.bind(**getattr(bound, "kwargs", {}))
+
+
+def gated(model: BaseChatModel, gate: Gate | None) -> BaseChatModel:
+    return model if gate is None else GatedChatModel(inner=model, gate=gate)
+
+
+def gate_grader(grader: Grader, gate: Gate | None) -> Grader:
+    """The same grader with its LLM (if any) behind `gate`."""
+    llm = grader.context.llm
+    if gate is None or llm is None:
+        return grader
+    from agent.llm.structured import StructuredLlm
+
+    context = replace(grader.context, llm=StructuredLlm(gated(llm.model, gate)))
+    return Grader(context, llm_configured=grader.llm_configured)
