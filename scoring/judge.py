@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from scoring.align import Alignment
-from scoring.backsubstitute import back_substitute
+from scoring.backsubstitute import Substitution, back_substitute
 from scoring.equations import (
     Relation,
     check_against,
@@ -30,6 +30,7 @@ from scoring.equations import (
     extract_relations,
     single_value,
 )
+from scoring.guard import Guard
 from scoring.latexlint import latex_problems
 from scoring.numeric import Value
 from scoring.ordering import early_answer
@@ -254,10 +255,9 @@ def _final_step(inp: JudgeInput, current: StepVerdict, config: JudgeConfig) -> S
 
 
 def _back_substitute(
-    verdicts: list[StepVerdict], relations: list[list[Relation]], steps: Sequence[str],
-    config: JudgeConfig,
+    verdicts: list[StepVerdict], failures: Sequence[Substitution], config: JudgeConfig
 ) -> None:
-    for failure in back_substitute(relations, steps):
+    for failure in failures:
         current = verdicts[failure.step]
         if current.label in ("correct", "redundant") and "answer" not in current.evidence:
             verdicts[failure.step] = StepVerdict(
@@ -344,23 +344,38 @@ def _propagate(verdicts: list[StepVerdict], deps: Sequence[Sequence[int]], confi
             )
 
 
-def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[StepVerdict]:
-    """Label every step from the evidence code can decide; `depends_on` is 1-based."""
+def judge_steps(
+    inp: JudgeInput, config: JudgeConfig = JudgeConfig(), guard: Guard | None = None
+) -> list[StepVerdict]:
+    """Label every step from the evidence code can decide; `depends_on` is 1-based.
+
+    Every check runs through `guard` (`scoring.guard`): one that raises is left out for that
+    step and recorded there, so the caller can report it; without a guard a failure raises.
+    """
+    g = guard if guard is not None else Guard(contain=False)
+    n = len(inp.steps)
     known: list[Relation] = []
     seen: dict[str, int] = {}
-    deps = dependencies(inp.steps, inp.problem)
-    relations = [extract_relations(step) for step in inp.steps]
+    deps = g.run("judge.dependencies", dependencies, inp.steps, inp.problem,
+                 default=[[] for _ in range(n)])
+    relations = [g.run("judge.relations", extract_relations, step, default=[], step=i + 1)
+                 for i, step in enumerate(inp.steps)]
     verdicts: list[StepVerdict] = []
     for i, step in enumerate(inp.steps):
         verdict = StepVerdict("correct", "no check found a problem", validity=config.prior)
-        found = _symbolic(step, relations[i], known, config)
+        found = g.run("judge.symbolic", _symbolic, step, relations[i], known, config,
+                      default=None, step=i + 1)
         if found is not None:
             verdict = found
-        if verdict.label == "correct" and (ref := _reference(i, step, inp, config)) is not None:
+        if verdict.label == "correct" and (ref := g.run(
+                "judge.reference", _reference, i, step, inp, config, default=None, step=i + 1)):
             verdict = ref
-        if verdict.label == "correct" and (derived := _derivation(i, inp.steps, relations, config)):
+        if verdict.label == "correct" and (derived := g.run(
+                "judge.derivation", _derivation, i, inp.steps, relations, config, default=None,
+                step=i + 1)):
             verdict = derived
-        if inp.format_module and verdict.label == "correct" and (problems := latex_problems(step)):
+        if inp.format_module and verdict.label == "correct" and (problems := g.run(
+                "judge.format", latex_problems, step, default=[], step=i + 1)):
             verdict = StepVerdict(
                 "incorrect", "; ".join(problems), ("structure",), (), ("format",), config.malformed
             )
@@ -374,21 +389,25 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig = JudgeConfig()) -> list[St
                 redundancy=config.redundant,
             )
         seen.setdefault(key, i)
-        if i == len(inp.steps) - 1:
+        if i == n - 1:
             verdict = _final_step(inp, verdict, config)
         if verdict.label != "redundant":
             verdict = replace(verdict, redundancy=config.not_redundant)
         verdicts.append(verdict)
-    _back_substitute(verdicts, relations, inp.steps, config)
-    _flag_unexplained(
-        verdicts, unexplained_numbers(inp.problem, inp.steps, relations), inp.steps, config
-    )
-    odd = {i: found[0].detail for i, found in
-           enumerate(odd_copies(inp.problem, inp.steps)) if found}
-    _flag_soft(verdicts, odd, config.odd_copy)
-    if (early := early_answer(inp.problem, inp.steps, inp.answer.extracted)) is not None:
+    failures = g.run("judge.back_substitution", back_substitute, relations, inp.steps, default=[])
+    _back_substitute(verdicts, failures, config)
+    unexplained = g.run("judge.provenance", unexplained_numbers, inp.problem, inp.steps, relations,
+                        default=[[] for _ in range(n)])
+    _flag_unexplained(verdicts, unexplained, inp.steps, config)
+    copies = g.run("judge.restatement", odd_copies, inp.problem, inp.steps, default=[])
+    _flag_soft(verdicts, {i: found[0].detail for i, found in enumerate(copies) if found},
+               config.odd_copy)
+    early = g.run("judge.ordering", early_answer, inp.problem, inp.steps, inp.answer.extracted,
+                  default=None)
+    if early is not None:
         _flag_soft(verdicts, {early.step: early.detail}, config.early_answer)
     if inp.problem_similarity is not None:
         _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)
     return [replace(v, depends_on=tuple(d + 1 for d in deps[i])) for i, v in enumerate(verdicts)]
+
