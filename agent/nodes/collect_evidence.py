@@ -14,10 +14,13 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.nodes.score_steps import judge_input
 from agent.state import GradeState
+from scoring.guard import Guard
 from scoring.judge import judge_steps
 
 
 def collect_evidence(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     if not state.get("use_llm") or runtime.context.llm is None:
         return {}
-    return {"evidence": judge_steps(judge_input(state), runtime.context.judge)}
+    guard = Guard()
+    evidence = judge_steps(judge_input(state), runtime.context.judge, guard)
+    return {"evidence": evidence, "check_failures": guard.failures}

@@ -19,6 +19,7 @@ from agent.nodes.judge_request import judge_request
 from agent.nodes.llm_node import NodeRun
 from agent.nodes.score_steps import judge_input
 from agent.state import ChunkState, ChunkVerdicts, GradeState
+from scoring.guard import Guard
 from scoring.judge import judge_steps
 
 
@@ -40,7 +41,9 @@ def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> NodeRun:
     try:
         verdicts, records = yield llm_judge_steps(judge_request(state), state["steps"], warnings, (first, last))
     except LlmError as err:
-        offline = judge_steps(judge_input(state), runtime.context.judge)[first - 1 : last]
+        guard = Guard()
+        offline = judge_steps(judge_input(state), runtime.context.judge, guard)[first - 1 : last]
         update = degraded(err, f"judge for steps {first}-{last}")
-        return {**update, "chunks": [ChunkVerdicts(first, offline, False)]}
+        return {**update, "chunks": [ChunkVerdicts(first, offline, False)],
+                "check_failures": guard.failures}
     return {"chunks": [ChunkVerdicts(first, verdicts, True)], "llm_calls": records, "warnings": warnings}

@@ -19,6 +19,7 @@ from agent.nodes.align import reference_steps
 from agent.nodes.judge_request import judge_request
 from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
+from scoring.guard import Guard
 from scoring.judge import JudgeInput, judge_steps
 
 
@@ -37,7 +38,9 @@ def judge_input(state: GradeState) -> JudgeInput:
 
 
 def _offline(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    return {"verdicts": judge_steps(judge_input(state), runtime.context.judge), "judged_by": "offline"}
+    guard = Guard()
+    verdicts = judge_steps(judge_input(state), runtime.context.judge, guard)
+    return {"verdicts": verdicts, "judged_by": "offline", "check_failures": guard.failures}
 
 
 def _joined(state: GradeState) -> dict[str, Any]:

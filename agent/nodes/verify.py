@@ -21,6 +21,7 @@ from agent.context import Context
 from agent.nodes.score_steps import judge_input
 from agent.state import GradeState
 from scoring.crosscheck import cross_check
+from scoring.guard import Guard
 from scoring.judge import judge_steps
 from scoring.verdict import StepVerdict
 
@@ -47,7 +48,8 @@ def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     if state.get("judged_by", "offline") == "offline":
         # The offline judge's labels are the evidence itself: nothing to cross-check.
         return {}
-    evidence = state.get("evidence") or judge_steps(judge_input(state), runtime.context.judge)
+    guard = Guard()
+    evidence = state.get("evidence") or judge_steps(judge_input(state), runtime.context.judge, guard)
     evidence, advisory = _advisory_only(state["verdicts"], evidence)
     verdicts, warnings = cross_check(state["verdicts"], evidence)
-    return {"verdicts": verdicts, "warnings": advisory + warnings}
+    return {"verdicts": verdicts, "warnings": advisory + warnings, "check_failures": guard.failures}
