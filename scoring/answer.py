@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from scoring.extract import answer_candidates, extract_answer, find_answer
 
@@ -36,15 +37,25 @@ __all__ = [
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 _TIMEOUT = object()
+# What a comparison came to: equal, different, undecided (None) or out of time.
+Outcome = bool | None | Literal["timeout"]
+
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    """Deadline per comparison, memory cap of the worker, decimals math-verify rounds to."""
+    """Budget per comparison, memory cap of the worker, decimals math-verify rounds to.
+
+    `timeout` is CPU seconds in the worker (`scoring._verify_worker`), so a loaded machine does
+    not cut a comparison short that a quiet one finishes; the wall-clock deadline behind it,
+    `wall_factor * timeout + wall_slack`, only catches work no signal can interrupt.
+    """
 
     timeout: float = 2.0
     memory_mb: int = 1024
     precision: int = 6
     start_timeout: float = 60.0
+    wall_factor: float = 10.0
+    wall_slack: float = 5.0
 
 
 class AnswerVerifier:
@@ -104,23 +115,28 @@ class AnswerVerifier:
 
     def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
         """True/False from math-verify, None when undecidable, past the deadline or out of memory."""
-        deadline = self.config.timeout if timeout is None else timeout
+        result = self.outcome(golds, pred, timeout)
+        return None if result == "timeout" else result
+
+    def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
+        """As `compare`, but "timeout" when the comparison ran out of time (not undecidable)."""
+        budget = self.config.timeout if timeout is None else timeout
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 self._kill()
                 self._start()
             assert self._proc is not None and self._proc.stdin is not None
             try:
-                message = json.dumps([list(golds), pred, self.config.precision]) + "\n"
+                message = json.dumps([list(golds), pred, self.config.precision, budget]) + "\n"
                 self._proc.stdin.write(message.encode("utf-8"))
                 self._proc.stdin.flush()
             except (BrokenPipeError, OSError):
                 self._kill()
                 return None
-            result = self._read_line(deadline)
-            if result is _TIMEOUT:
-                self._kill()
-                return None
+            result = self._read_line(budget * self.config.wall_factor + self.config.wall_slack)
+            if result is _TIMEOUT or result == "timeout":
+                self._kill()  # a worker out of CPU budget has exited on its own
+                return "timeout"
         return result if isinstance(result, bool) else None
 
 
@@ -156,9 +172,14 @@ class VerifierPool:
 
     def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
         """`AnswerVerifier.compare` on whichever worker is free."""
+        result = self.outcome(golds, pred, timeout)
+        return None if result == "timeout" else result
+
+    def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
+        """`AnswerVerifier.outcome` on whichever worker is free."""
         verifier = self._take()
         try:
-            return verifier.compare(golds, pred, timeout)
+            return verifier.outcome(golds, pred, timeout)
         finally:
             self._give_back(verifier)
 
@@ -234,8 +255,21 @@ def is_equivalent(
     """Whether `pred` equals the gold answer (any of them, for a list).
 
     Returns None when either side is empty or cannot be parsed, or math-verify runs past
-    `timeout` seconds (the worker is then killed and restarted on the next call).
+    `timeout` CPU seconds (the worker is then restarted on the next call).
     """
+    result = equivalence(gold, pred, timeout=timeout, verifier=verifier)
+    return None if result == "timeout" else result
+
+
+def equivalence(
+    gold: str | Sequence[str],
+    pred: str | None,
+    *,
+    timeout: float = 2.0,
+    verifier: AnswerVerifier | VerifierPool | None = None,
+) -> Outcome:
+    """`is_equivalent`, telling a comparison that ran out of time ("timeout") from one that
+    could not be decided (None)."""
     items = [gold] if isinstance(gold, (str, int, float)) else list(gold)
     golds = [str(g) for g in items if g is not None and str(g).strip()]
     pred = None if pred is None else str(pred)
@@ -244,16 +278,20 @@ def is_equivalent(
     if any(_normalise(g) == _normalise(pred) for g in golds):
         return True
     golds = [clean_answer(g) for g in golds]
-    return (verifier or default_verifier()).compare(golds, clean_answer(pred), timeout)
+    return (verifier or default_verifier()).outcome(golds, clean_answer(pred), timeout)
 
 
 @dataclass(frozen=True)
 class AnswerCheck:
-    """The answer found, whether it equals the reference, and whether the solution marked it."""
+    """The answer found, whether it equals the reference, and whether the solution marked it.
+
+    `timed_out`: a comparison ran out of time, so `correct` is None (undecided), never a guess.
+    """
 
     extracted: str | None
     correct: bool | None
     anchored: bool
+    timed_out: bool = False
 
 
 def check_answer(
@@ -274,9 +312,16 @@ def check_answer(
     if not golds:
         return AnswerCheck(found.text, None, found.anchored)
     if found.anchored:
-        return AnswerCheck(found.text, is_equivalent(golds, found.text, timeout=timeout,
-                                                     verifier=verifier), True)
+        result = equivalence(golds, found.text, timeout=timeout, verifier=verifier)
+        if result == "timeout":
+            return AnswerCheck(found.text, None, True, timed_out=True)
+        return AnswerCheck(found.text, result, True)
+    timed_out = False
     for candidate in answer_candidates(text):
-        if is_equivalent(golds, candidate, timeout=candidate_timeout, verifier=verifier):
+        result = equivalence(golds, candidate, timeout=candidate_timeout, verifier=verifier)
+        if result is True:
             return AnswerCheck(candidate, True, False)
+        timed_out = timed_out or result == "timeout"
+    if timed_out:  # a candidate that ran out of time might have matched: undecided, not wrong
+        return AnswerCheck(found.text, None, False, timed_out=True)
     return AnswerCheck(found.text, False if found.text else None, False)
