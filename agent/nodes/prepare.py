@@ -1,4 +1,8 @@
-"""`prepare`: language, problem type, the final answer and its symbolic check (DESIGN.md 3)."""
+"""`prepare`: language, problem type, the final answer and its symbolic check (DESIGN.md 3).
+
+An empty solution (README "Empty solutions") is decided here: nothing to extract, the answer is
+wrong when there is a reference, and no later node asks a model about it.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,13 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context
 from agent.state import GradeState
-from scoring.answer import check_answer
+from scoring.answer import AnswerCheck, check_answer
+from scoring.guard import Guard
 from scoring.language import detect_language
 from scoring.problem_type import detect_problem_type
 from scoring.verdict import AnswerVerdict
+
+EMPTY_SOLUTION = "empty solution: nothing to grade"
 
 
 def solution_text(state: GradeState) -> str:
@@ -21,28 +28,52 @@ def solution_text(state: GradeState) -> str:
     return request.solution or ""
 
 
+def _answer_warnings(check: AnswerCheck, gold: list[str], timeout: float) -> list[str]:
+    if not gold:
+        return []
+    if check.timed_out:
+        return [(f"answer check timed out after {timeout:g} s of CPU: whether "
+                 f"{check.extracted!r} equals the reference is left undecided")]
+    if check.extracted is None:
+        return ["no final answer found in the solution"]
+    if check.correct is None:
+        return [f"could not decide whether {check.extracted!r} equals the reference answer"]
+    return []
+
+
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     request = state["request"]
+    guard = Guard()
     text = solution_text(state)
     language = request.language
     if language == "auto":
-        language = detect_language(f"{request.problem}\n{text}")
-    problem_type = request.problem_type or detect_problem_type(request.problem)
+        language = guard.run("prepare.language", detect_language, f"{request.problem}\n{text}",
+                             default="en")
+    problem_type = request.problem_type or guard.run(
+        "prepare.problem_type", detect_problem_type, request.problem, default="calculation")
     gold = request.gold_answers()
-    check = check_answer(text, gold, timeout=runtime.context.answer_timeout)
-    warnings: list[str] = []
-    if gold and check.extracted is None:
-        warnings.append("no final answer found in the solution")
-    elif gold and check.correct is None:
-        warnings.append(f"could not decide whether {check.extracted!r} equals the reference answer")
+    empty = request.is_empty()
+    timeout = runtime.context.answer_timeout
+    if empty:
+        check = AnswerCheck(None, False if gold else None, False)
+    else:
+        check = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
+                          default=AnswerCheck(None, None, False))
+    if empty:
+        warnings = [EMPTY_SOLUTION]
+    elif guard.failures and guard.failures[-1].check == "prepare.answer":
+        warnings = []  # the failure itself is reported; "no answer found" would mislead
+    else:
+        warnings = _answer_warnings(check, gold, timeout)
     answer = AnswerVerdict(
         extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
         anchored=check.anchored,
     )
     return {
-        "use_llm": request.mode != "offline" and runtime.context.llm is not None,
+        "use_llm": request.mode != "offline" and runtime.context.llm is not None and not empty,
         "language": language,
         "problem_type": problem_type,
         "answer": answer,
         "warnings": warnings,
+        "check_failures": guard.failures,
     }

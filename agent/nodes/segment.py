@@ -23,7 +23,8 @@ COVERAGE_WARN = 0.5
 
 
 def _offline(solution: str, language: str) -> list[str]:
-    return segment_steps(solution, language) or [solution.strip()]
+    """No steps only for an empty solution (README "Empty solutions")."""
+    return segment_steps(solution, language) or ([solution.strip()] if solution.strip() else [])
 
 
 def _coverage_warnings(solution: str, steps: list[str]) -> list[str]:
