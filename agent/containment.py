@@ -42,6 +42,11 @@ def failed(check: str, err: BaseException, outcome: str) -> Update:
     return {"check_failures": [CheckFailure(check, describe(err), outcome=outcome)]}
 
 
+def _log_failure(name: str, err: BaseException) -> None:
+    """One line; the traceback only at debug level (the CLI must never print one)."""
+    log.warning("node %s failed: %s", name, describe(err), exc_info=log.isEnabledFor(logging.DEBUG))
+
+
 def _offline_view(state: Any) -> Any:
     """The state as an offline grade sees it: no LLM, nothing a model already answered."""
     if "state" in state and "span" in state:  # a `score_chunk` part (`Send` payload)
@@ -67,7 +72,7 @@ def contain_llm_node(name: str, node: RunnableCallable,
     def recover(state: Any, err: Exception, twin: Update | Exception | None) -> Update:
         """The twin's update (None: not tried, the node was offline already), else the last
         resort; with neither, the failure stands."""
-        log.warning("node failed", exc_info=err, extra={"node": name})
+        _log_failure(name, err)
         if isinstance(twin, dict):
             return _merge(twin, failed(check, err, "graded by its offline twin"))
         if last_resort is None or isinstance(twin, GraphBubbleUp):
@@ -116,8 +121,8 @@ def contain_node(name: str, node: Callable[..., Update], neutral: Neutral) -> Ca
             return node(state, runtime) if wants_runtime else node(state)
         except GraphBubbleUp:
             raise
-        except Exception as err:  # contained, reported in the report
-            log.warning("node failed; its part is left out", exc_info=err, extra={"node": name})
+        except Exception as err:  # noqa: BLE001 - contained, reported in the report
+            _log_failure(name, err)
             return {**neutral(state), **failed(check, err, NEUTRAL_SAYS.get(name, "left out"))}
 
     run.__name__ = getattr(node, "__name__", name)
