@@ -32,7 +32,7 @@ from scoring.equations import (
 )
 from scoring.guard import Guard
 from scoring.latexlint import latex_problems
-from scoring.numeric import Value
+from scoring.numeric import Value, relative_difference
 from scoring.ordering import early_answer
 from scoring.prose_arithmetic import continued_operation
 from scoring.provenance import unexplained_numbers
@@ -123,11 +123,8 @@ def _new_case(relations: list[Relation], known: list[Relation]) -> set[str]:
 
 
 def _differs(old: Value, new: Value) -> bool:
-    """Different beyond float noise; values too large for a float are compared exactly."""
-    try:
-        return abs(float(old) - float(new)) > 1e-9 * max(1.0, abs(float(new)))
-    except OverflowError:
-        return old != new
+    """Different beyond float noise (compared exactly: values may be too large for a float)."""
+    return relative_difference(old, new) > 1e-9
 
 
 def _symbolic(
