@@ -29,6 +29,7 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.state import GradeState
 from scoring.guard import CheckFailure, describe
+from scoring.segment import cap_steps
 from scoring.tree import build_tree
 
 log = logging.getLogger("stepgrade.containment")
@@ -132,9 +133,9 @@ def contain_node(name: str, node: Callable[..., Update], neutral: Neutral) -> Ca
 def segment_by_lines(state: GradeState) -> Update:
     """Segmentation's last resort: one step per non-empty line of the solution."""
     request = state["request"]
-    if request.solution_steps is not None:
-        return {"steps": [s.strip() for s in request.solution_steps if s.strip()]}
-    return {"steps": [line.strip() for line in (request.solution or "").splitlines() if line.strip()]}
+    lines = request.solution_steps or (request.solution or "").splitlines()
+    steps, warnings = cap_steps([line.strip() for line in lines if line.strip()])
+    return {"steps": steps, "warnings": warnings}
 
 
 def _tree_without_dependencies(state: GradeState) -> Update:

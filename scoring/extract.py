@@ -22,19 +22,6 @@ _SENTENCE_END = re.compile(r"\.\s|。|；|;")
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
 
 
-def _balanced(text: str, start: int) -> str | None:
-    """The content of the brace group opening at `text[start - 1] == '{'`, braces counted."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] == "{" and text[i - 1] != "\\":
-            depth += 1
-        elif text[i] == "}" and text[i - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return text[start:i]
-    return None
-
-
 def _clean(answer: str) -> str | None:
     text = answer.strip()
     text = re.sub(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$", "", text).strip()
@@ -52,11 +39,20 @@ def _first_line(text: str) -> str:
 
 
 def _boxed(text: str) -> str | None:
-    found = None
-    for m in _BOXED.finditer(text):
-        content = _balanced(text, m.end())
-        if content is not None:
-            found = content
+    """The content of the last `\\boxed{}` that closes, braces counted, in one pass over the text
+    (scanning on from every opening took quadratic time on text full of them)."""
+    openings = {m.end() for m in _BOXED.finditer(text)}
+    if not openings:
+        return None
+    found, found_at = None, -1
+    open_braces: list[int] = []
+    for i, ch in enumerate(text):
+        if ch not in "{}" or (i and text[i - 1] == "\\"):
+            continue
+        if ch == "{":
+            open_braces.append(i + 1)
+        elif open_braces and (start := open_braces.pop()) in openings and start > found_at:
+            found, found_at = text[start:i], start
     return found
 
 

@@ -28,16 +28,21 @@ def solution_text(state: GradeState) -> str:
     return request.solution or ""
 
 
+def _shown(answer: str | None, limit: int = 80) -> str:
+    text = repr(answer)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-1]} ({len(answer or '')} characters)"
+
+
 def _answer_warnings(check: AnswerCheck, gold: list[str], timeout: float) -> list[str]:
     if not gold:
         return []
     if check.timed_out:
         return [(f"answer check timed out after {timeout:g} s of CPU: whether "
-                 f"{check.extracted!r} equals the reference is left undecided")]
+                 f"{_shown(check.extracted)} equals the reference is left undecided")]
     if check.extracted is None:
         return ["no final answer found in the solution"]
     if check.correct is None:
-        return [f"could not decide whether {check.extracted!r} equals the reference answer"]
+        return [f"could not decide whether {_shown(check.extracted)} equals the reference answer"]
     return []
 
 
