@@ -44,10 +44,15 @@ bench-dev: $(STAMP)
 	$(BIN)/stepgrade bench grade --dataset mr_math_redundant --path $(DATA)/mr_math_redundant_dev.jsonl --out $(BENCH_OUT)/mr_math_redundant
 	$(BIN)/stepgrade bench grade --dataset perturbation --path $(DATA)/perturbation_dev.jsonl --out $(BENCH_OUT)/perturbation
 
-# Longer schemathesis run over the service's OpenAPI schema (make test runs 12 examples each).
+# The long hunt (hours; not in make test): schemathesis over the service's OpenAPI schema
+# (make test runs 12 examples each), the hypothesis property tests with the `fuzz` profile
+# (10,000 examples per scoring entry point, random seeds; make test runs 25, derandomised), and
+# every development row through `stepgrade grade` (make test grades a sample).
 FUZZ_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	STEPGRADE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/server/test_fuzz.py
+	STEPGRADE_HYPOTHESIS_PROFILE=fuzz STEPGRADE_DEV_ROWS=all $(BIN)/python -m pytest -q \
+		--timeout=0 --durations=0 -p no:cacheprovider tests/property tests/server/test_dev_sets.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests

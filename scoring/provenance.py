@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
@@ -116,12 +117,14 @@ def unexplained_numbers(
     """
     if relations is None:
         relations = [extract_relations(step) for step in steps]
-    seen: dict[float, None] = {}  # insertion-ordered set: the pool is its most recent values
+    seen: set[float] = set()
+    recent: deque[float] = deque(maxlen=MAX_POOL)  # the latest new values: the pool
     given: set[float] = set()  # the keys of `seen` and of their negatives, kept as `seen` grows
 
     def remember(value: float) -> None:
         if value not in seen:
-            seen[value] = None
+            seen.add(value)
+            recent.append(value)
             given.update((_key(value), _key(-value)))
 
     for text in (*TRIVIAL, *COMMON_CONSTANTS, *literal_numbers(problem)):
@@ -134,7 +137,7 @@ def unexplained_numbers(
         mine = [(t, v) for t in list(dict.fromkeys(literal_numbers(step)))[:MAX_NUMBERS]
                 if t not in elided and (v := _value(t)) is not None]
         known = given | _shown_work(rels)
-        pool = list(seen)[-MAX_POOL:]
+        pool = list(recent)
         reach = _reachable(pool)
         unexplained = []
         candidates: np.ndarray | None = None  # built on demand: most steps never need it
