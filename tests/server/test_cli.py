@@ -167,20 +167,74 @@ def _get(url: str) -> int | None:
         return None
 
 
-def test_serve_with_two_workers_answers_and_a_second_instance_fails_clearly():
+def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return s.getsockname()[1]
+
+
+def _knock(port: int, path: str) -> str:
+    """One request on a new connection: its status (and body, unless 200), or what went wrong."""
+    try:
+        with httpx.Client(timeout=20) as client:  # a new connection each time
+            r = client.get(f"http://127.0.0.1:{port}{path}")
+            return str(r.status_code) if r.status_code == 200 else f"{r.status_code} {r.text}"
+    except httpx.ConnectError as err:
+        return f"refused: {err}"
+    except httpx.TimeoutException:
+        return "hang"
+    except httpx.HTTPError as err:
+        return f"{type(err).__name__}: {err}"
+
+
+@pytest.mark.timeout(240)
+def test_two_workers_answer_every_connection_after_the_first_answer():
+    """Connections opened continuously from the start: once one is answered, none is refused,
+    reset or left hanging while the workers warm up (each listens only once it can grade), and
+    /readyz is ready only when both are."""
+    port = _free_port()
+    env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
+           "STEPGRADE_LOG_LEVEL": "warning"}
+    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    service = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen: list[tuple[str, str]] = []
+    try:
+        deadline = time.monotonic() + 180
+        ready_at, first_ok = None, 10**9
+        while time.monotonic() < deadline and (ready_at is None or time.monotonic() < ready_at + 3
+                                               or len(seen) < first_ok + 30):
+            assert service.poll() is None, "the service exited"
+            path = "/readyz" if len(seen) % 5 == 4 else "/healthz"
+            seen.append((path, _knock(port, path)))
+            if ready_at is None and seen[-1] == ("/readyz", "200"):
+                ready_at = time.monotonic()
+            if first_ok > len(seen) and seen[-1][1] == "200":
+                first_ok = len(seen)
+            if not any(outcome == "200" for _, outcome in seen):
+                time.sleep(0.05)
+        assert ready_at is not None, f"never ready: {seen[-5:]}"
+        first = next(i for i, (_, outcome) in enumerate(seen) if outcome == "200")
+        after = seen[first:]
+        failures = [(path, o) for path, o in after if o != "200" and not o.startswith("503")]
+        assert not failures, f"{len(failures)} of {len(after)} connections failed: {failures[:5]}"
+        assert all(o == "200" for path, o in after if path == "/healthz")
+        assert len(after) >= 30
+    finally:
+        service.terminate()
+        service.wait(timeout=30)
+
+
+def test_a_second_instance_on_the_same_port_fails_clearly():
+    port = _free_port()
     env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
            "STEPGRADE_LOG_LEVEL": "warning"}
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 90
-        while _get(f"http://127.0.0.1:{port}/healthz") != 200 and time.monotonic() < deadline:
+        deadline = time.monotonic() + 120
+        while _get(f"http://127.0.0.1:{port}/readyz") != 200 and time.monotonic() < deadline:
             assert first.poll() is None, "the service exited during start-up"
             time.sleep(0.3)
-        assert all(_get(f"http://127.0.0.1:{port}/healthz") == 200 for _ in range(8))
         second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
                                 check=False)
         assert second.returncode != 0
