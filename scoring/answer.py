@@ -316,12 +316,12 @@ def check_answer(
         if result == "timeout":
             return AnswerCheck(found.text, None, True, timed_out=True)
         return AnswerCheck(found.text, result, True)
-    timed_out = False
     for candidate in answer_candidates(text):
         result = equivalence(golds, candidate, timeout=candidate_timeout, verifier=verifier)
         if result is True:
             return AnswerCheck(candidate, True, False)
-        timed_out = timed_out or result == "timeout"
-    if timed_out:  # a candidate that ran out of time might have matched: undecided, not wrong
-        return AnswerCheck(found.text, None, False, timed_out=True)
+        if result == "timeout":
+            # It might have matched: undecided, not wrong. The rest are not tried: one answer
+            # that exhausts math-verify is seldom alone, and each costs a deadline and a restart.
+            return AnswerCheck(found.text, None, False, timed_out=True)
     return AnswerCheck(found.text, False if found.text else None, False)

@@ -1,10 +1,12 @@
 """Property tests over the public scoring entry points: no exception escapes, every call returns
 within its stated bound, whatever the text.
 
-Bounds (wall clock, generous: they must hold on a loaded 2-core machine too):
-parsing and answer extraction 2 s; relations, step checks and segmentation 5 s; alignment 5 s;
-answer equivalence 15 s (a 0.5 s CPU budget in the worker, `scoring._verify_worker`, plus its
-restart); the judge 3 s + 50 ms per step (it is linear in the steps).
+Bounds (wall clock, generous: a call normally takes a few hundredths of them, and they must
+hold on a loaded 2-core machine, through a garbage collection; what they catch is the quadratic
+blow-up that takes minutes): parsing, answer extraction, relations, step checks, segmentation
+and alignment 10 s; answer equivalence 30 s (a 0.5 s CPU budget in the worker,
+`scoring._verify_worker`, plus its restart), a whole answer check 60 s; the judge 10 s + 50 ms
+per step (it is linear in the steps).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def within(seconds: float, what: object):
 @PROFILE
 @given(st.one_of(texts, numbers, relations))
 def test_parsing(text):
-    with within(2, text):
+    with within(10, text):
         expr = parse_math(text)
         preclean(text)
     assert expr is None or hasattr(expr, "free_symbols")
@@ -50,7 +52,7 @@ def test_parsing(text):
 @PROFILE
 @given(st.one_of(texts, relations))
 def test_relations_and_step_checks(text):
-    with within(5, text):
+    with within(10, text):
         rels = extract_relations(text)
         check = check_step(text)
     assert isinstance(rels, list) and check.verdict in ("true", "false", "unknown")
@@ -59,7 +61,7 @@ def test_relations_and_step_checks(text):
 @PROFILE
 @given(solutions, st.sampled_from(["auto", "en", "zh"]))
 def test_segmentation(text, language):
-    with within(5, text):
+    with within(10, text):
         found = segment_steps(text, language)
     assert all(isinstance(s, str) and s.strip() for s in found)
 
@@ -67,7 +69,7 @@ def test_segmentation(text, language):
 @PROFILE
 @given(solutions)
 def test_answer_extraction(text):
-    with within(2, text):
+    with within(10, text):
         answer = extract_answer(text)
         found = find_answer(text)
         candidates = answer_candidates(text)
@@ -79,7 +81,7 @@ def test_answer_extraction(text):
 @PROFILE
 @given(st.one_of(texts, numbers), st.one_of(texts, numbers))
 def test_answer_equivalence(gold, pred):
-    with within(15, (gold, pred)):
+    with within(30, (gold, pred)):
         same = is_equivalent(gold, clean_answer(pred), timeout=0.5)
     assert same in (True, False, None)
 
@@ -87,7 +89,7 @@ def test_answer_equivalence(gold, pred):
 @PROFILE
 @given(solutions, st.lists(st.one_of(texts, numbers), max_size=3))
 def test_answer_check(text, gold):
-    with within(30, (text, gold)):
+    with within(60, (text, gold)):
         check = check_answer(text, gold, timeout=0.5, candidate_timeout=0.5)
     assert check.correct in (True, False, None)
     assert not (check.timed_out and check.correct is not None), "a time-out is never a verdict"
@@ -101,7 +103,7 @@ def test_alignment_of_any_matrix(m, n, seed, poison):
     matrix = np.random.default_rng(seed).uniform(-1, 1, (m, n))
     if poison is not None and matrix.size:
         matrix.flat[seed % matrix.size] = poison
-    with within(5, matrix.shape):
+    with within(10, matrix.shape):
         if np.isfinite(matrix).all():
             result = align(matrix)
             assert len(result.step_reference) == n and len(result.pairs) <= max(m, n)
@@ -113,7 +115,7 @@ def test_alignment_of_any_matrix(m, n, seed, poison):
 @PROFILE
 @given(st.lists(texts, max_size=15), steps)
 def test_alignment_of_any_steps(reference, solution):
-    with within(5 + 0.01 * len(solution), (reference, solution)):
+    with within(10 + 0.01 * len(solution), (reference, solution)):
         result = align_steps(reference, solution, embedder=hashed_bag_of_words)
     assert len(result.step_similarity) == len(solution)
 
@@ -124,7 +126,7 @@ def test_alignment_of_any_steps(reference, solution):
 def test_judge(problem, solution, problem_type, answer, format_module):
     verdict = AnswerVerdict(answer, (answer,) if answer else (), bool(answer) or None)
     inp = JudgeInput(problem, solution, problem_type, verdict, format_module=format_module)
-    with within(3 + 0.05 * len(solution), (problem, solution[:3], len(solution))):
+    with within(10 + 0.05 * len(solution), (problem, solution[:3], len(solution))):
         verdicts = judge_steps(inp)
     assert len(verdicts) == len(solution)
     for i, v in enumerate(verdicts, 1):

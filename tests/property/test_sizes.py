@@ -1,6 +1,7 @@
-"""A 10,000-step solution through each entry point once, within the same stated bounds as the
-property tests (`test_scoring.py`); the judge takes 2,000 steps in `make test` and 10,000 in
-`make fuzz` (it is linear: about 3 ms a step on a quiet machine)."""
+"""A 10,000-step solution through each entry point once, within bounds stated as in the property
+tests (`test_scoring.py`): segmentation and alignment 20 s, extraction and parsing 10 s, the
+judge 10 s + 50 ms a step (2,000 steps in `make test`, 10,000 in `make fuzz`: it is linear,
+about 3 ms a step on a quiet machine), a whole grade 120 s (it takes at most 500 steps)."""
 
 from __future__ import annotations
 
@@ -43,25 +44,25 @@ TEXT = "\n".join(STEPS)
 
 
 def test_segmentation_and_extraction_of_10000_lines():
-    with within(10, "segment 10,000 lines"):
+    with within(20, "segment 10,000 lines"):
         segmented = segment_steps(TEXT, "auto")
     assert len(segmented) >= N
-    with within(2, "answer of 10,000 lines"):
+    with within(10, "answer of 10,000 lines"):
         find_answer(TEXT)
         answer_candidates(TEXT)
-    with within(2, "parse 200,000 characters"):
+    with within(10, "parse 200,000 characters"):
         assert parse_math("1" * 200_000) is None
 
 
 def test_judge_is_linear_in_the_steps():
     inp = JudgeInput("Compute y.", STEPS[:JUDGED], "calculation", AnswerVerdict("5", ("5",), False))
-    with within(3 + 0.05 * JUDGED, f"judge {JUDGED} steps"):
+    with within(10 + 0.05 * JUDGED, f"judge {JUDGED} steps"):
         verdicts = judge_steps(inp)
     assert len(verdicts) == JUDGED and verdicts[-1].label == "incorrect"
 
 
 def test_alignment_of_10000_steps():
-    with within(10, "align 10,000 steps"):
+    with within(20, "align 10,000 steps"):
         result = align_steps(STEPS[:12], STEPS, embedder=hashed_bag_of_words)
     assert len(result.step_similarity) == N
 
@@ -70,7 +71,7 @@ def test_a_grade_takes_at_most_500_steps():
     grader = Grader(Context(embedder=hashed_bag_of_words))
     request = GradeRequest(problem="Compute y.", solution=TEXT, reference_answer="5",
                            mode="offline")
-    with within(60, "grade 10,000 lines"):
+    with within(120, "grade 10,000 lines"):
         report = grader.grade(request)
     assert len(report.steps) == MAX_STEPS
     assert any(w.startswith(f"segmentation: {N}") for w in report.meta.warnings)
