@@ -12,12 +12,20 @@ from hypothesis import strategies as st
 from agent.context import Context
 from agent.grader import Grader
 from scoring.embed import hashed_bag_of_words
-from scoring.schema import MAX_STEPS, GradeReport, GradeRequest
+from scoring.schema import MAX_STEPS, MAX_TEXT_CHARS, GradeReport, GradeRequest
 
 from .strategies import PROFILE, numbers, solutions, steps, texts
 
 GRADER = Grader(Context(embedder=hashed_bag_of_words, answer_timeout=0.5))
-_TEXT = texts.filter(lambda t: "\x00" not in t)
+
+
+def _fit(text: str) -> str:
+    """Within what a GradeRequest accepts (no NUL, at most MAX_TEXT_CHARS): refusals are
+    tested elsewhere; here every request must be graded."""
+    return text.replace("\x00", "")[:MAX_TEXT_CHARS]
+
+
+_TEXT = texts.map(_fit)
 _PROBLEM = _TEXT.filter(lambda t: len(t) > 0)
 
 
@@ -25,7 +33,7 @@ _PROBLEM = _TEXT.filter(lambda t: len(t) > 0)
 def requests(draw: st.DrawFn) -> GradeRequest:
     given_steps = draw(st.booleans())
     solution = draw(steps.map(lambda s: s[:MAX_STEPS]) if given_steps else solutions)
-    clean = [s.replace("\x00", "") for s in solution] if given_steps else solution.replace("\x00", "")
+    clean = [_fit(s) for s in solution] if given_steps else _fit(solution)
     fields: dict[str, object] = {
         "problem": draw(_PROBLEM),
         "solution_steps" if given_steps else "solution": clean,
