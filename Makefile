@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test bench bench-dev lint clean snapshots fuzz
+.PHONY: install serve test bench bench-dev lint clean snapshots fuzz soak
 
 install: $(STAMP)
 
@@ -53,6 +53,12 @@ fuzz: $(STAMP)
 	STEPGRADE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/server/test_fuzz.py
 	STEPGRADE_HYPOTHESIS_PROFILE=fuzz STEPGRADE_DEV_ROWS=all $(BIN)/python -m pytest -q \
 		--timeout=0 --durations=0 -p no:cacheprovider tests/property tests/server/test_dev_sets.py
+
+# 64 clients for 10 minutes against a fake LLM failing 10% of its calls (500, 429, hangs,
+# malformed answers): 5xx and lost requests must be 0, RSS growth after the first minute < 100 MB.
+SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
+soak: $(STAMP)
+	$(BIN)/python -m eval_sets.soak $(SOAK)
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests
