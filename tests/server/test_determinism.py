@@ -1,6 +1,6 @@
 """The same request gives the same report (timings aside): alone, in two concurrent runs in one
 process, and in two concurrent `stepgrade grade` processes with different hash seeds (set
-iteration order differs between them)."""
+iteration order differs between them). An answer check out of time is undecided, never wrong."""
 
 from __future__ import annotations
 
@@ -70,3 +70,20 @@ def test_two_processes_with_different_hash_seeds(tmp_path):
     assert len(reports[0]) == len(reports[1]) >= 20
     for i, (a, b) in enumerate(zip(*reports, strict=True)):
         assert a == b, f"item {i} differs between the two processes"
+
+
+SLOW = (r"[1,+\infty)", r"[2^{\frac{1}{2^{1000}}}, \infty)")  # math-verify runs past any budget
+
+
+def test_an_answer_check_out_of_time_is_undecided_with_a_warning():
+    grader = Grader(Context(embedder=hashed_bag_of_words, answer_timeout=0.3))
+    for solution in (f"So $x \\in {SLOW[1]}$, i.e. the answer is $\\boxed{{{SLOW[1]}}}$.",
+                     f"So the set is ${SLOW[1]}$."):  # marked, and found among the candidates
+        request = GradeRequest(problem="Solve $x \\geq 1$.", solution=solution,
+                               reference_answer=SLOW[0], mode="offline")
+        report = grader.grade(request)
+        assert report.answer.correct is None and report.answer.symbolic is None
+        warning = [w for w in report.meta.warnings if "timed out" in w]
+        assert warning and "0.3 s of CPU" in warning[0] and "left undecided" in warning[0]
+        assert all("final_answer" not in s.error_categories for s in report.steps), \
+            "an undecided answer labels nothing"
