@@ -3,19 +3,21 @@
 Applied where the nodes are registered (`agent/graph.py`):
 
 - an LLM node that raises anything its own error handling does not absorb (the handled LLM
-  errors degrade inside the node) runs again as its offline twin: the same node on the state with
-  the LLM switched off; a node with a last resort (segmentation: one step per line) uses it when
-  the twin fails as well;
+  errors degrade inside the node) is replaced by its offline twin: the same node on the state
+  with the LLM switched off (for a `score_chunk` part, the offline judge of its steps); a node
+  with a last resort (segmentation: one step per line) uses it when the twin fails as well;
 - a deterministic node that raises is replaced by its neutral update: no alignment, no
   cross-check of the model's labels, a tree without dependencies.
 
 Either way the node adds a `CheckFailure` to the state, which `aggregate` turns into a warning
-naming the node and an entry `node.<name>` in `meta.failed_checks`: nothing is left out silently. A node with no neutral value (the judge's offline
-twin, `aggregate`) still raises: no report is better than an invented one.
+naming the node and an entry `node.<name>` in `meta.failed_checks`: nothing is left out
+silently. A node with no neutral value (the judge's offline twin, `aggregate`) still raises: no
+report is better than an invented one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Callable
@@ -27,8 +29,10 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from agent.context import Context
-from agent.state import GradeState
-from scoring.guard import CheckFailure, describe
+from agent.nodes.score_steps import judge_input
+from agent.state import ChunkState, ChunkVerdicts, GradeState
+from scoring.guard import CheckFailure, Guard, describe
+from scoring.judge import judge_steps
 from scoring.segment import cap_steps
 from scoring.tree import build_tree
 
@@ -36,6 +40,7 @@ log = logging.getLogger("stepgrade.containment")
 
 Update = dict[str, Any]
 Neutral = Callable[[Any], Update]
+Twin = Callable[[Any, Runtime[Context]], Update]
 
 
 def failed(check: str, err: BaseException, outcome: str) -> Update:
@@ -65,49 +70,52 @@ def _uses_llm(state: Any) -> bool:
     return bool(inner.get("use_llm"))
 
 
-def contain_llm_node(name: str, node: RunnableCallable,
-                     last_resort: Neutral | None = None) -> RunnableCallable:
-    """`node` (sync and async), falling back to its offline twin when it raises."""
+def contain_llm_node(name: str, node: RunnableCallable, last_resort: Neutral | None = None,
+                     twin: Twin | None = None) -> RunnableCallable:
+    """`node` (sync and async), falling back to its offline `twin` (by default the node itself
+    on the offline view of the state) when it raises."""
     check = f"node.{name}"
 
-    def recover(state: Any, err: Exception, twin: Update | Exception | None) -> Update:
+    def recover(state: Any, err: Exception, update: Update | Exception | None) -> Update:
         """The twin's update (None: not tried, the node was offline already), else the last
         resort; with neither, the failure stands."""
         _log_failure(name, err)
-        if isinstance(twin, dict):
-            return _merge(twin, failed(check, err, "graded by its offline twin"))
-        if last_resort is None or isinstance(twin, GraphBubbleUp):
-            raise (twin or err)
-        said = f"its offline twin failed too ({describe(twin)}); " if twin else ""
+        if isinstance(update, dict):
+            return _merge(update, failed(check, err, "graded by its offline twin"))
+        if last_resort is None or isinstance(update, GraphBubbleUp):
+            raise (update or err)
+        said = f"its offline twin failed too ({describe(update)}); " if update else ""
         return _merge(last_resort(state), failed(check, err, f"{said}used its last resort"))
 
-    def run(state: Any, config: RunnableConfig) -> Update:
+    def run(state: Any, config: RunnableConfig, runtime: Runtime[Context]) -> Update:
         try:
             return node.invoke(state, config)
         except GraphBubbleUp:
             raise
         except Exception as err:  # noqa: BLE001 - contained, reported in the report
-            twin: Update | Exception | None = None
+            update: Update | Exception | None = None
             if _uses_llm(state):
                 try:
-                    twin = node.invoke(_offline_view(state), config)
+                    update = (twin(state, runtime) if twin is not None
+                              else node.invoke(_offline_view(state), config))
                 except Exception as twin_err:  # noqa: BLE001 - `recover` decides
-                    twin = twin_err
-            return recover(state, err, twin)
+                    update = twin_err
+            return recover(state, err, update)
 
-    async def arun(state: Any, config: RunnableConfig) -> Update:
+    async def arun(state: Any, config: RunnableConfig, runtime: Runtime[Context]) -> Update:
         try:
             return await node.ainvoke(state, config)
         except GraphBubbleUp:
             raise
         except Exception as err:  # noqa: BLE001 - as in `run`
-            twin: Update | Exception | None = None
+            update: Update | Exception | None = None
             if _uses_llm(state):
                 try:
-                    twin = await node.ainvoke(_offline_view(state), config)
+                    update = (await asyncio.to_thread(twin, state, runtime) if twin is not None
+                              else await node.ainvoke(_offline_view(state), config))
                 except Exception as twin_err:  # noqa: BLE001 - `recover` decides
-                    twin = twin_err
-            return recover(state, err, twin)
+                    update = twin_err
+            return recover(state, err, update)
 
     return RunnableCallable(run, arun, name=name, trace=False)
 
@@ -138,6 +146,14 @@ def segment_by_lines(state: GradeState) -> Update:
     return {"steps": steps, "warnings": warnings}
 
 
+def judge_chunk_offline(payload: ChunkState, runtime: Runtime[Context]) -> Update:
+    """`score_chunk`'s offline twin: the offline judge's verdicts for the part's steps."""
+    state, (first, last) = payload["state"], payload["span"]
+    guard = Guard()
+    verdicts = judge_steps(judge_input(state), runtime.context.judge, guard)[first - 1 : last]
+    return {"chunks": [ChunkVerdicts(first, verdicts, False)], "check_failures": guard.failures}
+
+
 def _tree_without_dependencies(state: GradeState) -> Update:
     labels = [v.label for v in state["verdicts"]]
     return {"tree": build_tree(labels, [[] for _ in labels])}
@@ -156,6 +172,7 @@ NEUTRAL_SAYS = {
     "verify": "the model's labels stand unchecked",
     "build_tree": "the error tree is built without dependencies",
 }
+TWIN: dict[str, Twin] = {"score_chunk": judge_chunk_offline}
 LAST_RESORT: dict[str, Neutral] = {
     "segment": segment_by_lines,
     "calibrate_difficulty": lambda state: {"difficulty": None},

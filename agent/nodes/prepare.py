@@ -29,8 +29,11 @@ def solution_text(state: GradeState) -> str:
 
 
 def _shown(answer: str | None, limit: int = 80) -> str:
+    """The answer as a warning shows it: quoted, and clipped when long (it may be 200,000 chars)."""
     text = repr(answer)
-    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-1]} ({len(answer or '')} characters)"
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 5]}...{text[-1]} ({len(answer or '')} characters)"
 
 
 def _answer_warnings(check: AnswerCheck, gold: list[str], timeout: float) -> list[str]:
@@ -61,15 +64,13 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     timeout = runtime.context.answer_timeout
     if empty:
         check = AnswerCheck(None, False if gold else None, False)
+        warnings = [EMPTY_SOLUTION]
     else:
         check = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
-                          default=AnswerCheck(None, None, False))
-    if empty:
-        warnings = [EMPTY_SOLUTION]
-    elif guard.failures and guard.failures[-1].check == "prepare.answer":
-        warnings = []  # the failure itself is reported; "no answer found" would mislead
-    else:
-        warnings = _answer_warnings(check, gold, timeout)
+                          default=None)
+        # A failed check is reported as such; "no answer found" would mislead.
+        warnings = _answer_warnings(check, gold, timeout) if check else []
+        check = check or AnswerCheck(None, None, False)
     answer = AnswerVerdict(
         extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
         anchored=check.anchored,

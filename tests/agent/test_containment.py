@@ -12,6 +12,7 @@ import respx
 
 import agent.nodes.align
 import agent.nodes.prepare
+import agent.nodes.score_chunk
 import agent.nodes.score_steps
 import agent.nodes.segment
 import scoring.fuse
@@ -140,6 +141,17 @@ def test_an_llm_judge_that_raises_is_replaced_by_the_offline_judge(monkeypatch, 
     monkeypatch.setattr(agent.nodes.score_steps, "llm_judge_steps", _boom)
     report = _grade(SLIP.model_copy(update={"mode": "llm"}), llm_grader(BASE))
     _contained(report, "node.score_steps", "graded by its offline twin")
+    assert [s.label for s in report.steps] == [s.label for s in clean.steps]
+
+
+@respx.mock
+@pytest.mark.parametrize("run_async", [False, True])
+def test_a_chunk_that_raises_is_judged_offline(monkeypatch, clean, run_async):
+    respx.post(URL).mock(side_effect=ok)
+    monkeypatch.setattr(agent.nodes.score_chunk, "llm_judge_steps", _boom)
+    grader = llm_grader(BASE, chunk_steps=1)  # three parts, one step each
+    report = _grade(SLIP.model_copy(update={"mode": "llm"}), grader, run_async)
+    _contained(report, "node.score_chunk", "graded by its offline twin")
     assert [s.label for s in report.steps] == [s.label for s in clean.steps]
 
 
