@@ -407,4 +407,3 @@ def judge_steps(
         _flag_off_topic(verdicts, inp.problem_similarity, config)
     _propagate(verdicts, deps, config)
     return [replace(v, depends_on=tuple(d + 1 for d in deps[i])) for i, v in enumerate(verdicts)]
-
