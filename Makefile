@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test test-browser bench bench-dev bench-ray lint clean snapshots fuzz
+.PHONY: install serve test test-browser bench bench-dev bench-ray lint clean snapshots fuzz soak
 
 install: $(STAMP)
 
@@ -70,10 +70,21 @@ bench-dev: $(STAMP)
 bench-ray: $(STAMP)
 	$(BIN)/python -m eval_sets.runner.ray_bench --data $(DATA) --out $(BENCH_OUT)/ray
 
-# Longer schemathesis run over the service's OpenAPI schema (make test runs 12 examples each).
+# The long hunt (hours; not in make test): schemathesis over the service's OpenAPI schema
+# (make test runs 12 examples each), the hypothesis property tests with the `fuzz` profile
+# (10,000 examples per scoring entry point, random seeds; make test runs 25, derandomised), and
+# every development row through `stepgrade grade` (make test grades a sample).
 FUZZ_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	STEPGRADE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/server/test_fuzz.py
+	STEPGRADE_HYPOTHESIS_PROFILE=fuzz STEPGRADE_DEV_ROWS=all $(BIN)/python -m pytest -q \
+		--timeout=0 --durations=0 -p no:cacheprovider tests/property tests/server/test_dev_sets.py
+
+# 64 clients for 10 minutes against a fake LLM failing 10% of its calls (500, 429, hangs,
+# malformed answers): 5xx and lost requests must be 0, RSS growth after the first minute < 100 MB.
+SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
+soak: $(STAMP)
+	$(BIN)/python -m eval_sets.soak $(SOAK)
 
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests

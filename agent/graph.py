@@ -19,6 +19,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from agent.containment import LAST_RESORT, NEUTRAL, TWIN, contain_llm_node, contain_node
 from agent.context import Context
 from agent.nodes.aggregate import aggregate
 from agent.nodes.align import align_steps
@@ -77,9 +78,11 @@ def build_graph() -> CompiledStateGraph:
         "score_steps": score_steps,
     }
     for name, node in plain.items():
-        builder.add_node(name, timed(name, node))
+        builder.add_node(name, timed(name, contain_node(name, node, NEUTRAL[name])
+                                     if name in NEUTRAL else node))
     for name, body in asking.items():
-        builder.add_node(name, llm_node(name, body))
+        builder.add_node(name, contain_llm_node(name, llm_node(name, body), LAST_RESORT.get(name),
+                                                TWIN.get(name)))
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "calibrate_difficulty")
     builder.add_edge("prepare", "segment")

@@ -7,6 +7,7 @@ from typing import Annotated, Literal, NamedTuple, TypedDict
 
 from agent.llm.records import CallRecord
 from scoring.align import Alignment
+from scoring.guard import CheckFailure
 from scoring.judge import Evidence
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.tree import TreeResult
@@ -50,6 +51,7 @@ class GradeState(InputState, total=False):
     node_ms: Annotated[dict[str, float], merge_dicts]
     llm_calls: Annotated[list[CallRecord], operator.add]
     degraded: Annotated[bool, operator.or_]
+    check_failures: Annotated[list[CheckFailure], operator.add]  # contained failures (`scoring.guard`)
 
 
 class OutputState(TypedDict):

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from eval_sets.loaders._io import read_records, require
 from eval_sets.registry import DatasetError
-from scoring.answer import Equivalence, check_answer, compare_answers, default_verifier
+from scoring.answer import Equivalence, Outcome, check_answer, compare_answers, default_verifier
 from scoring.answer_readings import READINGS, Reading
 
 HALVES = ("fit", "check")
@@ -85,12 +85,12 @@ class CachedVerifier:
     """The default math-verify pool, remembering verdicts: ablation runs repeat comparisons."""
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[tuple[str, ...], str], bool | None] = {}
+        self._seen: dict[tuple[tuple[str, ...], str], Outcome] = {}
 
-    def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
+    def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
         key = (tuple(golds), pred)
         if key not in self._seen:
-            self._seen[key] = default_verifier().compare(golds, pred, timeout)
+            self._seen[key] = default_verifier().outcome(golds, pred, timeout)
         return self._seen[key]
 
 
@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     readings = [(n, r) for n, r in READINGS if n not in args.without]
     verifier = CachedVerifier()
-    verifier.compare(["1/2"], "0.5")  # start the worker before timing
+    verifier.outcome(["1/2"], "0.5")  # start the worker before timing
     start = time.perf_counter()
     results, times = judge(pairs, readings, args.timeout, verifier)
     elapsed = time.perf_counter() - start

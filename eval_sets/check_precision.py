@@ -37,7 +37,7 @@ from typing import Literal
 
 from eval_sets.loaders.perturbation import perturbed_step
 from scoring.aggregate import parse_human_label
-from scoring.equations import StepCheck, StepConfig, check_step, prose_relations
+from scoring.equations import StepCheck, check_step, prose_relations
 from scoring.schema import StepLabel
 
 Half = Literal["fit", "check"]
@@ -47,8 +47,6 @@ FILES = {
     "mr_math_invalid": "mr_math_invalid_dev.jsonl",
     "perturbation": "perturbation_dev.jsonl",
 }
-# A generous budget: a measurement must not depend on how loaded the machine is.
-CONFIG = StepConfig(budget_s=5.0)
 _NUMBERING = re.compile(r"^\s*\(\d+\)\s*")
 
 
@@ -198,7 +196,7 @@ def count(rows: Iterable[StepRow], keep_examples: int = 0) -> dict[tuple[str, st
         for step, label in zip(row.steps, row.labels, strict=True):
             if label is None:
                 continue
-            check = check_step(step, CONFIG)
+            check = check_step(step)
             wrong = label == "incorrect"
             for kind, fires in KINDS.items():
                 keys = [(row.set, row.half, kind)]

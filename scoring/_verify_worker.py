@@ -1,8 +1,13 @@
-"""The math-verify worker process: parses and compares answers under a memory cap.
+"""The math-verify worker process: parses and compares answers under a CPU budget and a memory cap.
 
 Runs in its own process because math-verify's own timeouts rely on `signal` (main thread only)
-and some inputs make sympy run for minutes or exhaust memory; the parent kills this process at
-its deadline, and `RLIMIT_AS` turns runaway allocations into a MemoryError here, not an OOM kill.
+and some inputs make sympy run for minutes or exhaust memory. Each comparison gets a budget of
+*CPU* seconds (an `ITIMER_PROF` timer), not wall seconds: on a loaded machine a wall-clock
+deadline cut the same comparison short on one run and not on the next, and the answer verdict,
+hence the step labels, changed between identical requests. The reply is then "timeout" and the
+worker exits (a half-finished sympy computation may leave its caches inconsistent); the parent
+keeps a generous wall-clock deadline of its own for work no signal can interrupt, and
+`RLIMIT_AS` turns runaway allocations into a MemoryError here, not an OOM kill.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import sys
 import threading
 import time
+from types import FrameType
 
 _DELIMITED = ("$", "\\(", "\\[", "\\boxed")
 
@@ -74,24 +81,56 @@ def _die_with_parent(parent: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+class CpuBudgetExceeded(BaseException):
+    """Raised by the CPU timer. A BaseException: math-verify catches every `Exception` and would
+    turn it into "not equal"."""
+
+
+def _on_timer(_signum: int, _frame: FrameType | None) -> None:
+    raise CpuBudgetExceeded
+
+
+def within_cpu_budget(seconds: float | None, golds: list[str], pred: str,
+                      precision: int) -> bool | None | str:
+    """`compare` stopped after `seconds` of CPU time (None: no budget); "timeout" if it was."""
+    if seconds:
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return compare(golds, pred, precision)
+    except CpuBudgetExceeded:
+        return "timeout"
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _warm() -> None:
+    """One comparison before "ready": the first parse loads math-verify's grammars (about a CPU
+    second), which must not count against the budget of the first real comparison."""
+    compare(["\\frac{1}{2}"], "0.5", 6)
+
+
 def serve(memory_mb: int) -> None:
-    """Answer JSON lines `[golds, pred, precision]` on stdin with `{"result": ...}` lines."""
+    """Answer JSON lines `[golds, pred, precision, cpu_seconds]` on stdin with `{"result": ...}`."""
     _die_with_parent(os.getppid())
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    import math_verify  # noqa: F401  (import before answering "ready": it takes a second)
-
+    signal.signal(signal.SIGPROF, _on_timer)
+    _warm()
     _reply("ready")
     for line in sys.stdin:
         try:
-            golds, pred, precision = json.loads(line)
-            result: bool | None | str = compare(golds, pred, precision)
+            golds, pred, precision, *budget = json.loads(line)
+            result = within_cpu_budget(budget[0] if budget else None, golds, pred, precision)
+        except CpuBudgetExceeded:  # the timer fired just as `compare` returned
+            result = "timeout"
         except MemoryError:
             result = "memory"
         except Exception:  # noqa: BLE001  (any parser failure means "undecided", never a crash)
             result = None
         _reply(result)
+        if result == "timeout":
+            os._exit(0)
 
 
 def _reply(result: bool | None | str) -> None:

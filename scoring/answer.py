@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from scoring.answer_readings import READINGS, Reading, read_pair, restate
 from scoring.extract import answer_candidates, extract_answer, find_answer
@@ -41,22 +41,34 @@ __all__ = [
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 
 
+
+_TIMEOUT = object()
+# What a comparison came to: equal, different, undecided (None) or out of time.
+Outcome = bool | None | Literal["timeout"]
+
+
 class Comparer(Protocol):
     """What compares answers with math-verify: a worker, a pool of them, or a test's stand-in."""
 
-    def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
+    def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
         ...
 
-_TIMEOUT = object()
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    """Deadline per comparison, memory cap of the worker, decimals math-verify rounds to."""
+    """Budget per comparison, memory cap of the worker, decimals math-verify rounds to.
+
+    `timeout` is CPU seconds in the worker (`scoring._verify_worker`), so a loaded machine does
+    not cut a comparison short that a quiet one finishes; the wall-clock deadline behind it,
+    `wall_factor * timeout + wall_slack`, only catches work no signal can interrupt.
+    """
 
     timeout: float = 2.0
     memory_mb: int = 1024
     precision: int = 6
     start_timeout: float = 60.0
+    wall_factor: float = 10.0
+    wall_slack: float = 5.0
 
 
 class AnswerVerifier:
@@ -116,23 +128,28 @@ class AnswerVerifier:
 
     def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
         """True/False from math-verify, None when undecidable, past the deadline or out of memory."""
-        deadline = self.config.timeout if timeout is None else timeout
+        result = self.outcome(golds, pred, timeout)
+        return None if result == "timeout" else result
+
+    def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
+        """As `compare`, but "timeout" when the comparison ran out of time (not undecidable)."""
+        budget = self.config.timeout if timeout is None else timeout
         with self._lock:
             if self._proc is None or self._proc.poll() is not None:
                 self._kill()
                 self._start()
             assert self._proc is not None and self._proc.stdin is not None
             try:
-                message = json.dumps([list(golds), pred, self.config.precision]) + "\n"
+                message = json.dumps([list(golds), pred, self.config.precision, budget]) + "\n"
                 self._proc.stdin.write(message.encode("utf-8"))
                 self._proc.stdin.flush()
             except (BrokenPipeError, OSError):
                 self._kill()
                 return None
-            result = self._read_line(deadline)
-            if result is _TIMEOUT:
-                self._kill()
-                return None
+            result = self._read_line(budget * self.config.wall_factor + self.config.wall_slack)
+            if result is _TIMEOUT or result == "timeout":
+                self._kill()  # a worker out of CPU budget has exited on its own
+                return "timeout"
         return result if isinstance(result, bool) else None
 
 
@@ -168,9 +185,14 @@ class VerifierPool:
 
     def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
         """`AnswerVerifier.compare` on whichever worker is free."""
+        result = self.outcome(golds, pred, timeout)
+        return None if result == "timeout" else result
+
+    def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
+        """`AnswerVerifier.outcome` on whichever worker is free."""
         verifier = self._take()
         try:
-            return verifier.compare(golds, pred, timeout)
+            return verifier.outcome(golds, pred, timeout)
         finally:
             self._give_back(verifier)
 
@@ -252,6 +274,7 @@ class Equivalence:
     verdict: bool | None
     reading: str
     restated: bool = False  # decided on the values `restate` read from the answers
+    timed_out: bool = False  # math-verify ran out of time: undecided, never a guess
 
 
 def _for_math_verify(text: str) -> str:
@@ -298,14 +321,19 @@ def compare_answers(
             return Equivalence(True, found[1], restated)
         else:
             refused = refused or Equivalence(False, found[1], restated)
-    verdict: bool | None = None
+    verdict: Outcome = None
     for text, pending in undecided.items():
-        verdict = (verifier or default_verifier()).compare([g for g, _ in pending], text, timeout)
-        if verdict:
+        verdict = (verifier or default_verifier()).outcome([g for g, _ in pending], text, timeout)
+        if verdict is True:
             return Equivalence(True, "math_verify", any(r for _, r in pending))
+        if verdict == "timeout":
+            break  # each time-out costs a budget and a worker restart: the rest are not tried
     if refused is not None:
         return refused
-    return Equivalence(verdict, "math_verify", any(r for p in undecided.values() for _, r in p))
+    restated = any(r for p in undecided.values() for _, r in p)
+    if verdict == "timeout":
+        return Equivalence(None, "math_verify", restated, timed_out=True)
+    return Equivalence(verdict, "math_verify", restated)
 
 
 def is_equivalent(
@@ -318,7 +346,7 @@ def is_equivalent(
     """Whether `pred` equals the gold answer (any of them, for a list).
 
     Returns None when either side is empty or cannot be parsed, or math-verify runs past
-    `timeout` seconds (the worker is then killed and restarted on the next call).
+    `timeout` CPU seconds (the worker is then restarted on the next call).
     """
     return compare_answers(gold, pred, timeout=timeout, verifier=verifier).verdict
 
@@ -327,12 +355,16 @@ def is_equivalent(
 class AnswerCheck:
     """The answer found, whether it equals the reference, whether the solution marked it, and
     the reading that decided (an `Equivalence.reading`; its precision is measured by
-    `eval_sets.answer_agreement`), "" when nothing was compared."""
+    `eval_sets.answer_agreement`), "" when nothing was compared.
+
+    `timed_out`: a comparison ran out of time, so `correct` is None (undecided), never a guess.
+    """
 
     extracted: str | None
     correct: bool | None
     anchored: bool
     reading: str = ""
+    timed_out: bool = False
 
 
 def check_answer(
@@ -354,9 +386,13 @@ def check_answer(
         return AnswerCheck(found.text, None, found.anchored)
     if found.anchored:
         result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier)
-        return AnswerCheck(found.text, result.verdict, True, result.reading)
+        return AnswerCheck(found.text, result.verdict, True, result.reading, result.timed_out)
     for candidate in answer_candidates(text):
         result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier)
         if result.verdict:
             return AnswerCheck(candidate, True, False, result.reading)
+        if result.timed_out:
+            # It might have matched: undecided, not wrong. The rest are not tried: one answer
+            # that exhausts math-verify is seldom alone, and each costs a deadline and a restart.
+            return AnswerCheck(found.text, None, False, timed_out=True)
     return AnswerCheck(found.text, False if found.text else None, False)

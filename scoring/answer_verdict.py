@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scoring.answer import check_answer
+from scoring.answer import AnswerCheck, check_answer
 from scoring.answer_readings import READINGS
 from scoring.verdict import AnswerVerdict
 
@@ -13,17 +13,38 @@ from scoring.verdict import AnswerVerdict
 PARSED = frozenset(name for name, _ in READINGS)
 
 
-def symbolic_verdict(text: str, gold: Sequence[str], timeout: float) -> tuple[AnswerVerdict, list[str]]:
-    """The final answer found in `text` checked against the references, and what to warn about."""
-    check = check_answer(text, list(gold), timeout=timeout)
-    warnings: list[str] = []
-    if gold and check.extracted is None:
-        warnings.append("no final answer found in the solution")
-    elif gold and check.correct is None:
-        warnings.append(f"could not decide whether {check.extracted!r} equals the reference answer")
-    verdict = AnswerVerdict(
+def _shown(answer: str | None, limit: int = 80) -> str:
+    """The answer as a warning shows it: quoted, and clipped when long (it may be 200,000 chars)."""
+    text = repr(answer)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 5]}...{text[-1]} ({len(answer or '')} characters)"
+
+
+def answer_warnings(check: AnswerCheck, gold: Sequence[str], timeout: float) -> list[str]:
+    """What a reader of the report must know about the answer check: not found, undecided."""
+    if not gold:
+        return []
+    if check.timed_out:
+        return [(f"answer check timed out after {timeout:g} s of CPU: whether "
+                 f"{_shown(check.extracted)} equals the reference is left undecided")]
+    if check.extracted is None:
+        return ["no final answer found in the solution"]
+    if check.correct is None:
+        return [f"could not decide whether {_shown(check.extracted)} equals the reference answer"]
+    return []
+
+
+def answer_verdict(check: AnswerCheck, gold: Sequence[str]) -> AnswerVerdict:
+    """The symbolic verdict of an answer check; `plain_difference` when parsed values differ."""
+    return AnswerVerdict(
         extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
         anchored=check.anchored,
         plain_difference=check.correct is False and check.reading in PARSED,
     )
-    return verdict, warnings
+
+
+def symbolic_verdict(text: str, gold: Sequence[str], timeout: float) -> tuple[AnswerVerdict, list[str]]:
+    """The final answer found in `text` checked against the references, and what to warn about."""
+    check = check_answer(text, list(gold), timeout=timeout)
+    return answer_verdict(check, gold), answer_warnings(check, gold, timeout)

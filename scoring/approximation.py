@@ -19,9 +19,8 @@ import math
 import re
 from fractions import Fraction
 
+from scoring.numeric import Value, exact, to_float
 from scoring.units import without_units
-
-Value = Fraction | float
 
 RELATIVE = 0.01  # an approximation may be 1% off (see the module docstring)
 _EPS = 1e-9
@@ -64,7 +63,10 @@ def tolerance(side: str, other: Value, approximate: bool, figures: int | None = 
     if approximate or (decimal and not exact):
         allowed = 10.0**place  # rounded or truncated to the written place
     if approximate and figures is not None and other != 0:
-        digit = math.floor(math.log10(abs(float(other)))) - figures + 1
+        magnitude = abs(to_float(other))
+        if not math.isfinite(magnitude):
+            return allowed
+        digit = math.floor(math.log10(magnitude)) - figures + 1
         allowed = max(allowed, 10.0**digit)
     return allowed
 
@@ -75,8 +77,9 @@ def close(a: Value, b: Value, lhs: str, rhs: str, approximate: bool,
     precision the writer shows (see the module docstring)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction) and a == b:
         return True
-    scale = max(abs(float(a)), abs(float(b)), 1e-12)
-    diff = abs(float(a) - float(b))
+    scale = max(abs(to_float(a)), abs(to_float(b)), 1e-12)
+    ea, eb = exact(a), exact(b)
+    diff = to_float(abs(ea - eb)) if ea is not None and eb is not None else abs(float(a) - float(b))
     floats = not isinstance(a, Fraction) or not isinstance(b, Fraction)
     if floats and diff <= _EPS * max(scale, 1.0):  # float noise: sin(3pi) is 3.7e-16, not 0
         return True

@@ -5,14 +5,16 @@ false one is strong evidence of an `incorrect` step (ReasonEval's "random number
 operation" perturbations). Everything else is "unknown": we would rather miss an error than accuse
 a correct step. Rounding is tolerated to the precision the writer shows (`2/3 = 0.67`), `\\approx`
 to that or 1%. Work is bounded per side (see `scoring.mathparse`, `scoring.numeric`) and per step
-(`StepConfig.budget_s`), with no signals, so it is safe in any thread.
+(at most `MAX_RELATIONS` relations), with no signals, so it is safe in any thread. The bounds
+count work, never wall-clock time: a budget in seconds cut the same step short on a loaded
+machine and not on a quiet one, and the same request got different labels.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -35,7 +37,7 @@ from scoring.lexicon import CHECK_WORDS, COUNT_UNITS, ELLIPSIS, NEGATION_WORDS, 
 from scoring.mathparse import parse_math
 from scoring.mathstatements import Op, find_statements, split_chain
 from scoring.names import cannot_be_pi, is_bare_pi, with_times_signs, x_is_times
-from scoring.numeric import Unevaluable, Value, evaluate, format_value
+from scoring.numeric import Unevaluable, Value, evaluate, format_value, to_float
 from scoring.prose_arithmetic import prose_statements
 from scoring.readings import EXACT, Reading, read_context
 from scoring.rewrite_check import differ
@@ -86,12 +88,14 @@ class StepCheck:
     evidence: str
 
 
+MAX_RELATIONS = 64  # per step: a step is read through at most this many relations
+
+
 @dataclass(frozen=True)
 class StepConfig:
-    """Bounds for one step: wall-clock budget and how many relations to look at."""
+    """Bounds for one step: how many relations to check."""
 
-    budget_s: float = 0.2
-    max_relations: int = 64
+    max_relations: int = MAX_RELATIONS
 
 
 def extract_relations(step: str) -> list[Relation]:
@@ -107,9 +111,10 @@ def _relations(step: str) -> tuple[Relation, ...]:
     except (RecursionError, ValueError):
         return ()
     times = x_is_times(step)
-    return tuple(Relation(*((with_times_signs(lhs), with_times_signs(rhs)) if times else (lhs, rhs)),
-                          op, st.source)
-                 for st in statements for lhs, op, rhs in split_chain(st.text) if op is not None)
+    found = (Relation(*((with_times_signs(lhs), with_times_signs(rhs)) if times else (lhs, rhs)),
+                      op, st.source)
+             for st in statements for lhs, op, rhs in split_chain(st.text) if op is not None)
+    return tuple(itertools.islice(found, MAX_RELATIONS))
 
 
 def remainder_relations(step: str) -> list[Relation]:
@@ -152,7 +157,14 @@ def _compare(a: Value, b: Value, rel: Relation, reading: Reading) -> bool:
         return close(a, b, rel.lhs, rel.rhs, op == "approx" or reading.approximate, reading.figures)
     if op == "!=":
         return not close(a, b, rel.lhs, rel.rhs, False)
-    fa, fb = (a, b) if isinstance(a, Fraction) and isinstance(b, Fraction) else (float(a), float(b))
+    fa: Value
+    fb: Value
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        fa, fb = a, b
+    else:
+        fa, fb = to_float(a), to_float(b)
+        if not (math.isfinite(fa) and math.isfinite(fb)):  # beyond float range: compare exactly
+            fa, fb = Fraction(a), Fraction(b)
     slack = 0 if isinstance(fa, Fraction) else _EPS * max(abs(fa), abs(fb), 1.0)
     return {"<": fa < fb + slack, ">": fa > fb - slack,
             "<=": fa <= fb + slack, ">=": fa >= fb - slack}[op]
@@ -300,22 +312,23 @@ def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") 
     `context` (the problem, earlier steps) for a base they name, set how relations are read
     (`scoring.readings`).
     """
-    deadline = time.monotonic() + config.budget_s
-    relations = [r for r in extract_relations(step) + prose_relations(step)
+    stated = extract_relations(step)
+    relations = [r for r in stated + prose_relations(step)
                  if not states_remainder(r.rhs)] + remainder_relations(step)
     checks: list[RelationCheck] = []
     skipped = 0
     for i, rel in enumerate(relations):
-        if i >= config.max_relations or time.monotonic() > deadline:
+        if i >= config.max_relations:
             skipped = len(relations) - i
             break
         check = check_relation(rel)
         if check.verdict == "false":  # only then do the step's words matter: read them lazily
             check = check_relation(rel, reading=read_context(step, context))
         checks.append(check)
-    if time.monotonic() <= deadline:
-        checks.extend(_prose_identities(step))
+    checks.extend(_prose_identities(step))
     note = f"; {skipped} relation(s) not checked (budget)" if skipped else ""
+    if not skipped and len(stated) >= MAX_RELATIONS:
+        note = f"; only the first {MAX_RELATIONS} relations are checked (budget)"
     if any(c.verdict == "false" and _hedged(step, c.relation) for c in checks):
         checks = [replace(c, verdict="unknown", detail=f"{c.detail}, but the step rejects or "
                           "tests it") if c.verdict == "false" and _hedged(step, c.relation)

@@ -45,19 +45,6 @@ _COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:[-+*/×÷]|\\times|\\cdot|\\div)[\
 _OPERATOR = re.compile(r"(?<=[\d)\s])(?:[-+*/×÷]|\\times|\\cdot|\\div)")
 
 
-def _balanced(text: str, start: int) -> int | None:
-    """The index of the `}` closing the brace group opened at `text[start - 1]`, braces counted."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] == "{" and text[i - 1] != "\\":
-            depth += 1
-        elif text[i] == "}" and text[i - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
-
-
 def _clean(answer: str) -> str | None:
     text = answer.strip()
     text = _DELIMITERS.sub("", text).strip()
@@ -84,12 +71,21 @@ def joined(text: str, spans: list[tuple[int, int, str]]) -> str | None:
 
 
 def _boxes(text: str) -> list[tuple[int, int, str]]:
+    """Every `\\boxed{}` that closes, braces counted, as (start, end, content) in order, in one
+    pass over the text (scanning on from every opening took quadratic time on text full of them)."""
+    openings = {m.end(): m.start() for m in _BOXED.finditer(text)}
+    if not openings:
+        return []
     found = []
-    for m in _BOXED.finditer(text):
-        end = _balanced(text, m.end())
-        if end is not None:
-            found.append((m.start(), end + 1, text[m.end():end]))
-    return found
+    open_braces: list[int] = []
+    for i, ch in enumerate(text):
+        if ch not in "{}" or (i and text[i - 1] == "\\"):
+            continue
+        if ch == "{":
+            open_braces.append(i + 1)
+        elif open_braces and (start := open_braces.pop()) in openings:
+            found.append((openings[start], i + 1, text[start:i]))
+    return sorted(found)
 
 
 def _value_in(clause: str) -> str:

@@ -18,7 +18,15 @@ from scoring.aggregate import (
     step_points,
 )
 from scoring.align import Alignment
-from scoring.hcrs import HcrsConfig, hcrs_score, holistic_score, is_lucky_guess
+from scoring.guard import Guard
+from scoring.hcrs import (
+    HcrsConfig,
+    HcrsScore,
+    base_score,
+    hcrs_score,
+    holistic_score,
+    is_lucky_guess,
+)
 from scoring.schema import (
     AlignedPair,
     AlignmentReport,
@@ -118,29 +126,45 @@ def _alignment_report(al: Alignment | None) -> AlignmentReport | None:
 def _main_score(inputs: GradeInputs) -> StepMathScore:
     if inputs.difficulty is not None and not inputs.difficulty.process_evaluation_needed:
         return simple_problem_score(inputs.answer.correct)
+    if not inputs.tree.labels:  # an empty solution (README "Empty solutions")
+        return StepMathScore(raw=0.0, score=0, binary=0)
     return score_solution(inputs.tree.labels, inputs.problem_type, simplicity=inputs.simplicity)
 
 
 def _expected(inputs: GradeInputs) -> float | None:
     if inputs.difficulty is not None and not inputs.difficulty.process_evaluation_needed:
         return None
+    if not inputs.tree.labels:  # an empty solution scores 0, as `score` does
+        return 0.0
     p = [v.p_wrong for v in inputs.verdicts]
-    if not p or any(x is None for x in p):
+    if any(x is None for x in p):
         return None
     return round(expected_score([x for x in p if x is not None], inputs.problem_type), 4)
 
 
-def fuse(inputs: GradeInputs, meta: Meta, config: FuseConfig = FuseConfig()) -> GradeReport:
-    """Assemble the GradeReport: Eq. 1, HCRS, ReasonEval, the tree, quadrant and flags."""
+def fuse(
+    inputs: GradeInputs, meta: Meta, config: FuseConfig = FuseConfig(), guard: Guard | None = None
+) -> GradeReport:
+    """Assemble the GradeReport: Eq. 1, HCRS, ReasonEval, the tree, quadrant and flags.
+
+    Parts that can be left out run through `guard` (`scoring.guard`): a failing alignment report
+    is None (and the quadrant uses the process score, as without a reference); failing HCRS
+    penalties are 0 (HCRS = its base). Without a guard a failure raises.
+    """
+    g = guard if guard is not None else Guard(contain=False)
     labels = inputs.tree.labels
     main = _main_score(inputs)
     points = step_points(labels, simplicity=inputs.simplicity)
     first_error = next((i for i, lab in enumerate(labels, 1) if lab == "incorrect"), None)
-    hc = hcrs_score(points, first_error, inputs.skeleton_len, config.hcrs)
+    base = base_score(points)
+    hc = g.run("fuse.hcrs", hcrs_score, points, first_error, inputs.skeleton_len, config.hcrs,
+               default=HcrsScore(base, base, 0.0, 0.0, first_error))
     answer_correct = inputs.answer.correct
     # Without a reference answer, the final step's verdict stands in for answer correctness.
     answer_ok = bool(answer_correct) if answer_correct is not None else bool(main.binary)
-    process = inputs.alignment.score if inputs.alignment is not None else main.raw / 10.0
+    alignment = g.run("fuse.alignment", _alignment_report, inputs.alignment, default=None)
+    aligned = inputs.alignment if alignment is not None else None
+    process = aligned.score if aligned is not None else main.raw / 10.0
     quad = quadrant(process, answer_ok, config.quadrant_threshold)
     tree = inputs.tree.tree
     steps = _step_reports(inputs)
@@ -166,7 +190,7 @@ def fuse(inputs: GradeInputs, meta: Meta, config: FuseConfig = FuseConfig()) -> 
             symbolic=inputs.answer.symbolic,
             llm=inputs.answer.llm,
         ),
-        alignment=_alignment_report(inputs.alignment),
+        alignment=alignment,
         hcrs=HcrsReport(
             score=round(hc.score, 4),
             base=round(hc.base, 4),

@@ -63,6 +63,11 @@ def hazard_penalty(first_error: int | None, config: HcrsConfig) -> float:
     return min(config.c_haz, config.omega * (1.0 - survived))
 
 
+def base_score(points: Sequence[int]) -> float:
+    """base = 10·Σy_i/N (0 for no steps): HCRS before its penalties."""
+    return 10.0 * sum(points) / len(points) if points else 0.0
+
+
 def hcrs_score(
     points: Sequence[int],
     first_error: int | None,
@@ -78,7 +83,7 @@ def hcrs_score(
         config: the constants.
     """
     n = len(points)
-    base = 10.0 * sum(points) / n if n else 0.0
+    base = base_score(points)
     p_fmt = format_penalty(n, skeleton_len, config)
     p_haz = hazard_penalty(first_error, config)
     score = min(10.0, max(0.0, base - p_fmt - p_haz))

@@ -73,10 +73,10 @@ def _power(base: Value, exp: Value) -> Value:
         num, den = _iroot(base.numerator, k), _iroot(base.denominator, k)
         if num is not None and den is not None:
             return _power(Fraction(sign * num, den), Fraction(exp.numerator))
-        return sign * _float_power(float(base), float(exp))
+        return sign * _float_power(to_float(base), to_float(exp))
     if base < 0:
         raise Unevaluable("fractional power of a negative number")
-    return _float_power(float(base), float(exp))
+    return _float_power(to_float(base), to_float(exp))
 
 
 def _float_power(base: float, exp: float) -> float:
@@ -137,7 +137,7 @@ def _eval(expr: sympy.Basic, values: Mapping[str, Value], depth: int) -> Value:
     func = _FLOAT_FUNCS.get(type(expr))  # type: ignore[call-overload]
     if func is not None and len(args) == 1:
         try:
-            return _check(func(float(args[0])))
+            return _check(func(to_float(args[0])))
         except (OverflowError, ValueError) as exc:
             raise Unevaluable(str(exc)) from exc
     raise Unevaluable(f"cannot evaluate {type(expr).__name__}")
@@ -160,6 +160,34 @@ def evaluate(expr: sympy.Basic, values: Mapping[str, Value] | None = None) -> Va
         return _eval(expr, values or {}, 0)
     except (ZeroDivisionError, OverflowError, RecursionError) as exc:
         raise Unevaluable(str(exc) or type(exc).__name__) from exc
+
+
+def to_float(value: Value) -> float:
+    """`float(value)` that never raises: a rational beyond float range (10^400) becomes ±inf.
+
+    `float()` of such a `Fraction` raises OverflowError; values here may be up to `MAX_BITS`
+    bits, so every conversion of an unbounded value goes through this.
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def exact(value: Value) -> Fraction | None:
+    """The value as a `Fraction` (floats exactly), None for a float that is not finite."""
+    if isinstance(value, Fraction):
+        return value
+    return Fraction(value) if math.isfinite(value) else None
+
+
+def relative_difference(a: Value, b: Value) -> float:
+    """|a - b| / max(1, |a|, |b|), computed exactly, so 10^400 and 10^400 + 1 compare right and
+    nothing overflows; inf when a side is not finite and the two differ."""
+    ea, eb = exact(a), exact(b)
+    if ea is None or eb is None:
+        return 0.0 if a == b else math.inf
+    return to_float(abs(ea - eb) / max(Fraction(1), abs(ea), abs(eb)))
 
 
 def format_value(value: Value) -> str:

@@ -10,7 +10,9 @@ it lowers a step's validity, it never labels it incorrect.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
@@ -20,20 +22,23 @@ import sympy
 from scoring.bases import IN_BASE
 from scoring.equations import Relation, check_relation, extract_relations
 from scoring.lexicon import ELLIPSIS
-from scoring.numeric import Unevaluable, evaluate
+from scoring.numeric import Unevaluable, evaluate, to_float
 from scoring.quantities import TRIVIAL, literal_numbers
 
 COMMON_CONSTANTS = frozenset({"10", "12", "24", "60", "100", "180", "360", "1000"})
 MAX_POOL = 40
 MAX_SUBTERMS = 64
+MAX_NUMBERS = 64  # per step: the work per number grows with the step's own numbers
 _ELIDED = re.compile(r"(?<![\d.])\d+\.\d+\s*(?:" + ELLIPSIS + ")")
 
 
 def _value(text: str) -> float | None:
+    """The number a literal writes, or None (also for one too large for a float)."""
     try:
-        return float(Fraction(text))
+        value = to_float(Fraction(text))
     except (ValueError, ZeroDivisionError):
         return None
+    return value if math.isfinite(value) else None
 
 
 def _key(value: float) -> float:
@@ -98,7 +103,7 @@ def _shown_work(relations: Sequence[Relation]) -> set[float]:
                 continue
             for term in _subterms(expr):
                 try:
-                    shown.add(_key(float(evaluate(term))))
+                    shown.add(_key(to_float(evaluate(term))))
                 except (Unevaluable, TypeError, ValueError, ArithmeticError, OverflowError):
                     continue
     return shown
@@ -113,18 +118,27 @@ def unexplained_numbers(
     """
     if relations is None:
         relations = [extract_relations(step) for step in steps]
-    seen: list[float] = []
+    seen: set[float] = set()
+    recent: deque[float] = deque(maxlen=MAX_POOL)  # the latest new values: the pool
+    given: set[float] = set()  # the keys of `seen` and of their negatives, kept as `seen` grows
+
+    def remember(value: float) -> None:
+        if value not in seen:
+            seen.add(value)
+            recent.append(value)
+            given.update((_key(value), _key(-value)))
+
     for text in (*TRIVIAL, *COMMON_CONSTANTS, *literal_numbers(problem)):
-        if (v := _value(text)) is not None and v not in seen:
-            seen.append(v)
+        if (v := _value(text)) is not None:
+            remember(v)
     result: list[list[str]] = []
     for step, rels in zip(steps, relations, strict=True):
         elided = set(literal_numbers(" ".join(m.group() for m in _ELIDED.finditer(step))))
         elided |= set(literal_numbers(" ".join(m.group(1) for m in IN_BASE.finditer(step))))
-        mine = [(t, v) for t in dict.fromkeys(literal_numbers(step))
+        mine = [(t, v) for t in list(dict.fromkeys(literal_numbers(step)))[:MAX_NUMBERS]
                 if t not in elided and (v := _value(t)) is not None]
-        known = {_key(v) for v in seen} | {_key(-v) for v in seen} | _shown_work(rels)
-        pool = seen[-MAX_POOL:]
+        known = given | _shown_work(rels)
+        pool = list(recent)
         reach = _reachable(pool)
         unexplained = []
         candidates: np.ndarray | None = None  # built on demand: most steps never need it
@@ -141,5 +155,6 @@ def unexplained_numbers(
             reach.update(c for other in (*pool, value) for c in _combine(value, other))
             pool = [*pool, value]
         result.append(unexplained)
-        seen.extend(v for _, v in mine if v not in seen)
+        for _, v in mine:
+            remember(v)
     return result

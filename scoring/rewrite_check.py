@@ -25,7 +25,7 @@ import sympy
 from scoring.knowns import _Equation, linear_row
 from scoring.mathparse import parse_math
 from scoring.mathstatements import Op, find_statements, split_chain
-from scoring.numeric import Unevaluable, Value, evaluate
+from scoring.numeric import Unevaluable, Value, evaluate, exact, relative_difference
 
 MAX_SYMBOLS = 6
 _POINTS: tuple[tuple[Fraction, ...], ...] = (
@@ -134,29 +134,29 @@ def differ(a: str, b: str, scaled: bool = False) -> bool | None:
     names = sorted({s.name for s in ea.free_symbols | eb.free_symbols})
     if len(names) > MAX_SYMBOLS:
         return None
-    ratios: list[float] = []
+    ratios: list[Fraction] = []
     decided = 0
     for probe in _POINTS if names else _POINTS[:1]:
         point: dict[str, Value] = dict(zip(names, probe, strict=False))
+        # Compared exactly: values may be far beyond float range (`float()` overflowed here).
         va, vb = _values(ea, point), _values(eb, point)
-        if va is None or vb is None:
+        if va is None or vb is None or (xa := exact(va)) is None or (xb := exact(vb)) is None:
             continue
-        fa, fb = float(va), float(vb)
         decided += 1
         if scaled:
-            if fb == 0 or fa == 0:
-                if fa != fb:
+            if xa == 0 or xb == 0:
+                if xa != xb:
                     return True
                 continue
-            ratios.append(fa / fb)
-        elif abs(fa - fb) <= _TOLERANCE * max(1.0, abs(fa), abs(fb)):
+            ratios.append(xa / xb)
+        elif relative_difference(xa, xb) <= _TOLERANCE:
             return False
     if decided < (2 if names else 1):
         return None
     if scaled:
         if not ratios:
             return False
-        return any(abs(r - ratios[0]) > _TOLERANCE * max(1.0, abs(r)) for r in ratios)
+        return any(relative_difference(r, ratios[0]) > _TOLERANCE for r in ratios)
     return True
 
 

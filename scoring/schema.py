@@ -105,13 +105,19 @@ class GradeRequest(_Strict):
 
     @model_validator(mode="after")
     def _has_solution(self) -> GradeRequest:
+        """A solution must be given; an empty one is a real submission (`is_empty`), not an error."""
         if self.solution is None and self.solution_steps is None:
             raise ValueError("one of 'solution' or 'solution_steps' is required")
-        if self.solution_steps is not None and not any(s.strip() for s in self.solution_steps):
-            raise ValueError("'solution_steps' has no non-empty step")
-        if self.solution_steps is None and not (self.solution or "").strip():
-            raise ValueError("'solution' is empty")
         return self
+
+    def is_empty(self) -> bool:
+        """The student handed in nothing: blank `solution`, or `solution_steps` all blank.
+
+        Graded, not refused (README "Empty solutions"): score 0, no steps, answer not found.
+        """
+        if self.solution_steps is not None:
+            return not any(s.strip() for s in self.solution_steps)
+        return not (self.solution or "").strip()
 
     def gold_answers(self) -> list[str]:
         """The reference answers as a list (empty when none was given)."""
@@ -203,6 +209,10 @@ class Meta(BaseModel):
     node_ms: dict[str, float] = Field(default_factory=dict)
     degraded: bool = False
     warnings: list[str] = Field(default_factory=list)
+    failed_checks: list[str] = Field(
+        default_factory=list,
+        description="Checks that raised and were left out of this grade (each also a warning).",
+    )
     versions: dict[str, str] = Field(default_factory=dict)
 
 

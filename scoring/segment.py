@@ -15,6 +15,7 @@ from typing import Literal
 
 from scoring.language import detect_language
 from scoring.mathspans import math_spans
+from scoring.schema import MAX_STEPS
 
 _MATH, _DISPLAY = "\ue000", "\ue001"  # stand for inline and display spans, restored in order
 _DISPLAY_OPEN = ("$$", "\\[", "\\begin")
@@ -228,6 +229,19 @@ def _merge(units: list[tuple[str, str]], min_chars: int) -> list[str]:
     if carry:
         _settle(steps, carry)
     return ["".join(step) for step in steps]
+
+
+def cap_steps(steps: list[str], limit: int = MAX_STEPS) -> tuple[list[str], list[str]]:
+    """At most `limit` steps, the rest joined into the last (it holds the final answer), and the
+    warning that says so: grading time is linear in the steps, and a solution that loops for
+    thousands of steps must not hold a grader for minutes. `limit` is the most `solution_steps`
+    a request may give."""
+    if len(steps) <= limit:
+        return steps, []
+    joined = [*steps[: limit - 1], "\n".join(steps[limit - 1 :])]
+    warning = (f"segmentation: {len(steps)} steps; steps {limit}-{len(steps)} are graded as one "
+               f"(at most {limit} per grade)")
+    return joined, [warning]
 
 
 def segment_steps(

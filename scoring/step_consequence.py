@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,11 +25,13 @@ import sympy
 
 from scoring.lexicon import DECIMAL, FRACTION, TENTATIVE_WORDS, words
 from scoring.mathparse import parse_math
-from scoring.numeric import Unevaluable, evaluate
+from scoring.numeric import Unevaluable, evaluate, to_float
 
 MAX_ROOTS = 8
-ROOT_BUDGET_S = 0.05
 BISECTIONS = 60
+# Bounds count work, not seconds: a wall-clock budget left a root search unfinished on a loaded
+# machine only (and cached that), so the same step was judged differently from run to run.
+MAX_EVALUATIONS = 1_000  # per root search: the 127-point grid, the bisections of 14 sign changes
 _GRID: tuple[float, ...] = tuple(sorted({
     s * m * 10.0**e for s in (-1, 1) for e in range(-2, 7) for m in (1, 1.5, 2, 3, 4, 5, 7)
 } | {0.0}))
@@ -66,7 +67,7 @@ class BrokenDerivation:
 def _residual(lhs: sympy.Basic, rhs: sympy.Basic, name: str) -> Callable[[float], float | None]:
     def f(x: float) -> float | None:
         try:
-            value = float(evaluate(lhs, {name: Fraction(x)}) - evaluate(rhs, {name: Fraction(x)}))
+            value = to_float(evaluate(lhs, {name: Fraction(x)}) - evaluate(rhs, {name: Fraction(x)}))
         except (Unevaluable, TypeError, ValueError, ArithmeticError, OverflowError, RecursionError):
             return None
         return value if math.isfinite(value) else None
@@ -74,11 +75,18 @@ def _residual(lhs: sympy.Basic, rhs: sympy.Basic, name: str) -> Callable[[float]
     return f
 
 
-def _roots(f: Callable[[float], float | None], deadline: float) -> list[float] | None:
-    """Real roots on the grid (sign changes, exact zeros); None when out of time or unreadable."""
+def _roots(f: Callable[[float], float | None],
+           max_evaluations: int = MAX_EVALUATIONS) -> list[float] | None:
+    """Real roots on the grid (sign changes, exact zeros); None when past `max_evaluations` of f
+    or unreadable."""
+    calls = itertools.count(1)
+
+    def spent() -> bool:
+        return next(calls) > max_evaluations
+
     values: list[tuple[float, float]] = []
     for x in _GRID:
-        if time.monotonic() > deadline:
+        if spent():
             return None
         y = f(x)
         if y is not None:
@@ -93,7 +101,7 @@ def _roots(f: Callable[[float], float | None], deadline: float) -> list[float] |
             continue
         lo, hi, flo = a, b, fa
         for _ in range(BISECTIONS):
-            if time.monotonic() > deadline:
+            if spent():
                 return None
             mid = (lo + hi) / 2
             fm = f(mid)
@@ -122,7 +130,7 @@ def _cached_roots(lhs: str, rhs: str, name: str) -> tuple[float, ...] | None:
     left, right = parse_math(lhs), parse_math(rhs)
     if left is None or right is None:
         return None
-    found = _roots(_residual(left, right, name), time.monotonic() + ROOT_BUDGET_S)
+    found = _roots(_residual(left, right, name))
     return tuple(found) if found is not None else None
 
 
@@ -166,9 +174,7 @@ def _is_value(rel: RelationLike, lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     return False
 
 
-def broken_derivations(
-    step: str, relations: Sequence[RelationLike], budget_s: float = 0.1
-) -> list[BrokenDerivation]:
+def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[BrokenDerivation]:
     """Pairs of consecutive one-unknown equations of a step with no root in common.
 
     Links of one chain (`|kA| = k^3 |A| = k^3 \\cdot 3`) are not compared: each link may use a
@@ -176,12 +182,9 @@ def broken_derivations(
     """
     if _TENTATIVE.search(step):
         return []
-    deadline = time.monotonic() + budget_s
     found: list[BrokenDerivation] = []
     previous: tuple[RelationLike, sympy.Basic, sympy.Basic, str] | None = None
     for rel in relations:
-        if time.monotonic() > deadline:
-            break
         parsed = _univariate(rel)
         if parsed is None:
             if rel.op != "=" or not _closed(rel):
@@ -193,7 +196,7 @@ def broken_derivations(
                 and not _separated(step, previous[0], rel)):
             premise, plhs, prhs, _ = previous
             if not _is_value(premise, plhs, prhs):
-                broken = _compare(premise, plhs, prhs, rel, lhs, rhs, name, deadline)
+                broken = _compare(premise, plhs, prhs, rel, lhs, rhs, name)
                 if broken is not None:
                     found.append(broken)
                     break
@@ -224,7 +227,7 @@ def _between_in(source: str, first: RelationLike, second: RelationLike) -> str:
 
 def _compare(
     premise: RelationLike, plhs: sympy.Basic, prhs: sympy.Basic,
-    derived: RelationLike, dlhs: sympy.Basic, drhs: sympy.Basic, name: str, deadline: float,
+    derived: RelationLike, dlhs: sympy.Basic, drhs: sympy.Basic, name: str,
 ) -> BrokenDerivation | None:
     f, g = _residual(plhs, prhs, name), _residual(dlhs, drhs, name)
     roots_f = _cached_roots(premise.lhs, premise.rhs, name)
@@ -246,12 +249,11 @@ def _compare(
 
 def broken_continuation(
     previous_step: str, previous: Sequence[RelationLike], step: str,
-    relations: Sequence[RelationLike], budget_s: float = 0.1,
+    relations: Sequence[RelationLike],
 ) -> BrokenDerivation | None:
     """The first equation of a step against the last one of the step before it (same unknown)."""
     if _TENTATIVE.search(step) or _TENTATIVE.search(previous_step):
         return None
-    deadline = time.monotonic() + budget_s
     premise = next((p for rel in reversed(previous) if (p := _univariate(rel)) is not None), None)
     derived = next((p for rel in relations if (p := _univariate(rel)) is not None), None)
     if premise is None or derived is None or premise[2] != derived[2]:
@@ -260,5 +262,4 @@ def broken_continuation(
     drel = next(rel for rel in relations if _univariate(rel) is not None)
     if _is_value(prel, premise[0], premise[1]):
         return None
-    return _compare(prel, premise[0], premise[1], drel, derived[0], derived[1], premise[2],
-                    deadline)
+    return _compare(prel, premise[0], premise[1], drel, derived[0], derived[1], premise[2])

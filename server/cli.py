@@ -1,62 +1,100 @@
-"""The `stepgrade` command: `grade` files of requests, `serve` the HTTP service."""
+"""The `stepgrade` command: `grade` files of requests, `serve` the HTTP service.
+
+`grade` exits 0 when every line got a report, 1 when some line got an error in its place (the
+others are graded), 2 for usage errors only (bad arguments, a missing or empty file).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import logging
 import sys
 from pathlib import Path
 from typing import TextIO
 
-from agent.grader import LlmUnavailableError
+from agent.grader import Grader, LlmUnavailableError
 from eval_sets.cli import add_bench_parser
+from scoring.guard import describe
+from scoring.schema import GradeReport
+from server.pretty import format_report
+from server.requests_io import InputError, Item, ItemError, read_items
 
+log = logging.getLogger("stepgrade.cli")
+
+EXIT_FAILED_ITEMS = 1
 EXIT_USAGE = 2
 
 
-def _read_input(source: str) -> str:
+def _read_input(source: str) -> bytes:
     if source == "-":
-        return sys.stdin.read()
+        return sys.stdin.buffer.read()
     path = Path(source)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {source}")
+    return path.read_bytes()
+
+
+def _graded(grader: Grader, item: Item, mode: str | None) -> GradeReport | ItemError:
+    """The item's report, or why it has none: a bad line or a failed grade is one item's loss."""
+    if item.error is not None:
+        return item.error
+    assert item.request is not None
+    request = item.request.model_copy(update={"mode": mode}) if mode else item.request
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise ValueError(f"{source} is not UTF-8 text ({err.reason})") from None
+        return grader.grade(request)
+    except LlmUnavailableError as err:
+        return ItemError("llm_unavailable", str(err), "mode")
+    except Exception as err:  # reported in the item's place, the others go on
+        log.debug("grading failed", exc_info=True, extra={"item": item.label()})
+        return ItemError("internal_error", f"the grader failed on this {item.where} ({describe(err)})")
 
 
 def _grade(args: argparse.Namespace) -> int:
     from server.factory import make_grader
-    from server.pretty import format_report
-    from server.requests_io import InputError, parse_requests
     from server.settings import Settings
 
     try:
-        requests = parse_requests(_read_input(args.file))
-    except (InputError, FileNotFoundError, ValueError) as err:
+        items = list(read_items(_read_input(args.file)))
+    except (InputError, OSError) as err:
         print(f"stepgrade: {err}", file=sys.stderr)
         return EXIT_USAGE
-    if args.mode:
-        requests = [r.model_copy(update={"mode": args.mode}) for r in requests]
     grader = make_grader(Settings())
-    out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-    try:
-        for number, request in enumerate(requests, 1):
-            if len(requests) > 1:
-                print(f"grading {number}/{len(requests)}", file=sys.stderr)
-            report = grader.grade(request)
-            if args.pretty:
-                out.write(format_report(report) + "\n\n")
-            else:
-                out.write(report.model_dump_json() + "\n")
-            out.flush()
-    except LlmUnavailableError as err:
-        print(f"stepgrade: {err}", file=sys.stderr)
+    if args.mode == "llm" and not grader.llm_configured:
+        print("stepgrade: --mode llm needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL "
+              "and STEPGRADE_LLM_MODEL); none is configured", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    except OSError as err:
+        print(f"stepgrade: cannot write {args.output}: {err.strerror or err}", file=sys.stderr)
+        return EXIT_USAGE
+    failed = 0
+    try:
+        for number, item in enumerate(items, 1):
+            if len(items) > 1:
+                print(f"grading {number}/{len(items)}", file=sys.stderr)
+            result = _graded(grader, item, args.mode)
+            if isinstance(result, ItemError):
+                failed += 1
+                print(f"stepgrade: {item.label()}: {result.message}", file=sys.stderr)
+            out.write(_shown(item, result, args.pretty))
+            out.flush()
     finally:
         if out is not sys.stdout:
             out.close()
+    if failed:
+        print(f"stepgrade: {failed} of {len(items)} failed; the others were graded", file=sys.stderr)
+        return EXIT_FAILED_ITEMS
     return 0
+
+
+def _shown(item: Item, result: GradeReport | ItemError, pretty: bool) -> str:
+    if isinstance(result, ItemError):
+        if pretty:
+            return f"{item.label()}: error {result.code}: {result.message}\n\n"
+        return json.dumps(item.error_json(result), ensure_ascii=False) + "\n"
+    return format_report(result) + "\n\n" if pretty else result.model_dump_json() + "\n"
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from server.middleware import BodyLimitMiddleware, RequestContextMiddleware
 from server.routes import batch, grade, health, metrics, review, stream
 from server.settings import Settings
 from server.warmup import warm_up
+from server.worker_ready import mark_gone, mark_ready, run_dir
 
 log = logging.getLogger("stepgrade.server")
 
@@ -44,7 +45,14 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
         app.state.service = GradingService(built, settings, app_metrics)
         app.state.readiness = await warm_up(built, settings)
         log.info("ready", extra={"checks": app.state.readiness, "llm": built.llm_configured})
-        yield
+        shared = run_dir()
+        if shared is not None:  # one of several workers: tell the others' /readyz
+            mark_ready(shared)
+        try:
+            yield
+        finally:
+            if shared is not None:
+                mark_gone(shared)
 
     app = FastAPI(
         title="stepgrade",

@@ -10,7 +10,7 @@ _LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60)
 
 
 class Metrics:
-    """HTTP traffic, grades, LLM calls and tokens, degraded grades."""
+    """HTTP traffic, grades, LLM calls and tokens, degraded grades, contained check failures."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -33,6 +33,9 @@ class Metrics:
         self.tokens = Counter("stepgrade_llm_tokens", "LLM tokens.", ["kind"], registry=r)
         self.failures = Counter("stepgrade_grade_failures", "Items that got no report.",
                                 ["code"], registry=r)
+        self.failed_checks = Counter("stepgrade_failed_checks",
+                                     "Checks that raised and were left out of a grade "
+                                     "(the grade went on without them).", ["check"], registry=r)
 
     def record_report(self, report: GradeReport, endpoint: str) -> None:
         meta = report.meta
@@ -43,3 +46,5 @@ class Metrics:
         self.llm_calls.inc(meta.llm_calls)
         self.tokens.labels(kind="prompt").inc(meta.prompt_tokens)
         self.tokens.labels(kind="completion").inc(meta.completion_tokens)
+        for check in meta.failed_checks:
+            self.failed_checks.labels(check=check).inc()

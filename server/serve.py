@@ -1,21 +1,38 @@
-"""Running the service under uvicorn: one process, or several, each with its own listening socket.
+"""Running the service under uvicorn: one process, or several under uvicorn's own supervisor.
 
-Several processes on one shared socket split connections unevenly: whichever process wakes first
-accepts every connection waiting (asyncio accepts up to the backlog per wake-up), so a burst of
-64 kept-alive client connections landed 3:1 on two workers and one worker's GIL bounded the
-rate. With one SO_REUSEPORT socket per worker the kernel spreads connections over them.
+Several workers share one socket, bound by the parent and listened on by each worker only after
+its warm-up (uvicorn creates a worker's server after its lifespan start-up): before the first
+worker can grade, connections are refused rather than left waiting; after it, every connection
+is taken by a worker that can grade, and a worker that dies or restarts loses none, since the
+others accept from the same queue. `/readyz` is ready only when every worker is
+(`server.worker_ready`).
+
+The earlier design, one SO_REUSEPORT socket per worker, listened on every worker's socket before
+the workers could grade: for ~15 s the kernel sent connections to sockets nobody accepted from.
+Fixed (each worker listening after its warm-up), it was no faster than one shared socket here:
+64 kept-alive clients in LLM mode on 2 workers, 34.0 and 22.1 grades/s against 34.9 and 31.5
+(README "Workers"), and a dying worker still dropped the connections queued on its socket.
 """
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 from typing import Any
 
 import uvicorn
 from uvicorn.supervisors import Multiprocess
-from uvicorn.supervisors.multiprocess import Process
 
 from server.settings import Settings
+from server.worker_ready import RUN_DIR_ENV
+
+# uvicorn kills a worker that does not answer its supervisor's ping within this time (default
+# 5 s). A new worker answers only once it has re-imported `stepgrade`'s main module (spawn), and
+# a busy one only when its pinging thread gets the GIL: on a loaded machine both took longer
+# than 5 s, and uvicorn killed and restarted healthy workers in a loop (the service then never
+# became ready; the intermittent failure of the two-worker test).
+WORKER_HEALTHCHECK_S = 60
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
@@ -29,53 +46,31 @@ def serve(settings: Settings, host: str, port: int) -> None:
         return
     # Worker processes build their app from the environment, as uvicorn needs an import string.
     config = uvicorn.Config("server.main:create_app", factory=True, workers=settings.workers,
-                            **options)
-    sockets: list[socket.socket] = []
+                            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S, **options)
     try:
-        port = _free_to_share(host, port)
-        sockets = [_listening_socket(host, port) for _ in range(settings.workers)]
+        sock = _shared_socket(host, port)
     except OSError as exc:
-        for sock in sockets:
-            sock.close()
         raise SystemExit(f"stepgrade serve: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    _SocketPerWorker(config, sockets=sockets).run()
+    with sock, tempfile.TemporaryDirectory(prefix="stepgrade-run-") as run_dir:
+        os.environ[RUN_DIR_ENV] = run_dir  # inherited by the workers: where they mark themselves ready
+        Multiprocess(config, sockets=[sock]).run()
 
 
-def _family(host: str) -> socket.AddressFamily:
-    return socket.AF_INET6 if ":" in host else socket.AF_INET
+def _shared_socket(host: str, port: int) -> socket.socket:
+    """The workers' socket: bound (a port already served fails here, clearly), not yet listening.
 
-
-def _free_to_share(host: str, port: int) -> int:
-    """The port, checked free without SO_REUSEPORT: a second stepgrade started on a port already
-    served must fail, not quietly take half of its connections. Port 0 becomes a free port."""
-    with socket.socket(_family(host), socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind((host, port))
-        return int(probe.getsockname()[1])
-
-
-def _listening_socket(host: str, port: int) -> socket.socket:
-    sock = socket.socket(_family(host), socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    # Accepted sockets inherit TCP_NODELAY: without it a kept-alive response body waits ~40 ms
-    # for the client's delayed ACK (uvicorn's own socket has proto 0, so asyncio skips it).
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    TCP_NODELAY is set here, inherited by accepted connections: without it a kept-alive response
+    body waits ~40 ms for the client's delayed ACK (uvicorn's own socket has proto 0, so asyncio
+    skips it).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
     except OSError:
         sock.close()
         raise
-    sock.listen(2048)
     sock.set_inheritable(True)
     return sock
-
-
-class _SocketPerWorker(Multiprocess):
-    """uvicorn's supervisor, starting worker i on socket i (a replacement worker gets them all)."""
-
-    def init_processes(self) -> None:
-        for sock in self.sockets:
-            process = Process(self.config, [sock])
-            process.start()
-            self.processes.append(process)

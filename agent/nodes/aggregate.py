@@ -1,4 +1,8 @@
-"""`aggregate`: the deterministic end of the graph; code computes every number (DESIGN.md 4.3)."""
+"""`aggregate`: the deterministic end of the graph; code computes every number (DESIGN.md 4.3).
+
+It also reports what was contained on the way (`scoring.guard`, `agent.containment`): each
+failed check becomes a warning and a name in `meta.failed_checks`.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from agent.context import Context
 from agent.state import GradeState
 from prompts.render import PROMPT_SET_VERSION
 from scoring.fuse import GradeInputs, fuse
+from scoring.guard import Guard, failed_names, failure_warnings
 from scoring.hcrs import HcrsConfig
 from scoring.schema import Meta
 from scoring.tree import TreeResult, build_tree
@@ -22,7 +27,7 @@ def _simple_path(state: GradeState) -> tuple[list[StepVerdict], TreeResult]:
     """Difficulty level 1: no step judging; the score follows the answer alone (DESIGN.md 4.3)."""
     steps = state["steps"]
     verdicts = [StepVerdict("correct", NOT_EVALUATED) for _ in steps]
-    if state["answer"].correct is False:
+    if steps and state["answer"].correct is False:
         verdicts[-1] = StepVerdict("incorrect", "final answer does not match the reference", ("answer",))
     tree = build_tree([v.label for v in verdicts], [[] for _ in steps])
     return verdicts, tree
@@ -61,6 +66,7 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
                 "hazard": _hazard_version(runtime.context.fuse.hcrs)}
     if use_llm:
         versions["model"] = runtime.context.llm_model
+    guard = Guard()
     meta = Meta(
         mode="llm" if use_llm else "offline",
         llm_calls=len(calls),
@@ -71,7 +77,15 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         warnings=list(state.get("warnings", [])),
         versions=versions,
     )
-    return {"report": fuse(inputs, meta, runtime.context.fuse)}
+    report = fuse(inputs, meta, runtime.context.fuse, guard)
+    failures = [*state.get("check_failures", []), *guard.failures]
+    if not failures:
+        return {"report": report}
+    contained = report.meta.model_copy(update={
+        "warnings": [*report.meta.warnings, *failure_warnings(failures)],
+        "failed_checks": failed_names(failures),
+    })
+    return {"report": report.model_copy(update={"meta": contained})}
 
 
 def _hazard_version(config: HcrsConfig) -> str:

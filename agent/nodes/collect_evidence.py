@@ -14,13 +14,11 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.inputs import judge_input
 from agent.state import GradeState
+from scoring.guard import Guard
 from scoring.judge import collect_findings
 
 
 def collect_evidence(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    evidence = collect_findings(judge_input(state))
-    update: dict[str, Any] = {"evidence": evidence}
-    if evidence.failed_checks:
-        update["warnings"] = [f"check {name} failed on this solution and was left out"
-                              for name in evidence.failed_checks]
-    return update
+    guard = Guard()
+    evidence = collect_findings(judge_input(state), guard=guard)
+    return {"evidence": evidence, "check_failures": guard.failures}

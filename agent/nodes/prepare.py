@@ -1,4 +1,8 @@
-"""`prepare`: language, problem type, the final answer and its symbolic check (DESIGN.md 3)."""
+"""`prepare`: language, problem type, the final answer and its symbolic check (DESIGN.md 3).
+
+An empty solution (README "Empty solutions") is decided here: nothing to extract, the answer is
+wrong when there is a reference, and no later node asks a model about it.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,13 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context
 from agent.state import GradeState
-from scoring.answer_verdict import symbolic_verdict
+from scoring.answer import AnswerCheck, check_answer
+from scoring.answer_verdict import answer_verdict, answer_warnings
+from scoring.guard import Guard
 from scoring.language import detect_language
 from scoring.problem_type import detect_problem_type
+
+EMPTY_SOLUTION = "empty solution: nothing to grade"
 
 
 def solution_text(state: GradeState) -> str:
@@ -22,16 +30,32 @@ def solution_text(state: GradeState) -> str:
 
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     request = state["request"]
+    guard = Guard()
     text = solution_text(state)
     language = request.language
     if language == "auto":
-        language = detect_language(f"{request.problem}\n{text}")
-    problem_type = request.problem_type or detect_problem_type(request.problem)
-    answer, warnings = symbolic_verdict(text, request.gold_answers(), runtime.context.answer_timeout)
+        language = guard.run("prepare.language", detect_language, f"{request.problem}\n{text}",
+                             default="en")
+    problem_type = request.problem_type or guard.run(
+        "prepare.problem_type", detect_problem_type, request.problem, default="calculation")
+    gold = request.gold_answers()
+    empty = request.is_empty()
+    timeout = runtime.context.answer_timeout
+    if empty:
+        check = AnswerCheck(None, False if gold else None, False)
+        warnings = [EMPTY_SOLUTION]
+    else:
+        check = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
+                          default=None)
+        # A failed check is reported as such; "no answer found" would mislead.
+        warnings = answer_warnings(check, gold, timeout) if check else []
+        check = check or AnswerCheck(None, None, False)
+    answer = answer_verdict(check, gold)
     return {
-        "use_llm": request.mode != "offline" and runtime.context.llm is not None,
+        "use_llm": request.mode != "offline" and runtime.context.llm is not None and not empty,
         "language": language,
         "problem_type": problem_type,
         "answer": answer,
         "warnings": warnings,
+        "check_failures": guard.failures,
     }

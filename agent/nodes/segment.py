@@ -17,13 +17,15 @@ from agent.llm.records import LlmError
 from agent.nodes.judge_request import judge_request
 from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
-from scoring.segment import segment_steps
+from scoring.segment import cap_steps, segment_steps
 
 COVERAGE_WARN = 0.5
 
 
-def _offline(solution: str, language: str) -> list[str]:
-    return segment_steps(solution, language) or [solution.strip()]
+def _offline(solution: str, language: str) -> tuple[list[str], list[str]]:
+    """(steps, warnings); no steps only for an empty solution (README "Empty solutions")."""
+    steps = segment_steps(solution, language) or ([solution.strip()] if solution.strip() else [])
+    return cap_steps(steps)
 
 
 def _coverage_warnings(solution: str, steps: list[str]) -> list[str]:
@@ -41,7 +43,8 @@ def segment(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
     solution = request.solution or ""
     llm = runtime.context.llm
     if not state.get("use_llm") or llm is None:
-        return {"steps": _offline(solution, request.language), "warnings": []}
+        steps, warnings = _offline(solution, request.language)
+        return {"steps": steps, "warnings": warnings}
     warnings: list[str] = []
     try:
         if request.fused:
@@ -52,5 +55,7 @@ def segment(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
             update = {"steps": steps, "llm_calls": records}
     except LlmError as err:
         twin = "judge and segmentation" if request.fused else "segmentation"
-        return {"steps": _offline(solution, request.language), **degraded(err, twin)}
+        steps, capped = _offline(solution, request.language)
+        fallback = degraded(err, twin)
+        return {**fallback, "steps": steps, "warnings": fallback["warnings"] + capped}
     return {**update, "warnings": warnings + _coverage_warnings(solution, steps)}

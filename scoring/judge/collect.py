@@ -1,36 +1,30 @@
 """Run every check on one solution and gather what they found.
 
-A check that raises is left out of this grade and named in `Evidence.failed_checks`: one
-unreadable step must not take a whole grade (or a benchmark run) down, and the report says
-which check is missing instead of scoring silently without it.
+Each check runs through a `scoring.guard.Guard`: one that raises is left out of this grade and
+named (`judge.<check>`) in `Evidence.failed_checks` and in the guard's failures. One unreadable
+step must not take a whole grade (or a benchmark run) down, and the report says which check is
+missing instead of scoring silently without it.
 """
 
 from __future__ import annotations
 
-import logging
-
+from scoring.guard import Guard, failed_names
 from scoring.judge.checks import CHECKS, Check
 from scoring.judge.findings import Evidence, Finding
 from scoring.judge.input import JudgeInput
 from scoring.quantities import dependencies
 
-log = logging.getLogger(__name__)
 
-
-def collect_findings(inp: JudgeInput, checks: dict[str, Check] | None = None) -> Evidence:
+def collect_findings(
+    inp: JudgeInput, checks: dict[str, Check] | None = None, guard: Guard | None = None
+) -> Evidence:
     """The findings of every check (in check order, then step order) and the dependencies."""
+    g = guard if guard is not None else Guard()
+    before = len(g.failures)
     findings: list[Finding] = []
-    failed: list[str] = []
     for name, check in (CHECKS if checks is None else checks).items():
-        try:
-            findings.extend(check(inp))
-        except Exception:
-            log.warning("check %s failed; left out of this grade", name, exc_info=True)
-            failed.append(name)
-    try:
-        deps = tuple(tuple(d) for d in dependencies(inp.steps, inp.problem))
-    except Exception:
-        log.warning("check dependencies failed; left out of this grade", exc_info=True)
-        failed.append("dependencies")
-        deps = tuple(() for _ in inp.steps)
-    return Evidence(tuple(findings), deps, tuple(failed))
+        findings.extend(g.run(f"judge.{name}", check, inp, default=()))
+    found = g.run("judge.dependencies", dependencies, inp.steps, inp.problem,
+                  default=[[] for _ in inp.steps])
+    deps = tuple(tuple(d) for d in found)
+    return Evidence(tuple(findings), deps, tuple(failed_names(g.failures[before:])))

@@ -10,10 +10,11 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from server.deps import SettingsDep
+from server.worker_ready import ready_workers, run_dir
 
 router = APIRouter(tags=["health"])
 
-Check = Literal["ok", "lazy", "failed", "unreachable", "not_configured"]
+Check = Literal["ok", "lazy", "failed", "unreachable", "not_configured", "starting"]
 
 
 class Health(BaseModel):
@@ -50,7 +51,8 @@ _READY_EXAMPLE = {"status": "ready",
     200: {"content": {"application/json": {"example": _READY_EXAMPLE}}},
     503: {"model": Readiness, "description": "A dependency is missing; `checks` says which."}})
 async def readyz(request: Request, settings: SettingsDep) -> JSONResponse:
-    """Ready: embedding model loaded (or lazy by configuration), LLM reachable when configured."""
+    """Ready: embedding model loaded (or lazy by configuration), LLM reachable when configured,
+    and with several workers, every worker warmed up."""
     state = request.app.state
     checks: dict[str, Check] = {
         "embedding_model": state.readiness.get("embedding_model", "failed"),
@@ -59,6 +61,8 @@ async def readyz(request: Request, settings: SettingsDep) -> JSONResponse:
     }
     if settings.llm_base_url and settings.llm_configured:
         checks["llm"] = await _llm_reachable(settings.llm_base_url, settings.ready_timeout)
+    if (shared := run_dir()) is not None:  # several workers: every one of them must be warm
+        checks["workers"] = "ok" if ready_workers(shared) >= settings.workers else "starting"
     ready = all(v in ("ok", "lazy", "not_configured") for v in checks.values())
     body = Readiness(status="ready" if ready else "not_ready", checks=checks)
     return JSONResponse(status_code=200 if ready else 503, content=body.model_dump())

@@ -151,7 +151,7 @@ class RecordingVerifier:
         self.verdict = verdict
         self.calls: list[tuple[tuple[str, ...], str]] = []
 
-    def compare(self, golds, pred, timeout=None):
+    def outcome(self, golds, pred, timeout=None):
         self.calls.append((tuple(golds), pred))
         return self.verdict
 

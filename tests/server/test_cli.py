@@ -1,4 +1,5 @@
-"""The `stepgrade` command: JSON lines out, --pretty tables, exit code 2 on bad input."""
+"""The `stepgrade` command: JSON lines out, --pretty tables, an error per bad line (exit 1),
+exit 2 for usage errors only."""
 
 import json
 import os
@@ -8,6 +9,7 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from eval_sets.examples import EXAMPLES_DIR
 from server.cli import main
@@ -41,12 +43,100 @@ def test_json_lines_in_and_output_file(tmp_path, capsys):
     assert "grading 2/2" in capsys.readouterr().err
 
 
-def test_bad_input_exits_2_naming_the_field(tmp_path, capsys):
+def test_a_bad_single_request_is_an_error_in_its_place_and_exits_1(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"problem": "p", "solution": "s", "mode": "fast"}))
-    assert main(["grade", str(bad)]) == 2
-    err = capsys.readouterr().err
-    assert "field 'mode'" in err and "Traceback" not in err
+    assert main(["grade", str(bad)]) == 1
+    captured = capsys.readouterr()
+    error = json.loads(captured.out)["error"]
+    assert error["code"] == "invalid_request" and error["field"] == "mode"
+    assert "field 'mode'" in captured.err and "Traceback" not in captured.err
+
+
+def _lines(path, rows):
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n",
+                    encoding="utf-8")
+    return str(path)
+
+
+GOOD = {"problem": "Compute 3 * 4.", "solution": "3 * 4 = 12", "reference_answer": "12"}
+
+
+def test_every_line_gets_a_report_or_an_error_in_its_place(tmp_path, capsys, monkeypatch):
+    import server.factory
+
+    real = server.factory.make_grader
+
+    class Exploding:
+        """Grades like the real grader, except the problem "explode", which raises."""
+
+        def __init__(self, settings):
+            self.inner = real(settings)
+            self.llm_configured = self.inner.llm_configured
+
+        def grade(self, request):
+            if request.problem == "explode":
+                raise RuntimeError("a bug in the grader")
+            return self.inner.grade(request)
+
+    monkeypatch.setattr(server.factory, "make_grader", Exploding)
+    monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
+    source = _lines(tmp_path / "in.jsonl", [
+        GOOD, "{not json", {**GOOD, "problem": "explode"}, {"problem": "p"},
+        {**GOOD, "mode": "llm"}, GOOD,
+    ])
+    assert main(["grade", source, "--mode", "offline"]) == 1
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(out) == 6
+    assert out[0]["score"] == 10 and out[5]["score"] == 10
+    assert out[1] == {"line": 2, "error": {"code": "invalid_json", "field": None,
+                                           "message": out[1]["error"]["message"]}}
+    assert out[2]["line"] == 3 and out[2]["error"]["code"] == "internal_error"
+    assert "RuntimeError: a bug in the grader" in out[2]["error"]["message"]
+    assert out[3]["line"] == 4 and out[3]["error"]["code"] == "invalid_request"
+    assert out[4]["meta"]["mode"] == "offline", "--mode overrides each line's mode"
+
+
+def test_a_line_asking_for_an_llm_that_is_not_there_fails_alone(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
+    source = _lines(tmp_path / "in.jsonl", [{**GOOD, "mode": "llm"}, GOOD])
+    assert main(["grade", source]) == 1
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["error"]["code"] == "llm_unavailable" and first["error"]["field"] == "mode"
+    assert second["score"] == 10
+
+
+def test_pretty_shows_the_error_in_its_place(tmp_path, capsys):
+    source = _lines(tmp_path / "in.jsonl", ["[]", GOOD])
+    assert main(["grade", source, "--pretty"]) == 1
+    out = capsys.readouterr().out
+    assert "line 1: error invalid_request" in out and "score 10/10" in out
+
+
+def test_an_empty_solution_is_graded_zero(tmp_path, capsys):
+    source = _lines(tmp_path / "in.jsonl", [{**GOOD, "solution": "  \n "},
+                                            {"problem": "p", "solution_steps": ["", " "]}])
+    assert main(["grade", source]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for report in reports:
+        assert (report["score"], report["score_binary"], report["steps"]) == (0, 0, [])
+        assert report["error_tree"]["roots"] == [] and report["answer"]["extracted"] is None
+        assert "empty solution: nothing to grade" in report["meta"]["warnings"]
+    # with a reference the answer is wrong; without one there is nothing to compare it with
+    assert [r["answer"]["correct"] for r in reports] == [False, None]
+
+
+@pytest.mark.parametrize("content", ["", "\n  \n"])
+def test_an_empty_file_is_a_usage_error(tmp_path, capsys, content):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(content)
+    assert main(["grade", str(empty)]) == 2
+    assert "input is empty" in capsys.readouterr().err
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error(capsys):
+    assert main(["grade", SLIP, "--output", "/no/such/dir/out.jsonl"]) == 2
+    assert "cannot write" in capsys.readouterr().err
 
 
 def test_missing_file_exits_2(capsys):
@@ -77,20 +167,74 @@ def _get(url: str) -> int | None:
         return None
 
 
-def test_serve_with_two_workers_answers_and_a_second_instance_fails_clearly():
+def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return s.getsockname()[1]
+
+
+def _knock(port: int, path: str) -> str:
+    """One request on a new connection: its status (and body, unless 200), or what went wrong."""
+    try:
+        with httpx.Client(timeout=20) as client:  # a new connection each time
+            r = client.get(f"http://127.0.0.1:{port}{path}")
+            return str(r.status_code) if r.status_code == 200 else f"{r.status_code} {r.text}"
+    except httpx.ConnectError as err:
+        return f"refused: {err}"
+    except httpx.TimeoutException:
+        return "hang"
+    except httpx.HTTPError as err:
+        return f"{type(err).__name__}: {err}"
+
+
+@pytest.mark.timeout(240)
+def test_two_workers_answer_every_connection_after_the_first_answer():
+    """Connections opened continuously from the start: once one is answered, none is refused,
+    reset or left hanging while the workers warm up (each listens only once it can grade), and
+    /readyz is ready only when both are."""
+    port = _free_port()
+    env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
+           "STEPGRADE_LOG_LEVEL": "warning"}
+    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    service = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen: list[tuple[str, str]] = []
+    try:
+        deadline = time.monotonic() + 180
+        ready_at, first_ok = None, 10**9
+        while time.monotonic() < deadline and (ready_at is None or time.monotonic() < ready_at + 3
+                                               or len(seen) < first_ok + 30):
+            assert service.poll() is None, "the service exited"
+            path = "/readyz" if len(seen) % 5 == 4 else "/healthz"
+            seen.append((path, _knock(port, path)))
+            if ready_at is None and seen[-1] == ("/readyz", "200"):
+                ready_at = time.monotonic()
+            if first_ok > len(seen) and seen[-1][1] == "200":
+                first_ok = len(seen)
+            if not any(outcome == "200" for _, outcome in seen):
+                time.sleep(0.05)
+        assert ready_at is not None, f"never ready: {seen[-5:]}"
+        first = next(i for i, (_, outcome) in enumerate(seen) if outcome == "200")
+        after = seen[first:]
+        failures = [(path, o) for path, o in after if o != "200" and not o.startswith("503")]
+        assert not failures, f"{len(failures)} of {len(after)} connections failed: {failures[:5]}"
+        assert all(o == "200" for path, o in after if path == "/healthz")
+        assert len(after) >= 30
+    finally:
+        service.terminate()
+        service.wait(timeout=30)
+
+
+def test_a_second_instance_on_the_same_port_fails_clearly():
+    port = _free_port()
     env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
            "STEPGRADE_LOG_LEVEL": "warning"}
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 90
-        while _get(f"http://127.0.0.1:{port}/healthz") != 200 and time.monotonic() < deadline:
+        deadline = time.monotonic() + 120
+        while _get(f"http://127.0.0.1:{port}/readyz") != 200 and time.monotonic() < deadline:
             assert first.poll() is None, "the service exited during start-up"
             time.sleep(0.3)
-        assert all(_get(f"http://127.0.0.1:{port}/healthz") == 200 for _ in range(8))
         second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
                                 check=False)
         assert second.returncode != 0

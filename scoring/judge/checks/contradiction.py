@@ -12,7 +12,7 @@ from scoring.judge.checks.arithmetic import step_check
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
 from scoring.lexicon import CASE_WORDS, HEDGE_WORDS, words
-from scoring.numeric import Value
+from scoring.numeric import Value, relative_difference
 
 _CASE = words(HEDGE_WORDS, CASE_WORDS)
 
@@ -24,10 +24,7 @@ def _names(rel: Relation) -> set[str]:
 
 def _differs(old: Value, new: Value) -> bool:
     """Different beyond float noise; values too large for a float are compared exactly."""
-    try:
-        return abs(float(old) - float(new)) > 1e-9 * max(1.0, abs(float(new)))
-    except OverflowError:
-        return old != new
+    return relative_difference(old, new) > 1e-9
 
 
 def _new_case(relations: list[Relation], known: list[Relation]) -> set[str]:

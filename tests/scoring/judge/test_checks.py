@@ -145,7 +145,7 @@ def test_a_check_that_raises_is_left_out_and_named(monkeypatch):
 
     monkeypatch.setitem(CHECKS, "arithmetic", broken)
     evidence = collect_findings(JudgeInput("", ["$3 - 8 = 5$", "$2 = 2$"], "calculation", NO_REF))
-    assert evidence.failed_checks == ("arithmetic",)
+    assert evidence.failed_checks == ("judge.arithmetic",)
     assert not any(f.kind.startswith("calculation") for f in evidence.findings)
     assert len(evidence.depends_on) == 2
 
