@@ -26,10 +26,12 @@ def _read_input(source: str) -> str:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from server.factory import make_grader
+    from pydantic import ValidationError
+
+    from agent.build import make_grader
+    from agent.settings import GradingSettings
     from server.pretty import format_report
     from server.requests_io import InputError, parse_requests
-    from server.settings import Settings
 
     try:
         requests = parse_requests(_read_input(args.file))
@@ -38,7 +40,12 @@ def _grade(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.mode:
         requests = [r.model_copy(update={"mode": args.mode}) for r in requests]
-    grader = make_grader(Settings())
+    try:
+        settings = GradingSettings()
+    except ValidationError as err:
+        print(f"stepgrade: invalid STEPGRADE_* settings: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    grader = make_grader(settings)
     out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
         for number, request in enumerate(requests, 1):

@@ -12,7 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
-from agent.nodes.score_steps import judge_input
+from agent.inputs import judge_input
 from agent.state import GradeState
 from scoring.judge import judge_steps
 

@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.inputs import reference_steps, solution_text
 from agent.state import GradeState
 from scoring.answer import check_answer
 from scoring.language import detect_language
@@ -14,16 +15,9 @@ from scoring.problem_type import detect_problem_type
 from scoring.verdict import AnswerVerdict
 
 
-def solution_text(state: GradeState) -> str:
-    request = state["request"]
-    if request.solution_steps is not None:
-        return "\n".join(request.solution_steps)
-    return request.solution or ""
-
-
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     request = state["request"]
-    text = solution_text(state)
+    text = solution_text(request)
     language = request.language
     if language == "auto":
         language = detect_language(f"{request.problem}\n{text}")
@@ -44,5 +38,6 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         "language": language,
         "problem_type": problem_type,
         "answer": answer,
+        "reference_steps": reference_steps(request),
         "warnings": warnings,
     }

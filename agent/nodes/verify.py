@@ -18,7 +18,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
-from agent.nodes.score_steps import judge_input
+from agent.inputs import judge_input
 from agent.state import GradeState
 from scoring.crosscheck import cross_check
 from scoring.judge import judge_steps

@@ -1,4 +1,4 @@
-"""Helpers for the LLM-mode tests: a grader wired to an endpoint, with one retry layer at most."""
+"""Helpers for the LLM-mode tests: a grader wired to an endpoint, no retries unless asked."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import pytest
 
 from agent.context import Context
 from agent.grader import Grader
+from agent.llm.client import LlmClient
 from agent.llm.config import LlmConfig
-from agent.llm.factory import make_chat_model
-from agent.llm.structured import StructuredLlm
 from scoring.embed import hashed_bag_of_words
 
 bag_of_words = hashed_bag_of_words
@@ -18,9 +17,8 @@ def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
                answer_timeout: float = 2.0, chunk_steps: int = 30, **config) -> Grader:
     llm_config = LlmConfig(base_url=base_url, model="fake-model", timeout=timeout,
                            max_retries=max_retries, **config)
-    context = Context(embedder=bag_of_words, llm=StructuredLlm(make_chat_model(llm_config)),
-                      llm_model="fake-model", answer_timeout=answer_timeout,
-                      chunk_steps=chunk_steps)
+    context = Context(embedder=bag_of_words, llm=LlmClient(llm_config), llm_model="fake-model",
+                      answer_timeout=answer_timeout, chunk_steps=chunk_steps)
     return Grader(context)
 
 

@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAI
 from prompts.render import fence
 from scoring.aggregate import parse_human_label
 from scoring.answer import extract_answer
 from scoring.schema import GradeRequest
+from tests.fakes.openai_server import FakeOpenAI
 
 TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_ended"}
 _NUMBER = re.compile(r"^\s*\(\d+\)\s*")

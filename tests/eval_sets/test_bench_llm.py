@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from agent.llm.fake_server import FakeOpenAI
 from eval_sets.bundled import bundled_path
 from eval_sets.registry import load_dataset
 from server.cli import main
+from tests.fakes.openai_server import FakeOpenAI
 
 
 def _oracle():

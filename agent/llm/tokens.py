@@ -1,0 +1,90 @@
+"""`max_tokens` per request, sized from the operation's output schema and the number of steps.
+
+Without a ceiling a small model may never close its JSON and fill its whole context (one such
+call generated 7,835 tokens over 25 minutes). The ceiling is what a complete answer needs: the
+schema's structure (a skeleton instance, serialised as models write it, indented), the free text
+(`reason_tokens` per reason), and the text the answer copies verbatim (the solution, for
+segmentation and the fused judgement), with a margin of a quarter.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from agent.llm.schemas import strict_json_schema
+
+MARGIN = 1.25
+STEP = 32  # ceilings are rounded up to a multiple of this: fewer distinct requests to build
+_STEP_BREAK = re.compile(r"\s*\n\s*|(?<=[.;!?])\s+|(?<=[。；！？])")
+
+
+def approx_tokens(text: str) -> int:
+    """An upper estimate with no tokenizer: one token per three UTF-8 bytes (English runs at
+    about four characters a token, Chinese at about one character)."""
+    return -(-len(text.encode()) // 3)
+
+
+def estimated_steps(solution: str) -> int:
+    """How many steps a segmentation of `solution` may return: its lines and sentences."""
+    return max(1, sum(1 for part in _STEP_BREAK.split(solution) if part.strip()))
+
+
+def _skeleton(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """The smallest instance of `schema` that still shows every key, for counting its tokens."""
+    if "$ref" in schema:
+        return _skeleton(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+    if "enum" in schema:
+        return max((str(v) for v in schema["enum"]), key=len)
+    kind = schema.get("type")
+    if kind == "object":
+        return {key: _skeleton(value, defs) for key, value in schema.get("properties", {}).items()}
+    if kind == "array":
+        item = _skeleton(schema.get("items", {}), defs)
+        return [item] * 3 if isinstance(item, int) else [item]
+    return {"string": "", "integer": 10, "number": 1.5, "boolean": False}.get(kind, None)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Tokens of an answer with no list items and of one list item, free text left out, and
+    how many free-text reasons each carries."""
+
+    frame: int
+    item: int
+    frame_reasons: int
+    item_reasons: int
+
+
+def _tokens(value: Any) -> int:
+    return approx_tokens(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _reasons(value: Any) -> int:
+    return sum(key == "reason" for key in value) if isinstance(value, dict) else 0
+
+
+@cache
+def shape(operation: str) -> Shape:
+    schema = strict_json_schema(operation)
+    whole = _skeleton(schema, schema.get("$defs", {}))
+    lists = [v for v in whole.values() if isinstance(v, list)]
+    item = lists[0][0] if lists else None
+    frame = {k: ([] if isinstance(v, list) else v) for k, v in whole.items()}
+    return Shape(frame=_tokens(frame), item=_tokens(item) if item is not None else 0,
+                 frame_reasons=_reasons(frame), item_reasons=_reasons(item))
+
+
+def max_tokens(operation: str, *, items: int = 0, verbatim: str = "", reason_tokens: int,
+               cap: int) -> int:
+    """The ceiling for one `operation` answer with `items` list entries (steps), copying
+    `verbatim` text (JSON-escaped, as the answer carries it)."""
+    size = shape(operation)
+    reasons = size.frame_reasons + items * size.item_reasons
+    copied = approx_tokens(json.dumps(verbatim, ensure_ascii=False)) if verbatim else 0
+    need = size.frame + items * size.item + reasons * reason_tokens + copied
+    return min(cap, -(-math.ceil(need * MARGIN + 16) // STEP) * STEP)
