@@ -7,14 +7,16 @@ SQLite one lives in langchain-community, whose dependencies (SQLAlchemy, aiohttp
 langchain-classic) outweigh these lines. vcrpy does not fit either: it patches every httpx
 transport of the process while a cassette is open and writes the cassette only when it closes.
 
-The key is the model, the messages and the request's parameters (schema, tools, `max_tokens`),
-not the endpoint's URL or time-outs: answers recorded against a server replay without one.
+The key is the messages and the request's parameters (model, temperature, schema or tools,
+`max_tokens`), not the endpoint's URL or time-outs: answers recorded against a server replay
+without one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +25,23 @@ from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
 from langchain_core.messages import message_to_dict, messages_from_dict
 from langchain_core.outputs import ChatGeneration
 
+_ENDPOINT_FORM = re.compile(r", '(?:maxLength|maxItems|minItems)': \d+")
+
 
 class AnswerCache(BaseCache):
-    """One file per answer under `directory`; `identity` names the model (and temperature)."""
+    """One file per answer under `directory`."""
 
-    def __init__(self, directory: Path, identity: str) -> None:
+    def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.identity = identity
         directory.mkdir(parents=True, exist_ok=True)
 
     def path(self, prompt: str, llm_string: str) -> Path:
-        # `llm_string` is "<the client, serialised>---<the call's parameters>": only the latter
-        # describes the request.
-        parameters = llm_string.partition("---")[2]
-        digest = hashlib.sha256(f"{self.identity}\n{prompt}\n{parameters}".encode()).hexdigest()
+        # `llm_string` lists the request's parameters (model, temperature, schema or tools, the
+        # answer's ceiling), not the client's URL or time-outs. What differs between OpenAI's
+        # API and the other servers (the ceiling's name, the schema's length bounds) does not
+        # change the question, so answers recorded from one replay for the other.
+        request = _ENDPOINT_FORM.sub("", llm_string.replace("'max_completion_tokens'", "'max_tokens'"))
+        digest = hashlib.sha256(f"{prompt}\n{request}".encode()).hexdigest()
         return self.directory / f"{digest[:32]}.json"
 
     def lookup(self, prompt: str, llm_string: str) -> RETURN_VAL_TYPE | None:

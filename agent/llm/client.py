@@ -17,17 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import Runnable
-from langchain_openai import ChatOpenAI
+from langchain_openai.chat_models.base import BaseChatOpenAI
 
 from agent.llm.config import LlmConfig
-from agent.llm.factory import make_chat_model
-from agent.llm.schemas import strict_json_schema
+from agent.llm.factory import ceiling_field, grammar_bounds, make_chat_model
+from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
 from scoring.schema import StructuredMethod
 
 
-def schema_for(operation: str, method: StructuredMethod) -> dict[str, Any]:
-    """The operation's schema in the form `with_structured_output` takes for `method`."""
-    schema = strict_json_schema(operation)
+def schema_for(operation: str, method: StructuredMethod, bounds: Bounds | None) -> dict[str, Any]:
+    """The operation's schema (bounded, unless None) in the form `with_structured_output`
+    takes for `method`."""
+    schema = strict_json_schema(operation) if bounds is None else bounded_json_schema(operation, bounds)
     if method == "function_calling":
         return {"name": operation, "description": f"Report the {operation}.", "parameters": schema}
     return {"name": operation, "schema": schema, "strict": True}
@@ -35,8 +36,8 @@ def schema_for(operation: str, method: StructuredMethod) -> dict[str, Any]:
 
 @dataclass
 class _LoopModels:
-    model: ChatOpenAI
-    runnables: dict[tuple[str, StructuredMethod, int], Runnable[Any, Any]] = field(default_factory=dict)
+    model: BaseChatOpenAI
+    runnables: dict[tuple[Any, ...], Runnable[Any, Any]] = field(default_factory=dict)
     negotiating: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -45,6 +46,7 @@ class LlmClient:
 
     def __init__(self, config: LlmConfig) -> None:
         self.config = config
+        self.bounded = grammar_bounds(config.base_url)
         self.accepted: StructuredMethod | None = None
         self.unsupported: set[StructuredMethod] = set()
         self.last_answer: float | None = None  # time.monotonic() of the last HTTP 200
@@ -58,16 +60,19 @@ class LlmClient:
             models = self._loops[loop] = _LoopModels(make_chat_model(self.config))
         return models
 
-    def structured(self, operation: str, method: StructuredMethod, max_tokens: int) -> Runnable[Any, Any]:
-        """`{raw, parsed, parsing_error}` for `operation` by `method`, at most `max_tokens`."""
+    def structured(self, operation: str, method: StructuredMethod, max_tokens: int,
+                   bounds: Bounds) -> Runnable[Any, Any]:
+        """`{raw, parsed, parsing_error}` for `operation` by `method`, at most `max_tokens`,
+        with the schema's length `bounds` where the endpoint accepts them."""
         models = self._here()
-        key = (operation, method, max_tokens)
+        shape = bounds if self.bounded else None
+        key = (operation, method, max_tokens, shape)
         runnable = models.runnables.get(key)
         if runnable is None:
             strict = {} if method == "json_mode" else {"strict": True}
             runnable = models.model.with_structured_output(
-                schema_for(operation, method), method=method, include_raw=True,
-                max_tokens=max_tokens, **strict)
+                schema_for(operation, method, shape), method=method, include_raw=True,
+                **{ceiling_field(self.config.base_url): max_tokens}, **strict)
             models.runnables[key] = runnable
         return runnable
 

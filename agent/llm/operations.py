@@ -19,7 +19,7 @@ from agent.llm.schemas import (
     Segmentation,
     StepJudgement,
 )
-from agent.llm.tokens import estimated_steps, max_tokens
+from agent.llm.tokens import estimated_steps, limits
 from prompts.render import render
 from scoring.schema import Modules, ProblemType, StepLabel
 from scoring.verdict import DifficultyVerdict, StepVerdict
@@ -56,14 +56,16 @@ class JudgeRequest:
 
 
 async def _ask(llm: LlmClient, run: LlmRun, operation: str, language: str, *, items: int = 0,
-               verbatim: str = "", check: Check | None = None, **variables: Any) -> Any:
+               exact: bool = False, verbatim: str = "", check: Check | None = None,
+               **variables: Any) -> Any:
     # Imported here: an offline grade never loads the OpenAI SDK.
     from agent.llm.structured import Ask, ask
 
     prompt = render(operation, language, **variables)
-    ceiling = max_tokens(operation, items=items, verbatim=verbatim,
-                         reason_tokens=llm.config.reason_tokens, cap=llm.config.max_tokens)
-    return await ask(llm, run, Ask(operation, prompt, language, ceiling, check))
+    ceiling, bounds = limits(operation, language=language, items=items, exact=exact,
+                             verbatim=verbatim, reason_tokens=llm.config.reason_tokens,
+                             cap=llm.config.max_tokens)
+    return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check))
 
 
 def _verdict(step: JudgedStep | Any, index: int, warnings: list[str]) -> StepVerdict:
@@ -94,6 +96,11 @@ def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
     return DifficultyVerdict(answer.level, needed, answer.reason)
 
 
+def _most_steps(solution: str) -> int:
+    """A model may split finer than lines and sentences: room for twice as many steps."""
+    return 2 * estimated_steps(solution) + 2
+
+
 def _some_step(value: Segmentation) -> list[str]:
     return [] if any(s.strip() for s in value.steps) else ["steps: the list is empty"]
 
@@ -101,7 +108,7 @@ def _some_step(value: Segmentation) -> list[str]:
 async def segment_solution(llm: LlmClient, run: LlmRun, problem: str, solution: str,
                            language: str) -> list[str]:
     answer: Segmentation = await _ask(
-        llm, run, "segmentation", language, items=estimated_steps(solution), verbatim=solution,
+        llm, run, "segmentation", language, items=_most_steps(solution), verbatim=solution,
         check=_some_step, problem=problem, solution=solution)
     return [s.strip() for s in answer.steps if s.strip()]
 
@@ -123,7 +130,7 @@ async def judge_steps(llm: LlmClient, run: LlmRun, req: JudgeRequest, steps: Seq
         return []
 
     answer: StepJudgement = await _ask(
-        llm, run, "step_judgement", req.language, items=last - first + 1, check=check,
+        llm, run, "step_judgement", req.language, items=last - first + 1, exact=True, check=check,
         **req.prompt_variables(), steps=list(steps), first=first, last=last)
     return [_verdict(s, s.index, warnings) for s in answer.steps]
 
@@ -136,7 +143,7 @@ async def judge_fused(llm: LlmClient, run: LlmRun, req: JudgeRequest, solution: 
                       warnings: list[str]) -> tuple[list[str], list[StepVerdict]]:
     """`fused_judgement`: segmentation, labels and dependencies in one call (the original prompt's shape)."""
     answer: FusedJudgement = await _ask(
-        llm, run, "fused_judgement", req.language, items=estimated_steps(solution),
+        llm, run, "fused_judgement", req.language, items=_most_steps(solution),
         verbatim=solution, check=_some_text, **req.prompt_variables(), solution=solution)
     kept = [s for s in answer.steps if s.text.strip()]
     return [s.text.strip() for s in kept], [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from agent.llm.records import LlmError, LlmRun, OperationRecord, elapsed_ms, fail
 from agent.llm.retry import not_supported, retrying
-from agent.llm.schemas import SCHEMAS, strict_json_schema
+from agent.llm.schemas import SCHEMAS, Bounds, strict_json_schema
 from prompts.render import render
 from scoring.schema import DegradeReason, StructuredMethod
 
@@ -56,12 +56,14 @@ class Reply:
 
 @dataclass(frozen=True)
 class Ask:
-    """One operation's request: the prompt, the `max_tokens` ceiling, the operation's checks."""
+    """One operation's request: the prompt, the `max_tokens` ceiling and the matching schema
+    bounds, the operation's checks."""
 
     operation: str
     prompt: str
     language: str
     max_tokens: int
+    bounds: Bounds
     check: Check | None = None
 
 
@@ -127,7 +129,7 @@ async def _negotiate(llm: LlmClient, run: LlmRun, record: OperationRecord, quest
 async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: StructuredMethod,
                 messages: list[BaseMessage], question: Ask) -> Reply:
     """One request (retried on transient failures), read."""
-    runnable = llm.structured(question.operation, method, question.max_tokens)
+    runnable = llm.structured(question.operation, method, question.max_tokens, question.bounds)
     record.method = method
 
     async def attempt() -> dict[str, Any]:

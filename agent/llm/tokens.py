@@ -1,10 +1,13 @@
-"""`max_tokens` per request, sized from the operation's output schema and the number of steps.
+"""`max_tokens` per request, sized from the operation's output schema and the number of steps,
+and the matching length bounds for servers that decode with a grammar.
 
 Without a ceiling a small model may never close its JSON and fill its whole context (one such
 call generated 7,835 tokens over 25 minutes). The ceiling is what a complete answer needs: the
 schema's structure (a skeleton instance, serialised as models write it, indented), the free text
 (`reason_tokens` per reason), and the text the answer copies verbatim (the solution, for
-segmentation and the fused judgement), with a margin of a quarter.
+segmentation and the fused judgement), with a margin of a quarter. The bounds say the same in
+the schema (steps, characters per reason), so that a grammar makes the model close its JSON in
+time rather than be cut off.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from agent.llm.schemas import strict_json_schema
+from agent.llm.schemas import Bounds, strict_json_schema
 
 MARGIN = 1.25
 STEP = 32  # ceilings are rounded up to a multiple of this: fewer distinct requests to build
+TEXT_STEP = 256  # and text bounds to a multiple of this
 _STEP_BREAK = re.compile(r"\s*\n\s*|(?<=[.;!?])\s+|(?<=[。；！？])")
 
 
@@ -87,4 +91,20 @@ def max_tokens(operation: str, *, items: int = 0, verbatim: str = "", reason_tok
     reasons = size.frame_reasons + items * size.item_reasons
     copied = approx_tokens(json.dumps(verbatim, ensure_ascii=False)) if verbatim else 0
     need = size.frame + items * size.item + reasons * reason_tokens + copied
-    return min(cap, -(-math.ceil(need * MARGIN + 16) // STEP) * STEP)
+    return min(cap, _round_up(math.ceil(need * MARGIN + 16), STEP))
+
+
+def _round_up(value: int, step: int) -> int:
+    return -(-value // step) * step
+
+
+def limits(operation: str, *, language: str, reason_tokens: int, cap: int, items: int = 0,
+           exact: bool = False, verbatim: str = "") -> tuple[int, Bounds]:
+    """`max_tokens` and the schema bounds of one request, from the same numbers. A reason may
+    take `reason_tokens` tokens: three characters each in English, one in Chinese."""
+    per_token = 1 if language == "zh" else 3
+    bounds = Bounds(items=items, reason_chars=reason_tokens * per_token,
+                    text_chars=_round_up(max(len(verbatim), 1), TEXT_STEP), exact=exact)
+    ceiling = max_tokens(operation, items=items, verbatim=verbatim, reason_tokens=reason_tokens,
+                         cap=cap)
+    return ceiling, bounds

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 
+import respx
+
 from agent.build import make_grader
 from agent.settings import GradingSettings
 from eval_sets.examples import load_example
 from scoring.schema import Modules
 from tests.fakes.openai_server import FakeOpenAI
 
-from .test_llm_failures import ANSWERS
+from .test_llm_failures import ANSWERS, ok
 
 
 def _settings(**values) -> GradingSettings:
@@ -56,3 +58,16 @@ def test_a_changed_prompt_misses_its_recording_loudly(tmp_path):
     judged = next(op for op in report.meta.llm_operations if op.operation == "step_judgement")
     assert judged.degraded == "format" and "no recorded answer" in judged.detail
     assert any("step_judgement" in w and "no recorded answer" in w for w in report.meta.warnings)
+
+
+@respx.mock
+def test_answers_recorded_from_openai_replay_offline(tmp_path):
+    """OpenAI's API gets `max_completion_tokens`, a replay `max_tokens`: the same request."""
+    route = respx.post("https://api.openai.com/v1/chat/completions").mock(side_effect=ok)
+    request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
+    live = make_grader(_settings(llm_base_url="https://api.openai.com/v1",
+                                 llm_record=tmp_path)).grade(request)
+    assert all("max_completion_tokens" in json.loads(c.request.content) for c in route.calls)
+    replayed = make_grader(_settings(llm_replay=tmp_path)).grade(request)
+    assert not replayed.meta.degraded
+    assert replayed.model_dump(exclude={"meta"}) == live.model_dump(exclude={"meta"})

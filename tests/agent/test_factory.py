@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from agent.build import llm_config, make_grader
 from agent.llm.config import REPLAY_BASE_URL, LlmConfig
-from agent.llm.factory import make_chat_model
+from agent.llm.factory import ceiling_field, make_chat_model
 from agent.settings import GradingSettings
 
 
@@ -55,3 +55,10 @@ def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
     assert request.headers["authorization"] == "Bearer sk-1"
     assert request.extensions["timeout"]["read"] == 3
     assert model.max_retries == 0 and model.temperature == 0
+
+
+def test_openai_gets_max_completion_tokens_and_other_servers_max_tokens():
+    assert ceiling_field("https://api.openai.com/v1") == "max_completion_tokens"
+    assert ceiling_field("http://127.0.0.1:8080/v1") == "max_tokens"
+    model = make_chat_model(LlmConfig(base_url="http://127.0.0.1:8080/v1", model="m"))
+    assert model._get_request_payload("hi", max_tokens=5)["max_tokens"] == 5  # not renamed

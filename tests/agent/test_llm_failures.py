@@ -130,7 +130,7 @@ def test_happy_path_uses_two_round_trips_and_counts_tokens(request_llm):
 def test_every_request_carries_a_max_tokens_sized_to_its_answer(request_llm):
     route = respx.post(URL).mock(side_effect=ok)
     report = llm_grader(BASE, reason_tokens=40).grade(request_llm)
-    ceilings = {operation_of(body_of(c.request))[0]: body_of(c.request)["max_completion_tokens"]
+    ceilings = {operation_of(body_of(c.request))[0]: body_of(c.request)["max_tokens"]
                 for c in route.calls}
     assert ceilings == {op.operation: op.max_tokens for op in report.meta.llm_operations}
     assert ceilings["answer_judgement"] < ceilings["segmentation"] < ceilings["step_judgement"]
@@ -269,7 +269,7 @@ def test_a_tool_call_cut_short_is_truncation_too(request_llm):
 def _used_all(response: httpx.Response, request: httpx.Request) -> httpx.Response:
     """The same answer, reporting every allowed token used (as a server may for a cut answer)."""
     payload = json.loads(response.content)
-    payload["usage"]["completion_tokens"] = body_of(request)["max_completion_tokens"]
+    payload["usage"]["completion_tokens"] = body_of(request)["max_tokens"]
     return httpx.Response(200, json=payload)
 
 

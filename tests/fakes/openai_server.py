@@ -102,7 +102,7 @@ def completion(body: dict[str, Any], answer: dict[str, Any], method: str, operat
     """An OpenAI chat.completion carrying `answer` the way `method` expects it, cut at the
     request's `max_tokens` if it is longer."""
     text = json.dumps(answer, ensure_ascii=False)
-    limit = body.get("max_tokens") or body.get("max_completion_tokens")
+    limit = body.get("max_tokens")
     used = count_tokens(text)
     finish = "stop"
     if limit is not None and used > limit:
