@@ -79,7 +79,8 @@ async def ask(llm: LlmClient, run: LlmRun, question: Ask) -> Any:
         async with timeout:
             if llm.accepted is None:
                 async with llm.negotiation():
-                    return await _negotiate(llm, run, record, question)
+                    if llm.accepted is None:  # else another operation found it meanwhile
+                        return await _negotiate(llm, run, record, question)
             return await _negotiate(llm, run, record, question)
     except TimeoutError:
         if not timeout.expired():
