@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
 from langchain_core.messages import message_to_dict, messages_from_dict
 from langchain_core.outputs import ChatGeneration
@@ -65,16 +65,16 @@ class AnswerCache(BaseCache):
             file.unlink()
 
 
-def replay_transport(directory: Path) -> httpx.MockTransport:
+def replay_transport(directory: Path) -> httpx2.MockTransport:
     """The network of a replay-only client: every request is one that was never recorded.
 
     A 400 (not an exception) so that the method negotiation moves on to the next method, which
     may be the one the answers were recorded with.
     """
 
-    def refuse(request: httpx.Request) -> httpx.Response:
+    def refuse(request: httpx2.Request) -> httpx2.Response:
         message = f"no recorded answer for this request in {directory} (STEPGRADE_LLM_REPLAY)"
-        return httpx.Response(400, json={"error": {"message": message, "type": "replay_miss"}})
+        return httpx2.Response(400, json={"error": {"message": message, "type": "replay_miss"}})
 
-    return httpx.MockTransport(refuse)
+    return httpx2.MockTransport(refuse)
 

@@ -1,6 +1,6 @@
 """One structured LLM operation: negotiate the method, bound the answer, repair once, record.
 
-Methods (`with_structured_output`'s): `json_schema` (OpenAI, vLLM, Ollama >= 0.5, llama.cpp's
+Methods (langchain-openai's `with_structured_output`, `agent/llm/client.py`): `json_schema` (OpenAI, vLLM, Ollama >= 0.5, llama.cpp's
 C++ server), `function_calling` (a forced tool call: llama-cpp-python's server), `json_mode`
 (the schema in the prompt). They are tried in the configured order; the first that gives an
 answer is remembered for the endpoint and tried first from then on. A method the server turns
@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import openai
+from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration
 from langchain_core.utils.json import parse_json_markdown
 from pydantic import BaseModel, ValidationError
 
@@ -130,18 +132,18 @@ async def _negotiate(llm: LlmClient, run: LlmRun, record: OperationRecord, quest
 async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: StructuredMethod,
                 messages: list[BaseMessage], question: Ask) -> Reply:
     """One request (retried on transient failures), read."""
-    runnable = llm.structured(question.operation, method, question.max_tokens, question.bounds)
+    call = llm.structured(question.operation, method, question.max_tokens, question.bounds)
     record.method = method
 
-    async def attempt() -> dict[str, Any]:
+    async def attempt() -> AIMessage:
         record.requests += 1
         try:
-            return await runnable.ainvoke(messages)
+            return await call.model.ainvoke(messages)
         except (AttributeError, TypeError, KeyError, ValueError) as err:
             raise UnreadableReplyError(f"{type(err).__name__}: {err}"[:300]) from err
 
     try:
-        out = await retrying(llm.config.max_retries, run.deadline)(attempt)
+        raw = await retrying(llm.config.max_retries, run.deadline)(attempt)
     except openai.LengthFinishReasonError as err:  # the SDK's `parse` (json_schema) refuses it
         llm.answered()
         usage = err.completion.usage
@@ -149,12 +151,14 @@ async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: St
         record.completion_tokens += usage.completion_tokens if usage else 0
         return _cut_off(question, err.completion.choices[0].message.content or "")
     llm.answered()
-    raw: AIMessage = out["raw"]
     usage = raw.usage_metadata or {}
     record.prompt_tokens += int(usage.get("input_tokens", 0))
     record.completion_tokens += int(usage.get("output_tokens", 0))
-    return _read(question, method, raw, out["parsed"], out["parsing_error"],
-                 int(usage.get("output_tokens", 0)))
+    try:
+        parsed, error = call.parser.parse_result([ChatGeneration(message=raw)]), None
+    except (OutputParserException, ValueError) as err:
+        parsed, error = None, err
+    return _read(question, method, raw, parsed, error, int(usage.get("output_tokens", 0)))
 
 
 def _read(question: Ask, method: StructuredMethod, raw: AIMessage, parsed: Any,

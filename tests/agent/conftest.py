@@ -1,7 +1,12 @@
-"""Helpers for the LLM-mode tests: a grader wired to an endpoint, no retries unless asked."""
+"""Helpers for the LLM-mode tests: a grader wired to an endpoint, no retries unless asked.
+
+`mock_http=True` gives the grader an httpx client, which respx intercepts; otherwise it has the
+production client (the OpenAI SDK's httpx2), for tests against the fake server on 127.0.0.1.
+"""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from agent.context import Context
@@ -14,10 +19,12 @@ bag_of_words = hashed_bag_of_words
 
 
 def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
-               answer_timeout: float = 2.0, chunk_steps: int = 30, **config) -> Grader:
+               answer_timeout: float = 2.0, chunk_steps: int = 30, mock_http: bool = False,
+               **config) -> Grader:
     llm_config = LlmConfig(base_url=base_url, model="fake-model", timeout=timeout,
                            max_retries=max_retries, **config)
-    context = Context(embedder=bag_of_words, llm=LlmClient(llm_config), llm_model="fake-model",
+    client = LlmClient(llm_config, http_client=httpx.AsyncClient if mock_http else None)
+    context = Context(embedder=bag_of_words, llm=client, llm_model="fake-model",
                       answer_timeout=answer_timeout, chunk_steps=chunk_steps)
     return Grader(context)
 
@@ -30,3 +37,8 @@ def fake_embedder():
 @pytest.fixture
 def make_llm_grader():
     return llm_grader
+
+
+def respx_grader(base_url: str, **kwargs) -> Grader:
+    """A grader whose requests respx intercepts."""
+    return llm_grader(base_url, mock_http=True, **kwargs)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-
-import respx
 
 from agent.build import make_grader
 from agent.settings import GradingSettings
@@ -12,7 +11,7 @@ from eval_sets.examples import load_example
 from scoring.schema import Modules
 from tests.fakes.openai_server import FakeOpenAI
 
-from .test_llm_failures import ANSWERS, ok
+from .test_llm_failures import ANSWERS
 
 
 def _settings(**values) -> GradingSettings:
@@ -60,14 +59,26 @@ def test_a_changed_prompt_misses_its_recording_loudly(tmp_path):
     assert any("step_judgement" in w and "no recorded answer" in w for w in report.meta.warnings)
 
 
-@respx.mock
-def test_answers_recorded_from_openai_replay_offline(tmp_path):
-    """OpenAI's API gets `max_completion_tokens`, a replay `max_tokens`: the same request."""
-    route = respx.post("https://api.openai.com/v1/chat/completions").mock(side_effect=ok)
-    request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
-    live = make_grader(_settings(llm_base_url="https://api.openai.com/v1",
-                                 llm_record=tmp_path)).grade(request)
-    assert all("max_completion_tokens" in json.loads(c.request.content) for c in route.calls)
-    replayed = make_grader(_settings(llm_replay=tmp_path)).grade(request)
-    assert not replayed.meta.degraded
-    assert replayed.model_dump(exclude={"meta"}) == live.model_dump(exclude={"meta"})
+def test_answers_recorded_from_openai_replay_for_any_endpoint(tmp_path):
+    """OpenAI's API gets `max_completion_tokens` and a plain schema, the other servers
+    `max_tokens` and a bounded one: the same question, so the same recorded answer."""
+    from agent.llm.cache import AnswerCache
+    from agent.llm.client import LlmClient, schema_for
+    from agent.llm.config import LlmConfig
+    from agent.llm.tokens import limits
+
+    _, bounds = limits("step_judgement", language="en", items=3, exact=True, reason_tokens=64,
+                       cap=4096)
+
+    async def llm_string(base_url: str) -> str:
+        client = LlmClient(LlmConfig(base_url=base_url, model="m"))
+        call = client.structured("step_judgement", "json_schema", 512, bounds)
+        return call.model.bound._get_llm_string(**call.model.kwargs)
+
+    openai, local = (asyncio.run(llm_string(u)) for u in ("https://api.openai.com/v1",
+                                                           "http://127.0.0.1:8080/v1"))
+    assert openai != local and "maxItems" in local and "max_completion_tokens" in openai
+    cache = AnswerCache(tmp_path)
+    assert cache.path("prompt", openai) == cache.path("prompt", local)
+    assert cache.path("prompt", local) != cache.path("another prompt", local)
+    assert "maxItems" not in json.dumps(schema_for("step_judgement", "json_schema", None))

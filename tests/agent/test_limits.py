@@ -11,7 +11,7 @@ from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
 from agent.llm.tokens import approx_tokens, estimated_steps, limits, max_tokens, shape
 from eval_sets.examples import load_example
 
-from .conftest import llm_grader
+from .conftest import respx_grader
 from .test_llm_failures import ANSWERS, JUDGED, body_of, ok, operation_of
 
 
@@ -67,7 +67,7 @@ def test_local_servers_get_bounded_schemas_and_openai_plain_ones():
     request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
     for base, bounded in (("http://llm.test/v1", True), ("https://api.openai.com/v1", False)):
         route = respx.post(f"{base}/chat/completions").mock(side_effect=ok)
-        llm_grader(base).grade(request)
+        respx_grader(base).grade(request)
         sent = {operation_of(body_of(c.request))[0]: body_of(c.request) for c in route.calls}
         judged = sent["step_judgement"]["response_format"]["json_schema"]["schema"]
         assert ("maxItems" in judged["properties"]["steps"]) is bounded
@@ -84,7 +84,7 @@ def test_an_ignored_bound_still_ends_in_a_check():
              "reference_steps": [], "error_categories": []}
     answers = {**ANSWERS, "step_judgement": {"steps": [*JUDGED, extra]}}
     respx.post("http://llm.test/v1/chat/completions").mock(side_effect=lambda r: ok(r, answers))
-    report = llm_grader("http://llm.test/v1").grade(
+    report = respx_grader("http://llm.test/v1").grade(
         load_example("arithmetic_slip").model_copy(update={"mode": "llm"}))
     judged = next(op for op in report.meta.llm_operations if op.operation == "step_judgement")
     assert judged.degraded == "content" and "expected 3 entries" in judged.detail
