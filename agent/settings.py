@@ -13,6 +13,13 @@ from agent.llm.config import METHODS
 from scoring.schema import StructuredMethod
 
 
+def comma_separated(value: object) -> object:
+    """An environment variable's `a, b,,c` as ["a", "b", "c"]; other values unchanged."""
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
+
+
 class GradingSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STEPGRADE_", env_file=".env", extra="ignore")
 
@@ -35,9 +42,7 @@ class GradingSettings(BaseSettings):
     @classmethod
     def _split_methods(cls, value: object) -> object:
         """`STEPGRADE_LLM_METHODS=function_calling,json_schema`: comma-separated, in order."""
-        if isinstance(value, str):
-            return [m.strip() for m in value.split(",") if m.strip()]
-        return value
+        return comma_separated(value)
 
     @model_validator(mode="after")
     def _one_answer_folder(self) -> GradingSettings:

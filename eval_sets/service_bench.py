@@ -79,7 +79,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _start_service(llm_url: str, port: int, clients: int, workers: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model",
-           "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "30",
+           "STEPGRADE_LLM_TIMEOUT": "30",
            "STEPGRADE_MAX_CONCURRENCY": str(max(clients, 64)), "STEPGRADE_LOG_LEVEL": "warning",
            "STEPGRADE_WORKERS": str(workers), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],

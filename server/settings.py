@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import NoDecode
 
-from agent.settings import GradingSettings
+from agent.settings import GradingSettings, comma_separated
 
 OFFLINE_REQUEST_TIMEOUT = 30.0
 
@@ -39,9 +39,7 @@ class Settings(GradingSettings):
     @classmethod
     def _split_keys(cls, value: object) -> object:
         """`STEPGRADE_API_KEYS=key1,key2`: comma-separated keys, blanks dropped."""
-        if isinstance(value, str):
-            return [k.strip() for k in value.split(",") if k.strip()]
-        return value
+        return comma_separated(value)
 
     @property
     def request_seconds(self) -> float:

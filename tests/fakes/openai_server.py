@@ -157,8 +157,10 @@ class FakeOpenAI:
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"]),
                                 Route("/v1/models", self._models, methods=["GET"])])
+        # Kept-alive connections live as long as on a real server (uvicorn's 5 s default makes
+        # a client that reuses one race the server closing it).
         config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1, backlog=2048)
+                                timeout_graceful_shutdown=1, backlog=2048, timeout_keep_alive=75)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self.serve, daemon=True)
 

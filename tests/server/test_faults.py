@@ -7,7 +7,6 @@ never a silent minimum. `/grade/stream` falls back the same way.
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 
@@ -17,6 +16,7 @@ from server.examples import ARITHMETIC_SLIP
 from tests.fakes.openai_server import FakeOpenAI
 
 from .conftest import service
+from .test_service import sse_events
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -43,12 +43,20 @@ def healthy_after(fake):
     fake.fault, fake.latency = "none", 0.0
 
 
-def _events(text: str) -> list[tuple[str, dict]]:
-    out = []
-    for block in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines())
-        out.append((fields["event"], json.loads(fields["data"])))
-    return out
+@pytest.fixture
+def tree_fails_once(monkeypatch):
+    """The grade's graph raises once, after its LLM calls (an error the graph did not absorb)."""
+    import agent.nodes.build_tree as node
+
+    real, calls = node.build, []
+
+    def fails_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("tree exploded")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(node, "build", fails_once)
 
 
 def test_healthy_llm_grades_in_llm_mode_with_metrics(client):
@@ -101,18 +109,7 @@ def test_the_llm_budget_comes_from_the_settings_and_meta_tells_the_truth(fake):
     assert {op["degraded"] for op in meta["llm_operations"]} == {"deadline"}
 
 
-def test_a_grade_that_fails_outright_falls_back_with_honest_meta(client, fake, monkeypatch):
-    import agent.nodes.build_tree as node
-
-    real, calls = node.build, []
-
-    def fails_once(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("tree exploded")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(node, "build", fails_once)
+def test_a_grade_that_fails_outright_falls_back_with_honest_meta(client, fake, tree_fails_once):
     fake.latency = 0.3
     meta = client.post("/grade", json=LLM_REQUEST).json()["meta"]
     assert meta["mode"] == "llm" and meta["degraded"] and meta["llm_calls"] == 4
@@ -120,19 +117,8 @@ def test_a_grade_that_fails_outright_falls_back_with_honest_meta(client, fake, m
     assert any("RuntimeError: tree exploded" in w for w in meta["warnings"])
 
 
-def test_stream_falls_back_like_grade(client, fake, monkeypatch):
-    import agent.nodes.build_tree as node
-
-    real, calls = node.build, []
-
-    def fails_once(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("tree exploded")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(node, "build", fails_once)
-    events = _events(client.post("/grade/stream", json=LLM_REQUEST).text)
+def test_stream_falls_back_like_grade(client, fake, tree_fails_once):
+    events = sse_events(client.post("/grade/stream", json=LLM_REQUEST).text)
     assert events[0][0] == "accepted" and events[-1][0] == "report"
     meta = events[-1][1]["meta"]
     assert meta["mode"] == "llm" and meta["degraded"] and meta["llm_calls"] == 4
@@ -140,7 +126,7 @@ def test_stream_falls_back_like_grade(client, fake, monkeypatch):
 
 def test_stream_past_the_llm_budget_ends_with_a_report(client, fake):
     fake.fault = "hang"
-    events = _events(client.post("/grade/stream", json=LLM_REQUEST).text)
+    events = sse_events(client.post("/grade/stream", json=LLM_REQUEST).text)
     kind, report = events[-1]
     assert kind == "report" and report["meta"]["degraded"]
     assert any(e == "node" and d.get("degraded") for e, d in events)
