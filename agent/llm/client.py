@@ -26,7 +26,7 @@ from langchain_core.runnables import Runnable, RunnableSequence
 from langchain_openai.chat_models.base import BaseChatOpenAI
 
 from agent.llm.config import LlmConfig
-from agent.llm.factory import ceiling_field, grammar_bounds, make_chat_model
+from agent.llm.factory import ceiling_field, grading_client, grammar_bounds, make_chat_model
 from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
 from scoring.schema import StructuredMethod
 
@@ -59,7 +59,8 @@ class LlmClient:
     """Shared by every grade of a grader; safe to use from several event loops in turn."""
 
     def __init__(self, config: LlmConfig, http_client: Callable[[], Any] | None = None) -> None:
-        """`http_client` makes the HTTP client of each event loop (tests: one respx mocks)."""
+        """`http_client` makes the HTTP client of each event loop (default: `grading_client`;
+        tests: one respx mocks)."""
         self.config = config
         self.http_client = http_client
         self.bounded = grammar_bounds(config.base_url)
@@ -73,7 +74,7 @@ class LlmClient:
         loop = asyncio.get_running_loop()
         models = self._loops.get(loop)
         if models is None:
-            client = self.http_client() if self.http_client else None
+            client = self.http_client() if self.http_client else grading_client(self.config)
             models = self._loops[loop] = _LoopModels(make_chat_model(self.config, client))
         return models
 

@@ -1,15 +1,15 @@
 """The one way to build a chat model: every LLM call in stepgrade goes through `make_chat_model`.
 
 The grader and the benchmark runner (`stepgrade bench generate`) share it, so time-outs and the
-answer cache behave the same everywhere. The HTTP client is the OpenAI SDK's own kind
-(`httpx2`), sized for a busy service. A connection pool's bookkeeping per request grows with the
-requests in it (httpcore2's linearly, httpx 0.28's quadratically): with the 192 requests of 64
-concurrent grades in flight, one request cost 9.4 ms of CPU through one httpx pool, 3.2 ms
-through one httpx2 pool and 1.0 ms spread over pools of 8 (measured here), so requests take
-turns over small pools. Tests that mock requests with respx pass an `httpx.AsyncClient` instead
-(the SDK's documented escape hatch). The SDK's own retries are off (`max_retries=0`): tenacity,
-around each request, is the one retry layer (`agent/llm/retry.py`). A client belongs to the
-event loop that uses it: build one per loop.
+answer cache behave the same everywhere. Its default HTTP client is a plain `httpx.AsyncClient`
+(the SDK's documented escape hatch), which respx sees. The grader passes `grading_client`, sized
+for a busy service: the OpenAI SDK's own kind (`httpx2`), its requests taking turns over small
+connection pools. A pool's bookkeeping per request grows with the requests in it (httpcore2's
+linearly, httpx 0.28's quadratically): with the 192 requests of 64 concurrent grades in flight,
+one request cost 9.4 ms of CPU through one httpx pool, 3.2 ms through one httpx2 pool, 1.3 ms
+over httpx pools of 8 and 1.0 ms over httpx2 pools of 8 (measured here). The SDK's own retries
+are off (`max_retries=0`): tenacity, around each request, is the one retry layer
+(`agent/llm/retry.py`). A client belongs to the event loop that uses it: build one per loop.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import itertools
 from typing import Any
 from urllib.parse import urlparse
 
+import httpx
 import httpx2
 from langchain_openai.chat_models.base import BaseChatOpenAI
 
@@ -63,6 +64,14 @@ class TakeTurns(httpx2.AsyncBaseTransport):
             await pool.aclose()
 
 
+def grading_client(config: LlmConfig) -> httpx2.AsyncClient:
+    """The grader's HTTP client: small pools taking turns, or the replay folder's refusals."""
+    replay = config.replay_only and config.cache_dir is not None
+    transport = (replay_transport(config.cache_dir) if replay  # type: ignore[arg-type]
+                 else TakeTurns(max(1, config.max_connections)))
+    return httpx2.AsyncClient(timeout=httpx2.Timeout(config.timeout), transport=transport)
+
+
 def make_chat_model(config: LlmConfig, http_async_client: Any | None = None) -> BaseChatOpenAI:
     """A chat model on the chat-completions API: one time-out, no SDK retries, the cache.
 
@@ -70,11 +79,7 @@ def make_chat_model(config: LlmConfig, http_async_client: Any | None = None) -> 
     request's fields as given; `ChatOpenAI` would rename `max_tokens`, which most servers read.
     """
     if http_async_client is None:
-        replay = config.replay_only and config.cache_dir is not None
-        transport = (replay_transport(config.cache_dir) if replay  # type: ignore[arg-type]
-                     else TakeTurns(max(1, config.max_connections)))
-        http_async_client = httpx2.AsyncClient(timeout=httpx2.Timeout(config.timeout),
-                                               transport=transport)
+        http_async_client = httpx.AsyncClient(timeout=httpx.Timeout(config.timeout))
     cache = AnswerCache(config.cache_dir) if config.cache_dir else None
     return BaseChatOpenAI(
         model=config.model,

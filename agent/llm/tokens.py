@@ -5,7 +5,8 @@ Without a ceiling a small model may never close its JSON and fill its whole cont
 call generated 7,835 tokens over 25 minutes). The ceiling is what a complete answer needs: the
 schema's structure (a skeleton instance, serialised as models write it, indented), the free text
 (`reason_tokens` per reason), and the text the answer copies verbatim (the solution, for
-segmentation and the fused judgement), with a margin of a quarter. The bounds say the same in
+segmentation and the fused judgement; twice, as steps may overlap or repeat a line), with a
+margin of a quarter. The bounds say the same in
 the schema (steps, characters per reason), so that a grammar makes the model close its JSON in
 time rather than be cut off.
 """
@@ -22,15 +23,21 @@ from typing import Any
 from agent.llm.schemas import Bounds, strict_json_schema
 
 MARGIN = 1.25
+COPIES = 2  # copied text may come twice: steps that overlap or repeat a line
 STEP = 32  # ceilings are rounded up to a multiple of this: fewer distinct requests to build
 TEXT_STEP = 256  # and text bounds to a multiple of this
 _STEP_BREAK = re.compile(r"\s*\n\s*|(?<=[.;!?])\s+|(?<=[。；！？])")
 
 
+_PIECE = re.compile(r"[\u3400-\u9fff\uf900-\uff60]|\w+|[^\w\s]")
+
+
 def approx_tokens(text: str) -> int:
-    """An upper estimate with no tokenizer: one token per three UTF-8 bytes (English runs at
-    about four characters a token, Chinese at about one character)."""
-    return -(-len(text.encode()) // 3)
+    """An upper estimate with no tokenizer: one token per three UTF-8 bytes (English prose runs
+    at about four characters a token, Chinese at about one character), or one per word, Chinese
+    character and punctuation mark, whichever is more (LaTeX is mostly punctuation:
+    `\\frac{a}{b}` is eight pieces in eleven characters)."""
+    return max(-(-len(text.encode()) // 3), len(_PIECE.findall(text)))
 
 
 def estimated_steps(solution: str) -> int:
@@ -89,7 +96,7 @@ def max_tokens(operation: str, *, items: int = 0, verbatim: str = "", reason_tok
     `verbatim` text (JSON-escaped, as the answer carries it)."""
     size = shape(operation)
     reasons = size.frame_reasons + items * size.item_reasons
-    copied = approx_tokens(json.dumps(verbatim, ensure_ascii=False)) if verbatim else 0
+    copied = COPIES * approx_tokens(json.dumps(verbatim, ensure_ascii=False)) if verbatim else 0
     need = size.frame + items * size.item + reasons * reason_tokens + copied
     return min(cap, _round_up(math.ceil(need * MARGIN + 16), STEP))
 

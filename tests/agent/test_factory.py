@@ -47,8 +47,7 @@ def test_bad_llm_settings_are_refused_by_name(tmp_path):
 def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
     route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(500, json={
         "error": {"message": "boom"}}))
-    model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m", api_key="sk-1", timeout=3),
-                            httpx.AsyncClient(timeout=3))
+    model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m", api_key="sk-1", timeout=3))
     with pytest.raises(Exception, match="boom"):
         asyncio.run(model.ainvoke("hello"))
     assert len(route.calls) == 1  # tenacity is the one retry layer, not the SDK

@@ -337,7 +337,7 @@ def test_timeout_degrades_with_a_warning(request_llm, offline_report):
 def test_a_model_that_never_answers_hits_the_timeout(request_llm, offline_report):
     with FakeOpenAI(ANSWERS, latency=3.0) as server:
         report = llm_grader(server.base_url, timeout=0.3).grade(request_llm)
-    assert report.meta.degraded and report.meta.elapsed_ms < 2500
+    assert report.meta.degraded and report.meta.elapsed_ms < 6000  # not 4 x 3 s
     assert sum("did not answer in time" in w for w in report.meta.warnings) == 4
     assert report.score == offline_report.score
 

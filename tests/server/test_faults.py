@@ -32,8 +32,8 @@ def fake():
 
 @pytest.fixture(scope="module")
 def client(fake):
-    with service(llm_base_url=fake.base_url, llm_model="fake-model", llm_timeout=1.0,
-                 llm_max_retries=0, llm_budget=2.5, offline_fallback_budget=2.0) as c:
+    with service(llm_base_url=fake.base_url, llm_model="fake-model", llm_timeout=2.0,
+                 llm_max_retries=0, llm_budget=4.0, offline_fallback_budget=2.0) as c:
         yield c
 
 
@@ -133,7 +133,7 @@ def test_stream_past_the_llm_budget_ends_with_a_report(client, fake):
 
 
 def test_slow_llm_past_the_deadline_falls_back_offline(client, fake):
-    fake.latency = 1.5  # longer than llm_timeout (1 s): every call times out
+    fake.latency = 2.5  # longer than llm_timeout (2 s): every call times out
     r = client.post("/grade", json=LLM_REQUEST)
     assert r.status_code == 200 and r.json()["meta"]["degraded"] is True
 
