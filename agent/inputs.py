@@ -1,13 +1,38 @@
-"""What the offline judge reads, built from the graph's state (shared by several nodes)."""
+"""What several nodes read from the state, built in one place (nodes do not import each other)."""
 
 from __future__ import annotations
 
-from agent.nodes.align import reference_steps
+from typing import TYPE_CHECKING
+
+from agent.context import Context
+from agent.llm.operations import JudgeRequest
 from agent.state import GradeState
 from scoring.judge import JudgeInput
+from scoring.schema import GradeRequest
+from scoring.segment import segment_steps
+
+if TYPE_CHECKING:
+    from agent.llm.client import LlmClient
+
+
+def solution_text(request: GradeRequest) -> str:
+    if request.solution_steps is not None:
+        return "\n".join(request.solution_steps)
+    return request.solution or ""
+
+
+def reference_steps(request: GradeRequest) -> list[str]:
+    """The request's reference steps, or its reference solution segmented offline (`prepare`
+    computes this once into the state)."""
+    if request.reference_steps is not None:
+        return [s.strip() for s in request.reference_steps if s.strip()]
+    if request.reference_solution:
+        return segment_steps(request.reference_solution, request.language)
+    return []
 
 
 def judge_input(state: GradeState) -> JudgeInput:
+    """What the offline judge reads."""
     request = state["request"]
     return JudgeInput(
         problem=request.problem,
@@ -15,8 +40,31 @@ def judge_input(state: GradeState) -> JudgeInput:
         problem_type=state["problem_type"],
         answer=state["answer"],
         alignment=state.get("alignment"),
-        reference_steps=reference_steps(state),
+        reference_steps=state["reference_steps"],
         problem_similarity=state.get("problem_similarity"),
         format_module=request.modules.format,
         language=state["language"],
     )
+
+
+def judge_request(state: GradeState) -> JudgeRequest:
+    """What the LLM step judges are told besides the steps."""
+    request = state["request"]
+    return JudgeRequest(
+        problem=request.problem,
+        problem_type=state["problem_type"],
+        language=state["language"],
+        references=request.gold_answers(),
+        reference_steps=state["reference_steps"],
+        modules=request.modules,
+    )
+
+
+def fused_call(request: GradeRequest) -> bool:
+    """The labels come with the segmentation, in one call (or fail with it): no other judge call."""
+    return request.fused and request.solution_steps is None
+
+
+def grading_llm(state: GradeState, context: Context) -> LlmClient | None:
+    """The endpoint when this grade uses the model, else None."""
+    return context.llm if state.get("use_llm") else None

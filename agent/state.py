@@ -5,7 +5,6 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, NamedTuple, TypedDict
 
-from agent.llm.records import CallRecord
 from scoring.align import Alignment
 from scoring.guard import CheckFailure
 from scoring.judge import Evidence
@@ -32,12 +31,18 @@ class InputState(TypedDict):
 
 
 class GradeState(InputState, total=False):
+    """Filled once, read by every node that needs it: `prepare` decides `use_llm` and the
+    `reference_steps`; `calibrate_difficulty` decides `evaluate_process` (False for a problem
+    the difficulty module rates simple: no step judging, the answer alone scores)."""
+
     use_llm: bool
     language: str
     problem_type: ProblemType
     answer: AnswerVerdict
+    reference_steps: list[str]
     steps: list[str]
     difficulty: DifficultyVerdict | None
+    evaluate_process: bool
     alignment: Alignment | None
     problem_similarity: list[float] | None
     verdicts: list[StepVerdict]
@@ -49,7 +54,6 @@ class GradeState(InputState, total=False):
     report: GradeReport
     warnings: Annotated[list[str], operator.add]
     node_ms: Annotated[dict[str, float], merge_dicts]
-    llm_calls: Annotated[list[CallRecord], operator.add]
     degraded: Annotated[bool, operator.or_]
     check_failures: Annotated[list[CheckFailure], operator.add]  # contained failures (`scoring.guard`)
 

@@ -68,7 +68,7 @@ def bench_generate(args: argparse.Namespace) -> RunStats:
     cache.mkdir(parents=True, exist_ok=True)
     config = LlmConfig(base_url=base_url, model=args.model,
                        api_key=args.api_key or os.environ.get("STEPGRADE_LLM_API_KEY", "not-needed"),
-                       timeout=args.timeout, temperature=0.0, record_dir=cache, replay_dir=cache)
+                       timeout=args.timeout, temperature=0.0, cache_dir=cache)
     store = ResultStore.open(out)
     recipe = Recipe(args.mode, out, prepare=partial(solver, config, args.max_tokens))
     run = RunConfig(mode=args.mode, concurrency=args.concurrency, timeout=args.timeout,

@@ -1,15 +1,18 @@
 """Service benchmark: latency and throughput of the real HTTP service against a fake LLM.
 
-Starts the fake OpenAI-compatible endpoint (`server.fake_llm`, fixed latency L) in this process
-and `stepgrade serve` as a subprocess pointed at it, then measures over HTTP:
+For each latency L (`--latency`, repeatable; default 2 s and 0.5 s) it starts the fake
+OpenAI-compatible endpoint of the tests (`tests/fakes/openai_server.py`, answering after L) in
+its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
 
 - p50/p95 grade latency, one client, default mode (target <= 2L + 50 ms) and fused (<= L + 50 ms);
-- throughput with 64 concurrent clients, default mode (target >= 90% of 64 / (2L) grades/s),
-  the clients spread over `--client-processes` processes so that they do not queue each other;
+- throughput with 64 concurrent clients, default mode (target >= 95% of 64 / (2L) grades/s),
+  the clients spread over `--client-processes` processes so that they do not queue each other,
+  and the service's CPU per LLM-mode grade (target <= 20 ms);
 - offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores.
+A table of both latencies ends the run. The fake lives with the tests, so run from a checkout.
 
-    python -m eval_sets.service_bench [--latency 0.5] [--requests 30] [--clients 64] [--rounds 4]
-        [--client-processes 4] [--fake-processes 2]
+    python -m eval_sets.service_bench [--latency 2 --latency 0.5] [--requests 30] [--clients 64]
+        [--rounds 4] [--client-processes 4] [--fake-processes 2]
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ import httpx
 
 from eval_sets.examples import example_names, load_example
 from server.examples import ARITHMETIC_SLIP
+
+FAKE = Path(__file__).resolve().parents[1] / "tests" / "fakes" / "openai_server.py"
 
 
 def _free_port() -> int:
@@ -74,7 +79,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _start_service(llm_url: str, port: int, clients: int, workers: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model",
-           "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "30",
+           "STEPGRADE_LLM_TIMEOUT": "30",
            "STEPGRADE_MAX_CONCURRENCY": str(max(clients, 64)), "STEPGRADE_LOG_LEVEL": "warning",
            "STEPGRADE_WORKERS": str(workers), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
@@ -232,8 +237,23 @@ async def _latency(base: str, L: float, requests: int, observed: float) -> None:
               f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
 
 
-def _throughput(args: argparse.Namespace, base: str, pid: int, fake_pids: list[int]) -> None:
-    L = args.latency
+THROUGHPUT_TARGET = 0.95  # of the ideal 64 / (2L) grades/s
+CPU_TARGET_MS = 20.0  # service CPU per LLM-mode grade
+
+
+@dataclass(frozen=True)
+class Result:
+    """One latency's headline: the throughput against its ideal, the service CPU per grade."""
+
+    latency: float
+    rate: float
+    ideal: float
+    cpu_ms: float
+    degraded: int
+
+
+def _throughput(args: argparse.Namespace, L: float, base: str, pid: int,
+                fake_pids: list[int]) -> Result:
     llm = {**ARITHMETIC_SLIP, "mode": "llm"}
     processes = max(1, min(args.client_processes, args.clients))
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -253,32 +273,78 @@ def _throughput(args: argparse.Namespace, base: str, pid: int, fake_pids: list[i
               "(Server-Timing) and the rest between the service and the benchmark clients")
         spread = sorted((v - by_process.get(k, 0.0) for k, v in _cpu_by_process(pid).items()),
                         reverse=True)
-        rate, ideal = n / load.seconds, args.clients / (2 * L)
-        verdict = "ok" if rate >= 0.9 * ideal else "UNDER TARGET"
+        result = Result(L, n / load.seconds, args.clients / (2 * L), cpu / n * 1000, load.degraded)
         print(f"throughput {args.clients} clients ({processes} client processes), default mode: "
-              f"{rate:6.1f} grades/s ({n} grades in {load.seconds:.2f} s, {load.degraded} "
-              f"degraded; service CPU {cpu / n * 1000:.0f} ms/grade, {load.resent} resent); "
-              f"target >= 90% of {ideal:.1f}: {verdict}")
+              f"{result.rate:6.1f} grades/s ({n} grades in {load.seconds:.2f} s, {load.degraded} "
+              f"degraded, {load.resent} resent); {_verdicts(result)}")
         # On one machine the service, the fake LLM and the clients share the cores: when they
         # are all busy, CPU rather than the service's concurrency bounds the rate.
         print(f"  machine CPU busy {busy / max(total, 1) * 100:.0f}% of {os.cpu_count()} cores; "
               f"per grade: service {cpu / n * 1000:.0f} ms, fake LLM {fake_cpu / n * 1000:.0f} ms, "
               f"benchmark clients {load.client_cpu / n * 1000:.0f} ms; service CPU by process "
               + " / ".join(f"{x:.1f}" for x in spread) + " s")
-        offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
-                   for name in example_names()]
-        _spread(pool, 1, base, offline, args.offline_clients, 1)
-        cpu = _cpu_seconds(pid)
-        load = _spread(pool, 1, base, offline, args.offline_clients, args.offline_rounds)
-        cpu = _cpu_seconds(pid) - cpu
-        print(f"throughput offline, {args.offline_clients} clients, {os.cpu_count()} cores: "
-              f"{load.grades / load.seconds:6.1f} grades/s ({load.grades} grades in "
-              f"{load.seconds:.2f} s, service CPU {cpu / load.grades * 1000:.0f} ms/grade)")
+        if args.offline_rounds:
+            _offline(args, pool, base, pid)
+    return result
+
+
+def _verdicts(result: Result) -> str:
+    rate_ok = result.rate >= THROUGHPUT_TARGET * result.ideal
+    cpu_ok = result.cpu_ms <= CPU_TARGET_MS
+    return (f"{result.rate / result.ideal * 100:.0f}% of the ideal {result.ideal:.1f} (target "
+            f">= {THROUGHPUT_TARGET * 100:.0f}%: {'ok' if rate_ok else 'UNDER TARGET'}); service "
+            f"CPU {result.cpu_ms:.1f} ms/grade (target <= {CPU_TARGET_MS:.0f}: "
+            f"{'ok' if cpu_ok else 'OVER TARGET'})")
+
+
+def _offline(args: argparse.Namespace, pool: ProcessPoolExecutor, base: str, pid: int) -> None:
+    offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
+               for name in example_names()]
+    _spread(pool, 1, base, offline, args.offline_clients, 1)
+    cpu = _cpu_seconds(pid)
+    load = _spread(pool, 1, base, offline, args.offline_clients, args.offline_rounds)
+    cpu = _cpu_seconds(pid) - cpu
+    print(f"throughput offline, {args.offline_clients} clients, {os.cpu_count()} cores: "
+          f"{load.grades / load.seconds:6.1f} grades/s ({load.grades} grades in "
+          f"{load.seconds:.2f} s, service CPU {cpu / load.grades * 1000:.0f} ms/grade)")
+
+
+def _fake_llm(port: int, latency: float) -> subprocess.Popen[bytes]:
+    if not FAKE.is_file():
+        raise SystemExit(f"service_bench: the fake LLM {FAKE} is not here; run from a checkout")
+    return subprocess.Popen([sys.executable, str(FAKE), "--port", str(port),
+                             "--latency", str(latency), "--reuse-port"])
+
+
+def _run(args: argparse.Namespace, L: float) -> Result:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    llm_port = _free_port()
+    # The fake LLM gets its own processes: one Python process answering ~200 calls that arrive
+    # together queues them behind each other for ~70 ms, which a real LLM server would not add.
+    fakes = [_fake_llm(llm_port, L) for _ in range(max(1, args.fake_processes))]
+    print(f"\nfake LLM latency L = {L * 1000:.0f} ms ({len(fakes)} process(es)); "
+          f"service on {base} with {args.workers} worker process(es)")
+    proc = _start_service(f"http://127.0.0.1:{llm_port}/v1", port, args.clients, args.workers)
+    try:
+        _wait_ready(base, proc)
+        observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
+        print(f"fake LLM observed by a bare client: {observed * 1000:.1f} ms per call")
+        asyncio.run(_latency(base, L, args.requests, observed))
+        return _throughput(args, L, base, proc.pid, [fake.pid for fake in fakes])
+    finally:
+        for child in (proc, *fakes):
+            child.terminate()
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--latency", type=float, default=0.5, help="fake LLM latency L (s)")
+    parser.add_argument("--latency", type=float, action="append",
+                        help="fake LLM latency L in seconds; repeat for several (default: 2, 0.5)")
     parser.add_argument("--requests", type=int, default=30, help="sequential grades per mode")
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=4, help="grades per concurrent client")
@@ -289,32 +355,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fake-processes", type=int, default=2,
                         help="processes of the fake LLM, sharing its port")
     parser.add_argument("--offline-clients", type=int, default=4)
-    parser.add_argument("--offline-rounds", type=int, default=15)
+    parser.add_argument("--offline-rounds", type=int, default=15, help="0: no offline run")
     args = parser.parse_args(argv)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    llm_port = _free_port()
-    # The fake LLM gets its own processes: one Python process answering ~200 calls that arrive
-    # together queues them behind each other for ~70 ms, which a real LLM server would not add.
-    fakes = [subprocess.Popen([sys.executable, "-m", "server.fake_llm", "--port", str(llm_port),
-                               "--latency", str(args.latency), "--reuse-port"])
-             for _ in range(max(1, args.fake_processes))]
-    print(f"fake LLM latency L = {args.latency * 1000:.0f} ms ({len(fakes)} process(es)); "
-          f"service on {base} with {args.workers} worker process(es)")
-    proc = _start_service(f"http://127.0.0.1:{llm_port}/v1", port, args.clients, args.workers)
-    try:
-        _wait_ready(base, proc)
-        observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
-        print(f"fake LLM observed by a bare client: {observed * 1000:.1f} ms per call")
-        asyncio.run(_latency(base, args.latency, args.requests, observed))
-        _throughput(args, base, proc.pid, [fake.pid for fake in fakes])
-    finally:
-        for child in (proc, *fakes):
-            child.terminate()
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
+    results = [_run(args, L) for L in args.latency or [2.0, 0.5]]
+    print(f"\n{args.clients}-client throughput, default mode (2 LLM round trips per grade):")
+    print(f"{'L':>6}  {'grades/s':>8}  {'ideal':>6}  {'share':>6}  {'CPU ms/grade':>12}  degraded")
+    for r in results:
+        print(f"{r.latency:5.1f}s  {r.rate:8.1f}  {r.ideal:6.1f}  {r.rate / r.ideal * 100:5.0f}%  "
+              f"{r.cpu_ms:12.1f}  {r.degraded}")
+    print(f"targets: >= {THROUGHPUT_TARGET * 100:.0f}% of ideal, <= {CPU_TARGET_MS:.0f} ms CPU "
+          f"per grade; load now: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
     return 0
 
 

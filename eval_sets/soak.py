@@ -1,6 +1,7 @@
 """Soak: many clients for a long time against a fake LLM that fails one call in ten.
 
-Starts the fake OpenAI-compatible endpoint in this process, with a fault drawn per call (HTTP
+Starts the tests' fake OpenAI-compatible endpoint (`tests/fakes/openai_server.py`, so it runs
+from a checkout) in this process, with a fault drawn per call (HTTP
 500, 429, a call that never answers, a malformed answer, a body that is not JSON), and
 `stepgrade serve` as a subprocess pointed at it; then `--clients` clients (spread over
 `--client-processes` processes) grade in LLM mode back to back for `--minutes`. It reports:
@@ -20,56 +21,36 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import multiprocessing
 import os
-import random
 import subprocess
 import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from starlette.requests import Request
-from starlette.responses import Response
 
-from eval_sets.service_bench import _free_port, _percentile, _wait_ready
+from eval_sets.service_bench import FAKE, _free_port, _percentile, _wait_ready
 from server.examples import ARITHMETIC_SLIP
-from server.fake_llm import Fault, FaultyLlm
 
-FAULTS: tuple[Fault, ...] = ("500", "429", "hang", "malformed", "garbage")
 MAX_RSS_GROWTH_MB = 100.0
-_CALL_FAULT: ContextVar[Fault] = ContextVar("call_fault", default="none")
 
 
-class RandomFaults(FaultyLlm):
-    """`FaultyLlm` with a fault drawn for each call: `rate` of the calls fail, evenly among
-    `FAULTS`. The draw is per request (a context variable), so concurrent calls do not mix."""
-
-    def __init__(self, rate: float, seed: int = 0, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.rate = rate
-        self.rng = random.Random(seed)
-        self.injected: dict[str, int] = dict.fromkeys(FAULTS, 0)
-
-    @property  # type: ignore[override]
-    def fault(self) -> Fault:
-        return _CALL_FAULT.get()
-
-    @fault.setter
-    def fault(self, _: Fault) -> None:  # the base class sets one fault for all calls: ignored
-        pass
-
-    async def _chat(self, request: Request) -> Response:
-        fault: Fault = self.rng.choice(FAULTS) if self.rng.random() < self.rate else "none"
-        if fault != "none":
-            self.injected[fault] += 1
-        _CALL_FAULT.set(fault)
-        return await super()._chat(request)
+def _fake_server() -> Any:
+    """The tests' fake endpoint, loaded from the checkout: production code ships no fake."""
+    if not FAKE.is_file():
+        raise SystemExit(f"soak: the fake LLM {FAKE} is not here; run from a checkout")
+    spec = importlib.util.spec_from_file_location("stepgrade_fake_openai", FAKE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
 
 
 @dataclass
@@ -174,7 +155,9 @@ def _sample_rss(pid: int, start: float, marks: dict[str, float], stop: threading
 def soak(args: argparse.Namespace) -> int:
     port, llm_port = _free_port(), _free_port()
     base = f"http://127.0.0.1:{port}"
-    with RandomFaults(args.fault_rate, seed=args.seed, port=llm_port, latency=args.latency) as llm:
+    fake = _fake_server().FakeOpenAI(port=llm_port, latency=args.latency,
+                                     fault_rate=args.fault_rate, seed=args.seed)
+    with fake as llm:
         service = _start_service(llm.base_url, port, args)
         try:
             _wait_ready(base, service, 300)
@@ -207,13 +190,13 @@ def soak(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, total: Outcome, marks: dict[str, float],
-            llm: RandomFaults, seconds: float) -> int:
+            llm: Any, seconds: float) -> int:
     answered = total.ok + total.server_errors + total.client_errors
     growth = marks["end"] - marks.get("minute", marks["start"])
     injected = sum(llm.injected.values())
     print(f"soak: {args.clients} clients for {seconds / 60:.1f} min, {args.workers} worker(s), "
-          f"fake LLM latency {args.latency * 1000:.0f} ms, {llm.calls} LLM calls of which "
-          f"{injected} faulty ({injected / max(llm.calls, 1):.1%}: "
+          f"fake LLM latency {args.latency * 1000:.0f} ms, {len(llm.seen)} LLM calls of which "
+          f"{injected} faulty ({injected / max(len(llm.seen), 1):.1%}: "
           + ", ".join(f"{k} {v}" for k, v in llm.injected.items()) + ")")
     print(f"requests: {answered + total.lost} sent, {total.ok} graded "
           f"({answered / max(seconds, 1e-9):.1f}/s), {total.degraded} degraded "

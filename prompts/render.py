@@ -18,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 PROMPTS_DIR = Path(__file__).resolve().parent
 OPERATIONS = (
     "difficulty", "segmentation", "step_judgement", "fused_judgement", "answer_judgement",
-    "generate_solution",
+    "generate_solution", "json_answer", "repair",
 )
 LANGUAGES = ("en", "zh")
 PROMPT_SET_VERSION = "llm-1"

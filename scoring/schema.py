@@ -200,9 +200,33 @@ class DifficultyReport(BaseModel):
     process_evaluated: bool
 
 
+StructuredMethod = Literal["json_schema", "function_calling", "json_mode"]
+DegradeReason = Literal["transport", "format", "content", "deadline"]
+
+
+class LlmOperation(BaseModel):
+    """One LLM operation of a grade: how its answer was obtained, or why it was not."""
+
+    operation: str
+    method: StructuredMethod | None = Field(
+        default=None, description="The structured-output method of the operation's last request: "
+        "the one that answered, unless the operation degraded.")
+    requests: int = Field(default=0, description="HTTP requests made: retries, fall-throughs and the repair turn included.")
+    repaired: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    max_tokens: int = 0
+    ms: float = 0.0
+    degraded: DegradeReason | None = Field(
+        default=None, description="Why the operation fell back to its offline twin: transport, "
+        "format (no usable structured answer), content (answer rejected by the checks), deadline.")
+    detail: str = ""
+
+
 class Meta(BaseModel):
     mode: Literal["llm", "offline"]
-    llm_calls: int = 0
+    llm_calls: int = Field(default=0, description="HTTP requests made to the model endpoint.")
+    llm_operations: list[LlmOperation] = Field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     elapsed_ms: float = 0.0

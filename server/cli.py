@@ -51,15 +51,22 @@ def _graded(grader: Grader, item: Item, mode: str | None) -> GradeReport | ItemE
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from server.factory import make_grader
-    from server.settings import Settings
+    from pydantic import ValidationError
+
+    from agent.build import make_grader
+    from agent.settings import GradingSettings
 
     try:
         items = list(read_items(_read_input(args.file)))
     except (InputError, OSError) as err:
         print(f"stepgrade: {err}", file=sys.stderr)
         return EXIT_USAGE
-    grader = make_grader(Settings())
+    try:
+        settings = GradingSettings()
+    except ValidationError as err:
+        print(f"stepgrade: invalid STEPGRADE_* settings: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    grader = make_grader(settings)
     if args.mode == "llm" and not grader.llm_configured:
         print("stepgrade: --mode llm needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL "
               "and STEPGRADE_LLM_MODEL); none is configured", file=sys.stderr)
@@ -126,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from server.factory import ConfigError
+    from agent.build import ConfigError
 
     args = build_parser().parse_args(argv)
     try:

@@ -1,21 +1,26 @@
 """Grading under the service's rules: global concurrency limit, per-request deadline, metrics.
 
-The graph runs with `ainvoke`: LLM calls are awaited on the event loop through the async client,
-CPU-bound nodes (sympy, torch) run in worker threads; a `CapacityLimiter` bounds how many grades
-run at once. When an LLM grade runs out of time, the remaining budget grades offline and the
-report says `degraded: true`; only when even that cannot finish does the caller get a 504.
+The graph runs with `ainvoke` on the event loop; a `CapacityLimiter` bounds how many grades run
+at once. An LLM grade has its own deadline inside the request's (`STEPGRADE_LLM_BUDGET`, cut to
+leave `STEPGRADE_OFFLINE_FALLBACK_BUDGET` seconds): there, its in-flight requests are cancelled
+and the graph finishes with the offline twins (`meta.degraded`, and why, per operation). A grade
+that fails outright is graded offline in the time left, and its `meta` still says what happened
+(mode llm, degraded, the requests made, the wall-clock time). `/grade` and `/grade/stream`
+share all of this; past the request deadline with nothing to return the answer is a 504.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 
 from agent.grader import Grader, LlmUnavailableError
+from agent.llm.records import LlmRun
 from scoring.schema import GradeReport, GradeRequest
 from server.errors import ApiError
 from server.events import StreamCollector
@@ -32,6 +37,10 @@ def _deadline_error(seconds: float) -> ApiError:
                     "and no report could be produced; retry later or with a shorter solution")
 
 
+def _error_event(err: ApiError) -> tuple[str, dict[str, Any]]:
+    return "error", {"code": err.code, "message": err.message, "field": err.field}
+
+
 class GradingService:
     """One per app (built in the lifespan): the grader plus the limits around it."""
 
@@ -40,69 +49,62 @@ class GradingService:
         self.settings = settings
         self.metrics = metrics
         self.limiter = anyio.CapacityLimiter(settings.max_concurrency)
+        self.seconds = settings.request_seconds
+        self.llm_budget = settings.service_llm_budget
+        if grader.llm_configured and self.llm_budget < settings.llm_budget:
+            log.warning("the LLM budget is cut to fit the request deadline",
+                        extra={"llm_budget_s": self.llm_budget, "request_timeout_s": self.seconds})
 
     def uses_llm(self, request: GradeRequest) -> bool:
         return request.mode != "offline" and self.grader.llm_configured
 
     def check_mode(self, request: GradeRequest) -> None:
-        if request.mode == "llm" and not self.grader.llm_configured:
-            raise LlmUnavailableError(
-                "mode 'llm' needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL and "
-                "STEPGRADE_LLM_MODEL); none is configured. Use mode 'offline' or 'auto'."
-            )
+        self.grader.check_mode(request)
 
-    async def _run(self, request: GradeRequest, seconds: float) -> GradeReport:
-        # At the deadline the graph is cancelled and we answer; a node already running in a
-        # worker thread finishes there on its own.
-        with anyio.fail_after(seconds):
-            async with self.limiter:
-                return await self.grader.agrade(request)
-
-    def _budgets(self, request: GradeRequest) -> tuple[float, float]:
-        """(time for the requested grade, time kept back for an offline fallback)."""
-        total = self.settings.request_timeout
-        if not self.uses_llm(request):
-            return total, 0.0
-        reserve = min(self.settings.offline_fallback_budget, total / 2)
-        return total - reserve, reserve
+    def _new_run(self, request: GradeRequest) -> LlmRun:
+        return self.grader.new_run(self.llm_budget) if self.uses_llm(request) else LlmRun()
 
     async def grade(self, request: GradeRequest, endpoint: str = "grade") -> GradeReport:
         self.check_mode(request)
-        first, reserve = self._budgets(request)
+        start, run = time.perf_counter(), self._new_run(request)
         try:
-            report = await self._run(request, first)
+            with anyio.fail_after(self.seconds):
+                async with self.limiter:
+                    report = await self.grader.agrade(request, run)
         except TimeoutError:
-            if not reserve:
-                self.metrics.failures.labels(code="deadline_exceeded").inc()
-                raise _deadline_error(self.settings.request_timeout) from None
-            log.warning("llm grade past its budget; grading offline", extra={"budget_s": first})
-            report = await self._offline_fallback(
-                request, reserve, f"the LLM grade did not finish within {first:g} s of the "
-                "request deadline; graded offline instead")
+            self.metrics.failures.labels(code="deadline_exceeded").inc()
+            raise _deadline_error(self.seconds) from None
         except (ApiError, LlmUnavailableError):
             raise
-        except Exception as err:
-            if not reserve:
-                raise
-            # An LLM client failure the graph did not absorb (e.g. a non-JSON 200 from a proxy):
-            # the item still gets an offline grade that says so, never a 500.
-            log.exception("llm grade failed; grading offline")
-            report = await self._offline_fallback(
-                request, reserve, f"the LLM grade failed ({type(err).__name__}); "
-                "graded offline instead")
+        except Exception as err:  # noqa: BLE001 - logged and graded offline by the fallback
+            report = await self._offline_fallback(request, run, start, err)
         self.metrics.record_report(report, endpoint)
         return report
 
-    async def _offline_fallback(self, request: GradeRequest, reserve: float,
-                                warning: str) -> GradeReport:
+    async def _offline_fallback(self, request: GradeRequest, run: LlmRun, start: float,
+                                err: Exception) -> GradeReport:
+        """An LLM grade that failed outright, graded offline in the time left; `meta` tells
+        the whole story (mode llm, degraded, the requests made, the wall-clock time)."""
+        if not self.uses_llm(request):
+            raise err
+        # An LLM client failure the graph did not absorb (e.g. a non-JSON 200 from a proxy):
+        # the item still gets an offline grade that says so, never a 500.
+        log.exception("llm grade failed; grading offline", exc_info=err)
         offline = request.model_copy(update={"mode": "offline"})
+        left = self.seconds - (time.perf_counter() - start)
         try:
-            report = await self._run(offline, reserve)
+            with anyio.fail_after(max(left, 0.001)):
+                async with self.limiter:
+                    report = await self.grader.agrade(offline)
         except TimeoutError:
             self.metrics.failures.labels(code="deadline_exceeded").inc()
-            raise _deadline_error(self.settings.request_timeout) from None
-        meta = report.meta.model_copy(
-            update={"degraded": True, "warnings": [*report.meta.warnings, warning]})
+            raise _deadline_error(self.seconds) from None
+        warning = f"the LLM grade failed ({type(err).__name__}: {err}); graded offline instead"
+        meta = report.meta.model_copy(update={
+            "mode": "llm", "degraded": True, **run.meta_fields(),
+            "elapsed_ms": round((time.perf_counter() - start) * 1000.0, 3),
+            "warnings": [*report.meta.warnings, warning[:500]],
+            "versions": {**report.meta.versions, "model": self.grader.context.llm_model}})
         return report.model_copy(update={"meta": meta})
 
     async def grade_many(self, requests: list[GradeRequest]) -> list[BatchItem]:
@@ -125,41 +127,45 @@ class GradingService:
         return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(requests))))
 
     async def stream(self, request: GradeRequest) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        """(event, data) per finished graph node, then the report; errors become an event too."""
-        deadline = anyio.current_time() + self.settings.request_timeout
+        """(event, data) per finished graph node, then the report, or an error with a reason;
+        falls back like `grade` does."""
+        start, run = time.perf_counter(), self._new_run(request)
+        deadline = anyio.current_time() + self.seconds
         collector = StreamCollector()
         yield "accepted", {"mode": "llm" if self.uses_llm(request) else "offline"}
-        async with self.limiter:
-            updates = self.grader.graph.astream(
-                {"request": request}, context=self.grader.context, stream_mode="updates")
+        failure: Exception | None = None
+        try:
+            async with self.limiter:
+                updates = self.grader.astream(request, run)
+                try:
+                    while True:
+                        left = deadline - anyio.current_time()
+                        try:
+                            chunk = await asyncio.wait_for(anext(updates), max(left, 0.001))
+                        except StopAsyncIteration:
+                            break
+                        for event in collector.add(chunk):
+                            yield event
+                finally:
+                    await updates.aclose()
+            report = collector.report()
+        except TimeoutError:
+            self.metrics.failures.labels(code="deadline_exceeded").inc()
+            yield _error_event(_deadline_error(self.seconds))
+            return
+        except Exception as err:  # noqa: BLE001 - logged and graded offline by the fallback
+            failure = err
+        if failure is not None:
             try:
-                while True:
-                    left = deadline - anyio.current_time()
-                    try:
-                        chunk = await asyncio.wait_for(anext(updates), max(left, 0.001))
-                    except StopAsyncIteration:
-                        break
-                    for event in collector.add(chunk):
-                        yield event
-            except TimeoutError:
-                self.metrics.failures.labels(code="deadline_exceeded").inc()
-                err = _deadline_error(self.settings.request_timeout)
-                yield "error", {"code": err.code, "message": err.message, "field": None}
+                report = await self._offline_fallback(request, run, start, failure)
+            except ApiError as err:
+                yield _error_event(err)
                 return
-            except Exception:
+            except Exception as err:
                 log.exception("stream failed")
                 self.metrics.failures.labels(code="internal_error").inc()
-                yield "error", {"code": "internal_error",
-                                "message": "the grader failed on this request", "field": None}
+                yield "error", {"code": "internal_error", "field": None, "message":
+                                f"the grader failed on this request ({type(err).__name__})"}
                 return
-            finally:
-                await updates.aclose()
-        try:
-            report = collector.report()
-        except RuntimeError:
-            log.exception("stream ended without a report")
-            yield "error", {"code": "internal_error",
-                            "message": "the grader failed on this request", "field": None}
-            return
         self.metrics.record_report(report, "stream")
         yield "report", report.model_dump(mode="json")

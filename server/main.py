@@ -10,9 +10,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from agent.build import make_grader
 from agent.grader import Grader
 from server.errors import install_error_handlers
-from server.factory import make_grader
 from server.grading import GradingService
 from server.logs import configure_logging
 from server.metrics import Metrics

@@ -1,36 +1,49 @@
-"""What the LLM client needs to know, as one frozen (hashable) value built from Settings."""
+"""What the LLM client needs to know, as one frozen (hashable) value built from the settings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-REPLAY_BASE_URL = "http://cassette.invalid/v1"
+from scoring.schema import StructuredMethod
+
+METHODS: tuple[StructuredMethod, ...] = ("json_schema", "function_calling", "json_mode")
+REPLAY_BASE_URL = "http://replay.invalid/v1"
 
 
 @dataclass(frozen=True)
 class LlmConfig:
-    """An OpenAI-compatible chat endpoint.
+    """An OpenAI-compatible chat endpoint and the limits every call to it runs under.
 
     Attributes:
-        base_url: e.g. ``https://api.openai.com/v1`` or a local vLLM / LM Studio / Ollama URL.
+        base_url: e.g. ``https://api.openai.com/v1`` or a local vLLM / llama.cpp / Ollama URL.
         model: the model name the endpoint serves.
         api_key: bearer key; local servers accept any string.
-        timeout: seconds for every request (connect, read, write, pool).
-        max_retries: the ONE retry layer for 408/409/429/5xx and timeouts (the OpenAI SDK's own,
-            with backoff and Retry-After); nodes and tenacity add none on top.
+        timeout: seconds one HTTP request may take.
+        max_retries: retries of one request on 429, 5xx and time-outs (the one retry layer:
+            tenacity, jittered exponential back-off, honouring Retry-After; the SDK's are off).
+        budget: seconds of LLM time one grade may use in all: its deadline. In-flight requests
+            are cancelled there and the grade finishes with the offline twins.
+        methods: structured-output methods in the order they are tried; the first one the
+            endpoint honours is remembered and tried first from then on.
+        reason_tokens: completion tokens allowed per free-text `reason` when sizing `max_tokens`.
+        max_tokens: the most completion tokens any one request may ask for.
         temperature: 0 for reproducible grading.
-        record_dir: ``STEPGRADE_LLM_RECORD``: save every answer as a cassette here.
-        replay_dir: ``STEPGRADE_LLM_REPLAY``: answer from cassettes here, never the network.
-        max_connections: the HTTP connection pool per process (parallel calls beyond it queue).
+        cache_dir: answers are stored here and answered from here (``STEPGRADE_LLM_RECORD``).
+        replay_only: answer from `cache_dir` only, never the network (``STEPGRADE_LLM_REPLAY``).
+        max_connections: the HTTP connection pool of one event loop.
     """
 
     base_url: str
     model: str
     api_key: str = "not-needed"
-    timeout: float = 60.0
+    timeout: float = 30.0
     max_retries: int = 2
+    budget: float = 60.0
+    methods: tuple[StructuredMethod, ...] = METHODS
+    reason_tokens: int = 64
+    max_tokens: int = 4096
     temperature: float = 0.0
-    record_dir: Path | None = None
-    replay_dir: Path | None = None
+    cache_dir: Path | None = None
+    replay_only: bool = False
     max_connections: int = 256

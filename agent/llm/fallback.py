@@ -1,7 +1,8 @@
 """Degraded grading: when an LLM operation fails, the node uses its offline twin and says so.
 
-The update carries the warning, `degraded=True` and the failed call records, so the report shows
-what happened (`meta.degraded`, `meta.warnings`) instead of a silent minimum score (DESIGN.md 5).
+The update carries the warning and `degraded=True`, so the report shows what happened
+(`meta.degraded`, `meta.warnings`; the operation's record in `meta.llm_operations` says why)
+instead of a silent minimum score (DESIGN.md 5).
 """
 
 from __future__ import annotations
@@ -13,8 +14,4 @@ from agent.llm.records import LlmError
 
 def degraded(err: LlmError, twin: str) -> dict[str, Any]:
     """State update for a failed operation; the caller adds its twin's results."""
-    return {
-        "warnings": [f"LLM {err}; degraded to the offline {twin}"],
-        "degraded": True,
-        "llm_calls": list(err.records),
-    }
+    return {"warnings": [f"LLM {err}; degraded to the offline {twin}"], "degraded": True}

@@ -1,18 +1,16 @@
-"""The five LLM operations: render the prompt, say which schema to call for, read the grader's types.
+"""The five LLM operations: render the prompt, size the answer, ask, read the grader's types.
 
-Each function returns an `Ask` whose result has the same types as the operation's offline twin in
-`scoring/`, so a node can swap one for the other, plus the `CallRecord`s of its round trips for
-`meta`. The node yields the `Ask`; the graph's runtime makes the call (sync or async).
+Each returns the same types as the operation's offline twin in `scoring/`, so a node can swap
+one for the other; each raises `LlmError` (with its reason) when the model gave nothing usable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent.llm.ask import Ask
-from agent.llm.records import CallRecord, Result
+from agent.llm.records import LlmRun
 from agent.llm.schemas import (
     AnswerJudgement,
     Difficulty,
@@ -21,9 +19,14 @@ from agent.llm.schemas import (
     Segmentation,
     StepJudgement,
 )
+from agent.llm.tokens import estimated_steps, limits
 from prompts.render import render
 from scoring.schema import Modules, ProblemType, StepLabel
 from scoring.verdict import DifficultyVerdict, StepVerdict
+
+if TYPE_CHECKING:
+    from agent.llm.client import LlmClient
+    from agent.llm.structured import Check
 
 # ReasonEval-style step scores for model labels (no probabilities from a chat model).
 VALIDITY: dict[StepLabel, float] = {"correct": 0.85, "incorrect": 0.1, "meaningless": 0.6, "redundant": 0.7}
@@ -52,24 +55,40 @@ class JudgeRequest:
         }
 
 
-def _verdict(step: JudgedStep | object, index: int, warnings: list[str]) -> StepVerdict:
-    label: StepLabel = step.label  # type: ignore[attr-defined]
-    deps = [d for d in step.depends_on if 1 <= d < index]  # type: ignore[attr-defined]
-    if len(deps) != len(step.depends_on):  # type: ignore[attr-defined]
-        warnings.append(f"step {index}: model dependencies {step.depends_on} include non-earlier steps; dropped")  # type: ignore[attr-defined]
+async def _ask(llm: LlmClient, run: LlmRun, operation: str, language: str, *, items: int = 0,
+               exact: bool = False, verbatim: str = "", check: Check | None = None,
+               **variables: Any) -> Any:
+    # Imported here: an offline grade never loads the OpenAI SDK.
+    from agent.llm.structured import Ask, ask
+
+    prompt = render(operation, language, **variables)
+    ceiling, bounds = limits(operation, language=language, items=items, exact=exact,
+                             verbatim=verbatim, reason_tokens=llm.config.reason_tokens,
+                             cap=llm.config.max_tokens)
+    return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check))
+
+
+def _verdict(step: JudgedStep | Any, index: int, warnings: list[str]) -> StepVerdict:
+    label: StepLabel = step.label
+    deps = [d for d in step.depends_on if 1 <= d < index]
+    if len(deps) != len(step.depends_on):
+        warnings.append(f"step {index}: model dependencies {step.depends_on} include non-earlier steps; dropped")
     return StepVerdict(
         label=label,
-        reason=step.reason.strip() or f"model label: {label}",  # type: ignore[attr-defined]
+        reason=step.reason.strip() or f"model label: {label}",
         evidence=("llm",),
         depends_on=tuple(sorted(set(deps))),
-        error_categories=tuple(step.error_categories),  # type: ignore[attr-defined]
+        error_categories=tuple(step.error_categories),
         validity=VALIDITY[label],
         redundancy=REDUNDANCY[label],
     )
 
 
-def judge_difficulty(problem: str, solution: str, language: str) -> Ask[tuple[Difficulty, list[CallRecord]]]:
-    return Ask("difficulty", render("difficulty", language, problem=problem, solution=solution), _plain)
+async def judge_difficulty(llm: LlmClient, run: LlmRun, problem: str, solution: str,
+                           language: str) -> Difficulty:
+    answer: Difficulty = await _ask(llm, run, "difficulty", language, problem=problem,
+                                    solution=solution)
+    return answer
 
 
 def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
@@ -77,23 +96,25 @@ def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
     return DifficultyVerdict(answer.level, needed, answer.reason)
 
 
-def segment_solution(problem: str, solution: str, language: str) -> Ask[tuple[list[str], list[CallRecord]]]:
-    def check(value: Segmentation) -> list[str]:
-        return [] if any(s.strip() for s in value.steps) else ["steps: the list is empty"]
-
-    def read(result: Result[Segmentation]) -> tuple[list[str], list[CallRecord]]:
-        return [s.strip() for s in result.value.steps if s.strip()], result.records
-
-    prompt = render("segmentation", language, problem=problem, solution=solution)
-    return Ask("segmentation", prompt, read, check)
+def _most_steps(solution: str) -> int:
+    """A model may split finer than lines and sentences: room for twice as many steps."""
+    return 2 * estimated_steps(solution) + 2
 
 
-def judge_steps(
-    req: JudgeRequest,
-    steps: Sequence[str],
-    warnings: list[str],
-    span: tuple[int, int] | None = None,
-) -> Ask[tuple[list[StepVerdict], list[CallRecord]]]:
+def _some_step(value: Segmentation) -> list[str]:
+    return [] if any(s.strip() for s in value.steps) else ["steps: the list is empty"]
+
+
+async def segment_solution(llm: LlmClient, run: LlmRun, problem: str, solution: str,
+                           language: str) -> list[str]:
+    answer: Segmentation = await _ask(
+        llm, run, "segmentation", language, items=_most_steps(solution), verbatim=solution,
+        check=_some_step, problem=problem, solution=solution)
+    return [s.strip() for s in answer.steps if s.strip()]
+
+
+async def judge_steps(llm: LlmClient, run: LlmRun, req: JudgeRequest, steps: Sequence[str],
+                      warnings: list[str], span: tuple[int, int] | None = None) -> list[StepVerdict]:
     """`step_judgement` of steps `span` = (first, last), 1-based inclusive (default: all).
 
     All steps are shown for context either way; exactly the asked indices must come back, in
@@ -104,44 +125,33 @@ def judge_steps(
     def check(value: StepJudgement) -> list[str]:
         indices = [s.index for s in value.steps]
         if indices != list(range(first, last + 1)):
-            return [
-                (f"steps: expected {last - first + 1} entries with index {first}..{last} in order, "
-                f"got indices {indices}")
-            ]
+            return [(f"steps: expected {last - first + 1} entries with index {first}..{last} in "
+                     f"order, got indices {indices}")]
         return []
 
-    def read(result: Result[StepJudgement]) -> tuple[list[StepVerdict], list[CallRecord]]:
-        return [_verdict(s, s.index, warnings) for s in result.value.steps], result.records
-
-    prompt = render("step_judgement", req.language, **req.prompt_variables(),
-                    steps=list(steps), first=first, last=last)
-    return Ask("step_judgement", prompt, read, check)
+    answer: StepJudgement = await _ask(
+        llm, run, "step_judgement", req.language, items=last - first + 1, exact=True, check=check,
+        **req.prompt_variables(), steps=list(steps), first=first, last=last)
+    return [_verdict(s, s.index, warnings) for s in answer.steps]
 
 
-def judge_fused(
-    req: JudgeRequest, solution: str, warnings: list[str]
-) -> Ask[tuple[list[str], list[StepVerdict], list[CallRecord]]]:
+def _some_text(value: FusedJudgement) -> list[str]:
+    return [] if any(s.text.strip() for s in value.steps) else ["steps: no step with text"]
+
+
+async def judge_fused(llm: LlmClient, run: LlmRun, req: JudgeRequest, solution: str,
+                      warnings: list[str]) -> tuple[list[str], list[StepVerdict]]:
     """`fused_judgement`: segmentation, labels and dependencies in one call (the original prompt's shape)."""
-
-    def check(value: FusedJudgement) -> list[str]:
-        return [] if any(s.text.strip() for s in value.steps) else ["steps: no step with text"]
-
-    def read(result: Result[FusedJudgement]) -> tuple[list[str], list[StepVerdict], list[CallRecord]]:
-        kept = [s for s in result.value.steps if s.text.strip()]
-        steps = [s.text.strip() for s in kept]
-        verdicts = [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]
-        return steps, verdicts, result.records
-
-    prompt = render("fused_judgement", req.language, **req.prompt_variables(), solution=solution)
-    return Ask("fused_judgement", prompt, read, check)
+    answer: FusedJudgement = await _ask(
+        llm, run, "fused_judgement", req.language, items=_most_steps(solution),
+        verbatim=solution, check=_some_text, **req.prompt_variables(), solution=solution)
+    kept = [s for s in answer.steps if s.text.strip()]
+    return [s.text.strip() for s in kept], [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]
 
 
-def judge_answer(
-    problem: str, answer: str, references: Sequence[str], language: str
-) -> Ask[tuple[AnswerJudgement, list[CallRecord]]]:
-    prompt = render("answer_judgement", language, problem=problem, answer=answer, references=list(references))
-    return Ask("answer_judgement", prompt, _plain)
-
-
-def _plain(result: Result[Any]) -> tuple[Any, list[CallRecord]]:
-    return result.value, result.records
+async def judge_answer(llm: LlmClient, run: LlmRun, problem: str, answer: str,
+                       references: Sequence[str], language: str) -> AnswerJudgement:
+    verdict: AnswerJudgement = await _ask(llm, run, "answer_judgement", language,
+                                          problem=problem, answer=answer,
+                                          references=list(references))
+    return verdict

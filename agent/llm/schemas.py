@@ -14,15 +14,19 @@ Each schema's name (the `json_schema` / tool name sent to the model) is fixed:
 - ``answer_judgement``: `correct` (the final answer equals a reference answer), `reason`.
 
 The JSON schemas are OpenAI-strict: every object closed, every property required, no defaults and
-no numeric bounds (`level` is an enum). What a schema cannot say (exactly the asked step indices,
-a non-empty segmentation) is checked per operation in `agent/llm/operations.py` and reported back
-to the model in the repair turn.
+no numeric bounds (`level` is an enum). Servers that decode with a grammar built from the schema
+(llama.cpp, vLLM, Ollama) also get length bounds (`bounded_json_schema`): the number of steps, the
+length of a reason, so that a small model closes its JSON instead of writing until `max_tokens`.
+What a schema cannot say (exactly the asked step indices, a non-empty segmentation) is checked per
+operation in `agent/llm/operations.py` and reported back to the model in the repair turn.
 """
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -108,3 +112,42 @@ def _drop_titles(node: object) -> None:
     elif isinstance(node, list):
         for item in node:
             _drop_titles(item)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How long an answer may be: `items` steps (exactly, when `exact`), `reason_chars` per
+    reason, `text_chars` per copied step; other lists and strings get small fixed bounds."""
+
+    items: int
+    reason_chars: int
+    text_chars: int
+    exact: bool = False
+
+
+SHORT_LIST, SHORT_TEXT = 8, 40
+
+
+@cache
+def bounded_json_schema(name: str, bounds: Bounds) -> dict[str, Any]:
+    """The strict schema with `maxLength` / `maxItems` (JSON Schema keywords every grammar
+    converter reads; OpenAI's strict mode refuses them, so its API never gets this form)."""
+    schema = copy.deepcopy(strict_json_schema(name))
+    for node in [schema, *schema.get("$defs", {}).values()]:
+        for key, prop in node.get("properties", {}).items():
+            _bound(key, prop, bounds, top=node is schema)
+    return schema
+
+
+def _bound(key: str, prop: dict[str, Any], bounds: Bounds, *, top: bool) -> None:
+    if prop.get("type") == "string" and "enum" not in prop:
+        prop["maxLength"] = bounds.reason_chars if key == "reason" else bounds.text_chars
+    if prop.get("type") != "array":
+        return
+    steps = top and key == "steps"
+    prop["maxItems"] = bounds.items if steps else min(bounds.items, SHORT_LIST)
+    if steps and bounds.exact:
+        prop["minItems"] = bounds.items
+    item = prop.get("items", {})
+    if item.get("type") == "string":
+        item["maxLength"] = bounds.text_chars if steps else SHORT_TEXT

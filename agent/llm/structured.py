@@ -1,218 +1,246 @@
-"""Structured output that survives real servers: json_schema -> function calling -> plain JSON.
+"""One structured LLM operation: negotiate the method, bound the answer, repair once, record.
 
-Order of trust (ECOSYSTEM.md): OpenAI, vLLM and Ollama >= 0.5 enforce `response_format`
-json_schema; servers that reject it (HTTP 400/422) get a forced tool call; servers that reject
-tools get the schema in the prompt and a reply parsed as JSON. Whatever the method, the reply is
-validated with pydantic plus the operation's own checks; one repair turn shows the model its
-errors; after that the operation fails loudly (`LlmError`) and the node degrades to its offline
-twin. A reply is never read as a minimum score (the failure peers report for OpenAI evals,
-Prometheus and DeepEval).
+Methods (langchain-openai's `with_structured_output`, `agent/llm/client.py`): `json_schema` (OpenAI, vLLM, Ollama >= 0.5, llama.cpp's
+C++ server), `function_calling` (a forced tool call: llama-cpp-python's server), `json_mode`
+(the schema in the prompt). They are tried in the configured order; the first that gives an
+answer is remembered for the endpoint and tried first from then on. A method the server turns
+down (any 400 or 422, or a 5xx naming the format) or whose reply holds no JSON (a server that
+ignores the format) moves on to the next method. A reply that is JSON but breaks the schema or
+the operation's checks, or that was cut off at `max_tokens` (whatever the method: a tool call
+cut short too), gets one repair turn that shows the model its problems. Nothing unusable is ever
+read as a score (the failure peers report for OpenAI evals, Prometheus and DeepEval): the
+operation fails with a reason (`transport`, `format`, `content`, `deadline`) and the node falls
+back to its offline twin.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import re
-import threading
 import time
-from collections.abc import Callable, Generator
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import openai
-from langchain_core.language_models import BaseChatModel
+from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from pydantic import ValidationError
+from langchain_core.outputs import ChatGeneration
+from langchain_core.utils.json import parse_json_markdown
+from pydantic import BaseModel, ValidationError
 
-from agent.llm.drive import adrive, drive
-from agent.llm.records import CallRecord, LlmError, Result
-from agent.llm.schemas import SCHEMAS, strict_json_schema
+from agent.llm.records import LlmError, LlmRun, OperationRecord, elapsed_ms, fail
+from agent.llm.retry import not_supported, retrying
+from agent.llm.schemas import SCHEMAS, Bounds, strict_json_schema
+from prompts.render import render
+from scoring.schema import DegradeReason, StructuredMethod
 
-Method = Literal["json_schema", "function_calling", "json_text"]
-METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_text")
+if TYPE_CHECKING:
+    from agent.llm.client import LlmClient
+
 Check = Callable[[Any], list[str]]
 
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+
+class UnreadableReplyError(Exception):
+    """An HTTP 200 that is no chat completion (a proxy's HTML page): the SDK fails reading it."""
 
 
-_UNREADABLE = (AttributeError, TypeError, KeyError, ValueError)
+@dataclass
+class Reply:
+    """What one request brought back, read: the value, or the problems that keep it out."""
 
-
-def _usage(message: BaseMessage) -> tuple[int, int]:
-    usage = getattr(message, "usage_metadata", None) or {}
-    return int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
-
-
-def _raw_text(method: Method, message: BaseMessage) -> str:
-    """What the model actually said, whichever channel it used."""
-    if method == "function_calling" and isinstance(message, AIMessage):
-        if message.tool_calls:
-            return json.dumps(message.tool_calls[0]["args"], ensure_ascii=False)
-        if message.invalid_tool_calls:
-            return str(message.invalid_tool_calls[0].get("args") or "")
-    content = message.content
-    return content if isinstance(content, str) else json.dumps(content)
-
-
-def _json_in(text: str) -> str:
-    """Plain-JSON replies often come fenced or with a sentence around the object."""
-    text = _FENCE.sub("", text.strip()).strip()
-    start, end = text.find("{"), text.rfind("}")
-    return text[start : end + 1] if start != -1 and end > start else text
-
-
-def _problems_of(err: ValidationError) -> list[str]:
-    return [
-        f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
-        for e in err.errors(include_url=False)
-    ][:12]
+    text: str
+    value: BaseModel | None = None
+    problems: list[str] = field(default_factory=list)
+    kind: DegradeReason = "format"  # what the problems are: unreadable (format) or wrong (content)
+    readable: bool = False  # any JSON came back at all (else the method was likely ignored)
 
 
 @dataclass(frozen=True)
-class Turn:
-    """One round trip to make: the method, the conversation so far, where to record it."""
+class Ask:
+    """One operation's request: the prompt, the `max_tokens` ceiling and the matching schema
+    bounds, the operation's checks."""
 
-    method: Method
     operation: str
-    messages: list[BaseMessage]
-    records: list[CallRecord]
+    prompt: str
+    language: str
+    max_tokens: int
+    bounds: Bounds
+    check: Check | None = None
 
 
-class StructuredLlm:
-    """Structured calls on one chat model; remembers which method the server accepted."""
+async def ask(llm: LlmClient, run: LlmRun, question: Ask) -> Any:
+    """The operation's validated answer (a pydantic model), or `LlmError` with the reason."""
+    record = OperationRecord(question.operation, max_tokens=question.max_tokens)
+    run.operations.append(record)
+    if run.deadline is not None and asyncio.get_running_loop().time() >= run.deadline:
+        raise fail(record, "deadline", "the grade's LLM time had run out; no request was made")
+    start = time.perf_counter()
+    timeout = asyncio.timeout_at(run.deadline)
+    try:
+        async with timeout:
+            if llm.accepted is None:
+                async with llm.negotiation():
+                    if llm.accepted is None:  # else another operation found it meanwhile
+                        return await _negotiate(llm, run, record, question)
+            return await _negotiate(llm, run, record, question)
+    except TimeoutError:
+        if not timeout.expired():
+            raise
+        raise fail(record, "deadline", "the grade's LLM time ran out; its requests were "
+                   "cancelled") from None
+    except openai.OpenAIError as err:
+        raise fail(record, "transport", _describe(err)) from err
+    except UnreadableReplyError as err:
+        raise fail(record, "transport", f"unreadable reply ({err})") from err
+    finally:
+        record.ms = elapsed_ms(start)
 
-    def __init__(self, model: BaseChatModel, methods: tuple[Method, ...] = METHODS) -> None:
-        self.model = model
-        self.methods = methods
-        self._accepted: Method | None = None
-        self._lock = threading.Lock()
 
-    def _order(self) -> list[Method]:
-        with self._lock:
-            first = self._accepted
-        return [first, *(m for m in self.methods if m != first)] if first else list(self.methods)
-
-    def _request(self, turn: Turn) -> tuple[Any, list[BaseMessage], dict[str, Any]]:
-        """(runnable, input, kwargs) of one round trip; the sync and async paths share it."""
-        method, operation, messages = turn.method, turn.operation, turn.messages
-        schema = strict_json_schema(operation)
-        if method == "json_schema":
-            # Sent as a raw body field: the SDK's typed `response_format` walks the whole schema
-            # on every call (~3 ms of CPU) and its `parse` path adds a second model conversion.
-            fmt = {"type": "json_schema", "json_schema": {"name": operation, "schema": schema, "strict": True}}
-            return self.model, messages, {"extra_body": {"response_format": fmt}}
-        if method == "function_calling":
-            tool = {"type": "function", "function": {"name": operation, "parameters": schema}}
-            return self.model.bind_tools([tool], tool_choice=operation), messages, {}
-        hint = (
-            f"\n\nAnswer with one JSON object only (no prose, no code fence) that matches this "
-            f"JSON schema named {operation!r}:\n{json.dumps(schema, ensure_ascii=False)}"
-        )
-        first = messages[0]
-        return self.model, [HumanMessage(str(first.content) + hint), *messages[1:]], {}
-
-    def _parse(self, method: Method, operation: str, message: BaseMessage, check: Check | None) -> tuple[Any, list[str]]:
-        text = _raw_text(method, message)
-        problems: list[str] = []
-        if message.response_metadata.get("finish_reason") == "length":
-            problems.append("the answer was cut off (finish_reason=length): answer more briefly")
+async def _negotiate(llm: LlmClient, run: LlmRun, record: OperationRecord, question: Ask) -> Any:
+    refused: list[StructuredMethod] = []
+    tried: list[str] = []
+    for method in llm.methods():
+        prompt = question.prompt
+        if method == "json_mode":
+            prompt = json_mode_prompt(prompt, question.operation, question.language)
+        messages: list[BaseMessage] = [HumanMessage(prompt)]
         try:
-            value = SCHEMAS[operation].model_validate_json(_json_in(text))
-        except ValidationError as err:
-            return None, problems + _problems_of(err)
-        problems += check(value) if check else []
-        return (None if problems else value), problems
+            reply = await _send(llm, run, record, method, messages, question)
+        except openai.APIStatusError as err:
+            if not not_supported(err):
+                raise
+            refused.append(method)
+            tried.append(f"{method} refused ({_describe(err)})")
+            continue
+        if not reply.readable and method != llm.accepted:
+            tried.append(f"{method}: {'; '.join(reply.problems)}")
+            continue
+        if reply.problems:
+            record.repaired = True
+            repair = render("repair", question.language, problems=reply.problems)
+            messages = [*messages, AIMessage(reply.text[:4000]), HumanMessage(repair)]
+            reply = await _send(llm, run, record, method, messages, question)
+            if reply.problems:
+                raise fail(record, reply.kind, "unusable answer after one repair: "
+                           + "; ".join(reply.problems))
+        llm.settle(method, refused)
+        return reply.value
+    raise fail(record, "format", "no structured-output method gave an answer: " + "; ".join(tried))
 
-    def _send(self, turn: Turn) -> BaseMessage:
-        runnable, messages, kwargs = self._request(turn)
-        start = time.perf_counter()
+
+async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: StructuredMethod,
+                messages: list[BaseMessage], question: Ask) -> Reply:
+    """One request (retried on transient failures), read."""
+    call = llm.structured(question.operation, method, question.max_tokens, question.bounds)
+    record.method = method
+
+    async def attempt() -> AIMessage:
+        record.requests += 1
         try:
-            message = runnable.invoke(messages, **kwargs)
-        except Exception as err:  # noqa: BLE001 - recorded, then re-raised by _failed
-            return _failed(turn, err, start)
-        return _answered(turn, message, start)
+            if llm.slots is None:
+                return await call.model.ainvoke(messages)
+            async with llm.slots.ahold():
+                return await call.model.ainvoke(messages)
+        except (AttributeError, TypeError, KeyError, ValueError) as err:
+            raise UnreadableReplyError(f"{type(err).__name__}: {err}"[:300]) from err
 
-    async def _asend(self, turn: Turn) -> BaseMessage:
-        runnable, messages, kwargs = self._request(turn)
-        start = time.perf_counter()
-        try:
-            message = await runnable.ainvoke(messages, **kwargs)
-        except Exception as err:  # noqa: BLE001 - recorded, then re-raised by _failed
-            return _failed(turn, err, start)
-        return _answered(turn, message, start)
-
-    def _conversation(self, operation: str, prompt: str, check: Check | None) -> Generator[Turn, BaseMessage, Result[Any]]:
-        """The protocol of one structured call, whatever carries the round trips."""
-        records: list[CallRecord] = []
-        rejected: list[str] = []
-        for method in self._order():
-            messages: list[BaseMessage] = [HumanMessage(prompt)]
-            try:
-                message = yield Turn(method, operation, messages, records)
-            except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
-                rejected.append(f"{method} rejected ({err.status_code})")
-                continue
-            except openai.OpenAIError as err:
-                raise LlmError(operation, _describe(err), records) from err
-            value, problems = self._parse(method, operation, message, check)
-            if value is None:
-                repair = _repair_message(problems)
-                messages = [*messages, AIMessage(_raw_text(method, message)[:4000]), HumanMessage(repair)]
-                try:
-                    message = yield Turn(method, operation, messages, records)
-                except openai.OpenAIError as err:
-                    raise LlmError(operation, _describe(err), records) from err
-                value, problems = self._parse(method, operation, message, check)
-                if value is None:
-                    raise LlmError(
-                        operation, "invalid output after one repair: " + "; ".join(problems), records
-                    )
-            with self._lock:
-                self._accepted = method
-            return Result(value, records)
-        raise LlmError(operation, "no structured-output method accepted: " + ", ".join(rejected), records)
-
-    def call(self, operation: str, prompt: str, check: Check | None = None) -> Result[Any]:
-        """Ask for `operation`'s schema; `check` adds semantic problems (e.g. wrong step count)."""
-        return drive(self._conversation(operation, prompt, check), self._send)
-
-    async def acall(self, operation: str, prompt: str, check: Check | None = None) -> Result[Any]:
-        """`call` on the event loop, through the async HTTP client (no thread per call)."""
-        return await adrive(self._conversation(operation, prompt, check), self._asend)
+    try:
+        raw = await retrying(llm.config.max_retries, run.deadline)(attempt)
+    except openai.LengthFinishReasonError as err:  # the SDK's `parse` (json_schema) refuses it
+        llm.answered()
+        usage = err.completion.usage
+        record.prompt_tokens += usage.prompt_tokens if usage else 0
+        record.completion_tokens += usage.completion_tokens if usage else 0
+        return _cut_off(question, err.completion.choices[0].message.content or "")
+    llm.answered()
+    usage = raw.usage_metadata or {}
+    record.prompt_tokens += int(usage.get("input_tokens", 0))
+    record.completion_tokens += int(usage.get("output_tokens", 0))
+    try:
+        parsed, error = call.parser.parse_result([ChatGeneration(message=raw)]), None
+    except (OutputParserException, ValueError) as err:
+        parsed, error = None, err
+    return _read(question, method, raw, parsed, error, int(usage.get("output_tokens", 0)))
 
 
-def _answered(turn: Turn, message: BaseMessage, start: float) -> BaseMessage:
-    prompt, completion = _usage(message)
-    turn.records.append(CallRecord(turn.operation, turn.method, prompt, completion, _ms(start), True))
-    return message
+def _read(question: Ask, method: StructuredMethod, raw: AIMessage, parsed: Any,
+          error: BaseException | None, used: int) -> Reply:
+    text = _raw_text(raw)
+    if raw.response_metadata.get("finish_reason") == "length" or used >= question.max_tokens:
+        return _cut_off(question, text)
+    reply = Reply(text=text)
+    if not isinstance(parsed, dict) or not _complete_json(text):
+        # LangChain's JSON parser closes what a reply left open; an answer must be whole.
+        reply.problems.append(_unreadable(raw, method, None if isinstance(parsed, dict) else error))
+        return reply
+    reply.readable = True
+    try:
+        reply.value = SCHEMAS[question.operation].model_validate(parsed)
+    except ValidationError as err:
+        reply.problems += [f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                           for e in err.errors(include_url=False)][:12]
+        return reply
+    if question.check and (problems := question.check(reply.value)):
+        reply.value, reply.problems, reply.kind = None, problems, "content"
+    return reply
 
 
-def _failed(turn: Turn, err: Exception, start: float) -> BaseMessage:
-    """A failed round trip is recorded, and re-raised for the conversation to handle."""
-    turn.records.append(CallRecord(turn.operation, turn.method, 0, 0, _ms(start), False))
-    if isinstance(err, _UNREADABLE):  # e.g. a 200 with an HTML body: the SDK fails while reading it
-        raise LlmError(turn.operation, f"unreadable reply ({type(err).__name__}: {err})"[:300],
-                       turn.records) from err
-    raise err
+def json_mode_prompt(prompt: str, operation: str, language: str) -> str:
+    """JSON mode sends no schema: the prompt carries it."""
+    schema = json.dumps(strict_json_schema(operation), ensure_ascii=False)
+    return prompt + "\n" + render("json_answer", language, name=operation, schema=schema)
 
 
-def _repair_message(problems: list[str]) -> str:
-    listed = "\n".join(f"- {p}" for p in problems)
-    return (
-        "Your previous answer could not be used:\n"
-        f"{listed}\n"
-        "Answer again with the complete JSON object, corrected, and nothing else."
-    )
+def _raw_text(message: AIMessage) -> str:
+    """What the model said, whichever channel it used (a tool call's arguments, or content)."""
+    if message.tool_calls:
+        return json.dumps(message.tool_calls[0]["args"], ensure_ascii=False)
+    if message.invalid_tool_calls:
+        return str(message.invalid_tool_calls[0].get("args") or "")
+    content = message.content
+    return content if isinstance(content, str) else str(content)
+
+
+def _cut_off(question: Ask, text: str) -> Reply:
+    """A reply stopped at `max_tokens`: the method works, the answer was too long."""
+    problem = (f"the answer was cut off at {question.max_tokens} tokens: answer more briefly, "
+               "with the complete JSON object")
+    return Reply(text=text, problems=[problem], readable=True)
+
+
+def _complete_json(text: str) -> bool:
+    try:
+        parse_json_markdown(text, parser=json.loads)
+    except ValueError:
+        return False
+    return True
+
+
+def _unreadable(raw: AIMessage, method: StructuredMethod, error: BaseException | None) -> str:
+    if method == "function_calling" and not (raw.tool_calls or raw.invalid_tool_calls):
+        return "no tool call came back"
+    detail = str(error).splitlines()[0][:200] if error else "incomplete or no JSON"
+    return f"the answer is not the JSON object asked for ({detail})"
 
 
 def _describe(err: openai.OpenAIError) -> str:
     if isinstance(err, openai.APITimeoutError):
         return "the model did not answer in time"
     if isinstance(err, openai.APIStatusError):
-        return f"HTTP {err.status_code} from the model endpoint"
+        return f"HTTP {err.status_code}: {_message(err)}"[:300]
     if isinstance(err, openai.APIConnectionError):
-        return f"cannot reach the model endpoint ({_root_cause(err)})"
-    return str(err)
+        return f"cannot reach the model endpoint ({_root_cause(err)})"[:300]
+    return str(err)[:300]
+
+
+def _message(err: openai.APIStatusError) -> str:
+    body = err.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+    return err.message
 
 
 def _root_cause(err: BaseException) -> BaseException:
@@ -222,5 +250,4 @@ def _root_cause(err: BaseException) -> BaseException:
     return seen
 
 
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000.0, 3)
+__all__ = ["Ask", "LlmError", "ask"]

@@ -43,7 +43,7 @@ def skeleton_length(state: GradeState) -> int | None:
 
 
 def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    if "verdicts" in state and "tree" in state:
+    if state["evaluate_process"]:
         verdicts, tree = state["verdicts"], state["tree"]
     else:
         verdicts, tree = _simple_path(state)
@@ -60,20 +60,18 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         simplicity=request.modules.simplicity,
         difficulty=state.get("difficulty"),
     )
-    calls = state.get("llm_calls", [])
     use_llm = bool(state.get("use_llm"))
     versions = {"prompt_set": PROMPT_SET_VERSION if use_llm else "offline-1",
                 "hazard": _hazard_version(runtime.context.fuse.hcrs)}
     if use_llm:
         versions["model"] = runtime.context.llm_model
     guard = Guard()
+    run = runtime.context.run
     meta = Meta(
         mode="llm" if use_llm else "offline",
-        llm_calls=len(calls),
-        prompt_tokens=sum(c.prompt_tokens for c in calls),
-        completion_tokens=sum(c.completion_tokens for c in calls),
+        **run.meta_fields(),
         node_ms=dict(state.get("node_ms", {})),
-        degraded=bool(state.get("degraded", False)),
+        degraded=bool(state.get("degraded", False)) or run.degraded,
         warnings=list(state.get("warnings", [])),
         versions=versions,
     )

@@ -15,25 +15,13 @@ from agent.context import Context
 from agent.state import GradeState
 from scoring.align import align
 from scoring.embed import similarity_matrix
-from scoring.segment import segment_steps
-
-
-def reference_steps(state: GradeState) -> list[str]:
-    """The request's reference steps, or its reference solution segmented offline."""
-    request = state["request"]
-    if request.reference_steps is not None:
-        return [s.strip() for s in request.reference_steps if s.strip()]
-    if request.reference_solution:
-        return segment_steps(request.reference_solution, request.language)
-    return []
 
 
 def align_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    difficulty = state.get("difficulty")
-    if difficulty is not None and not difficulty.process_evaluation_needed:
+    if not state["evaluate_process"]:
         return {"alignment": None, "problem_similarity": None}
     ctx = runtime.context
-    references = reference_steps(state)
+    references = state["reference_steps"]
     steps = state["steps"]
     related = ctx.judge.relatedness and state.get("language") == "en"
     if not references and not related:

@@ -18,28 +18,28 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.inputs import grading_llm
 from agent.llm.fallback import degraded
 from agent.llm.operations import judge_answer as ask
 from agent.llm.records import LlmError
-from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
 
 
-def judge_answer(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
+async def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     answer = state["answer"]
-    llm = runtime.context.llm
-    if not state.get("use_llm") or llm is None or answer.extracted is None or not answer.reference:
+    llm = grading_llm(state, runtime.context)
+    if llm is None or answer.extracted is None or not answer.reference:
         return {}
     if answer.symbolic is True:
         return {}
     request = state["request"]
     try:
-        verdict, records = yield ask(request.problem, answer.extracted, answer.reference, state["language"])
+        verdict = await ask(llm, runtime.context.run, request.problem, answer.extracted,
+                            answer.reference, state["language"])
     except LlmError as err:
         return degraded(err, "symbolic answer check alone")
     update: dict[str, Any] = {
         "answer": replace(answer, llm=verdict.correct, llm_reason=verdict.reason),
-        "llm_calls": records,
     }
     judged = update["answer"]
     if judged.overruled_model:

@@ -11,6 +11,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.inputs import reference_steps, solution_text
 from agent.state import GradeState
 from scoring.answer import AnswerCheck, check_answer
 from scoring.answer_verdict import answer_verdict, answer_warnings
@@ -21,17 +22,10 @@ from scoring.problem_type import detect_problem_type
 EMPTY_SOLUTION = "empty solution: nothing to grade"
 
 
-def solution_text(state: GradeState) -> str:
-    request = state["request"]
-    if request.solution_steps is not None:
-        return "\n".join(request.solution_steps)
-    return request.solution or ""
-
-
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     request = state["request"]
     guard = Guard()
-    text = solution_text(state)
+    text = solution_text(request)
     language = request.language
     if language == "auto":
         language = guard.run("prepare.language", detect_language, f"{request.problem}\n{text}",
@@ -56,6 +50,7 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         "language": language,
         "problem_type": problem_type,
         "answer": answer,
+        "reference_steps": reference_steps(request),
         "warnings": warnings,
         "check_failures": guard.failures,
     }

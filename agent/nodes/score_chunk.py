@@ -8,15 +8,16 @@ joins the parts. A part whose call fails leaves its steps to the evidence alone 
 
 from __future__ import annotations
 
+from typing import Any
+
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from agent.context import Context
+from agent.inputs import grading_llm, judge_request
 from agent.llm.fallback import degraded
 from agent.llm.operations import judge_steps as llm_judge_steps
 from agent.llm.records import LlmError
-from agent.nodes.judge_request import judge_request
-from agent.nodes.llm_node import NodeRun
 from agent.state import ChunkState, ChunkVerdicts, GradeState
 
 
@@ -29,15 +30,17 @@ def chunk_sends(state: GradeState, size: int) -> list[Send]:
     return [Send("score_chunk", {"state": state, "span": span}) for span in spans(len(state["steps"]), size)]
 
 
-def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> NodeRun:
+async def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> dict[str, Any]:
     state, (first, last) = payload["state"], payload["span"]
-    llm = runtime.context.llm
+    context = runtime.context
+    llm = grading_llm(state, context)
     if llm is None:
         raise RuntimeError("score_chunk is only routed to in LLM mode")
     warnings: list[str] = []
     try:
-        verdicts, records = yield llm_judge_steps(judge_request(state), state["steps"], warnings, (first, last))
+        verdicts = await llm_judge_steps(llm, context.run, judge_request(state), state["steps"],
+                                         warnings, (first, last))
     except LlmError as err:
         update = degraded(err, f"judge for steps {first}-{last}")
         return {**update, "chunks": [ChunkVerdicts(first, [None] * (last - first + 1), False)]}
-    return {"chunks": [ChunkVerdicts(first, verdicts, True)], "llm_calls": records, "warnings": warnings}
+    return {"chunks": [ChunkVerdicts(first, verdicts, True)], "warnings": warnings}

@@ -4,8 +4,9 @@ Offline there is nothing to ask: `verify` labels the steps from the evidence `co
 gathered.
 
 LLM mode asks for `step_judgement` (REPA-style against the reference steps when there are any,
-answer-guided otherwise); with `fused` the labels already came with the segmentation; for a long
-solution the parts judged by `score_chunk` are joined here.
+answer-guided otherwise); with `fused` the labels came with the segmentation (when that one
+call failed, `verify` decides from the evidence alone: no second call); for a long solution the parts judged by
+`score_chunk` are joined here.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.inputs import fused_call, grading_llm, judge_request
 from agent.llm.fallback import degraded
 from agent.llm.operations import judge_steps as llm_judge_steps
 from agent.llm.records import LlmError
-from agent.nodes.judge_request import judge_request
-from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
 
 
@@ -36,18 +36,22 @@ def _joined(state: GradeState) -> dict[str, Any]:
     return {"verdicts": verdicts, "judged_by": "llm" if any(p.by_llm for p in parts) else "offline"}
 
 
-def score_steps(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
+async def score_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     if state.get("chunks"):
         return _joined(state)
-    fused = state.get("llm_verdicts")
-    if fused is not None:
-        return {"verdicts": fused, "judged_by": "llm"}
-    llm = runtime.context.llm
-    if not state.get("use_llm") or llm is None:
+    context = runtime.context
+    llm = grading_llm(state, context)
+    if llm is not None and fused_call(state["request"]):
+        fused = state.get("llm_verdicts")
+        if fused is not None:
+            return {"verdicts": fused, "judged_by": "llm"}
+        llm = None  # the fused call failed and said so: no second call, `verify` decides
+    if llm is None:
         return _offline()
     warnings: list[str] = []
     try:
-        verdicts, records = yield llm_judge_steps(judge_request(state), state["steps"], warnings)
+        verdicts = await llm_judge_steps(llm, context.run, judge_request(state), state["steps"],
+                                         warnings)
     except LlmError as err:
         return {**_offline(), **degraded(err, "judge")}
-    return {"verdicts": verdicts, "judged_by": "llm", "llm_calls": records, "warnings": warnings}
+    return {"verdicts": verdicts, "judged_by": "llm", "warnings": warnings}

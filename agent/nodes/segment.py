@@ -1,21 +1,22 @@
 """`segment`: the solution's steps; given `solution_steps`, segmentation is skipped.
 
 LLM mode asks for `segmentation`; with `fused` it asks for `fused_judgement` instead, which also
-labels the steps, so `score_steps` has nothing left to ask (one round trip in all).
+labels the steps: one call in all. When that call fails, the steps and the labels both come
+from the offline twins: no second judgement call follows (`score_steps` knows).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.inputs import fused_call, grading_llm, judge_request
 from agent.llm.fallback import degraded
 from agent.llm.operations import judge_fused, segment_solution
 from agent.llm.records import LlmError
-from agent.nodes.judge_request import judge_request
-from agent.nodes.llm_node import NodeRun
 from agent.state import GradeState
 from scoring.segment import cap_steps, segment_steps
 
@@ -36,26 +37,27 @@ def _coverage_warnings(solution: str, steps: list[str]) -> list[str]:
     return []
 
 
-def segment(state: GradeState, runtime: Runtime[Context]) -> NodeRun:
+async def segment(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     request = state["request"]
     if request.solution_steps is not None:
-        return {"steps": [s.strip() for s in request.solution_steps if s.strip()], "warnings": []}
+        return {"steps": [s.strip() for s in request.solution_steps if s.strip()]}
     solution = request.solution or ""
-    llm = runtime.context.llm
-    if not state.get("use_llm") or llm is None:
-        steps, warnings = _offline(solution, request.language)
+    llm = grading_llm(state, runtime.context)
+    if llm is None:
+        steps, warnings = await asyncio.to_thread(_offline, solution, request.language)
         return {"steps": steps, "warnings": warnings}
+    run = runtime.context.run
     warnings: list[str] = []
     try:
-        if request.fused:
-            steps, verdicts, records = yield judge_fused(judge_request(state), solution, warnings)
-            update: dict[str, Any] = {"steps": steps, "llm_verdicts": verdicts, "llm_calls": records}
+        if fused_call(request):
+            steps, verdicts = await judge_fused(llm, run, judge_request(state), solution, warnings)
+            update: dict[str, Any] = {"steps": steps, "llm_verdicts": verdicts}
         else:
-            steps, records = yield segment_solution(request.problem, solution, state["language"])
-            update = {"steps": steps, "llm_calls": records}
+            steps = await segment_solution(llm, run, request.problem, solution, state["language"])
+            update = {"steps": steps}
     except LlmError as err:
-        twin = "judge and segmentation" if request.fused else "segmentation"
-        steps, capped = _offline(solution, request.language)
+        twin = "segmentation and judge" if fused_call(request) else "segmentation"
+        steps, capped = await asyncio.to_thread(_offline, solution, request.language)
         fallback = degraded(err, twin)
         return {**fallback, "steps": steps, "warnings": fallback["warnings"] + capped}
     return {**update, "warnings": warnings + _coverage_warnings(solution, steps)}

@@ -65,10 +65,10 @@ def make_bench_grader(mode: Mode, out_dir: Path, answer_timeout: float | None = 
     busy machine, where a 2 s check may time out and leave the answer undecided."""
     if mode == "offline":
         return Grader(Context() if answer_timeout is None else Context(answer_timeout=answer_timeout))
-    from server.factory import make_grader
-    from server.settings import Settings
+    from agent.build import make_grader
+    from agent.settings import GradingSettings
 
-    settings = Settings()
+    settings = GradingSettings()
     cache = out_dir / "llm_cache"
     cache.mkdir(parents=True, exist_ok=True)
     updates: dict[str, object] = {"llm_record": settings.llm_record or cache,

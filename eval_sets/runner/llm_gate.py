@@ -3,8 +3,8 @@
 On one machine `--concurrency` bounds the items in flight, and so the requests. Spread over a
 cluster, N actors with a few items each would send N times as many requests to one endpoint; the
 Ray engine therefore hands each actor a `Gate` (a slot lease from one shared actor) and every
-model call, the grader's and the solution generator's, holds a slot while it runs. Retries and
-degradation are untouched: they happen inside the wrapped model, under the same slot.
+model request, the grader's (`LlmClient.slots`, each attempt) and the solution generator's (a
+wrapped chat model), holds a slot while it runs. Retries and degradation are untouched.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def gate_grader(grader: Grader, gate: Gate | None) -> Grader:
     llm = grader.context.llm
     if gate is None or llm is None:
         return grader
-    from agent.llm.structured import StructuredLlm
+    from agent.llm.client import LlmClient
 
-    context = replace(grader.context, llm=StructuredLlm(gated(llm.model, gate)))
+    context = replace(grader.context, llm=LlmClient(llm.config, llm.http_client, slots=gate))
     return Grader(context, llm_configured=grader.llm_configured)

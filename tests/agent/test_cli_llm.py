@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from agent.llm.fake_server import FakeOpenAI
 from eval_sets.examples import EXAMPLES_DIR
 from server.cli import main
+from tests.fakes.openai_server import FakeOpenAI
 
 from .test_llm_failures import ANSWERS
 

@@ -25,7 +25,7 @@ from eval_sets.examples import load_example
 from scoring.judge.checks import CHECKS
 from scoring.schema import GradeReport, GradeRequest, Modules
 
-from .conftest import bag_of_words, llm_grader
+from .conftest import bag_of_words, respx_grader
 from .test_llm_failures import BASE, URL, ok
 
 FUSE = sys.modules[scoring.fuse.__module__]  # the module: the package's `fuse` is the function
@@ -124,7 +124,7 @@ def test_a_fusion_step_that_raises_is_left_out(monkeypatch, target, check, outco
 def test_an_llm_node_that_raises_is_graded_by_its_offline_twin(monkeypatch, clean, run_async):
     respx.post(URL).mock(side_effect=ok)
     monkeypatch.setattr(agent.nodes.segment, "segment_solution", _boom)
-    report = _grade(SLIP.model_copy(update={"mode": "llm"}), llm_grader(BASE), run_async)
+    report = _grade(SLIP.model_copy(update={"mode": "llm"}), respx_grader(BASE), run_async)
     _contained(report, "node.segment", "graded by its offline twin")
     assert [s.text for s in report.steps] == [s.text for s in clean.steps]
     assert report.meta.mode == "llm"
@@ -134,7 +134,7 @@ def test_an_llm_node_that_raises_is_graded_by_its_offline_twin(monkeypatch, clea
 def test_an_llm_judge_that_raises_is_replaced_by_the_offline_judge(monkeypatch, clean):
     respx.post(URL).mock(side_effect=ok)
     monkeypatch.setattr(agent.nodes.score_steps, "llm_judge_steps", _boom)
-    report = _grade(SLIP.model_copy(update={"mode": "llm"}), llm_grader(BASE))
+    report = _grade(SLIP.model_copy(update={"mode": "llm"}), respx_grader(BASE))
     _contained(report, "node.score_steps", "graded by its offline twin")
     assert [s.label for s in report.steps] == [s.label for s in clean.steps]
 
@@ -144,7 +144,7 @@ def test_an_llm_judge_that_raises_is_replaced_by_the_offline_judge(monkeypatch, 
 def test_a_chunk_that_raises_is_judged_offline(monkeypatch, clean, run_async):
     respx.post(URL).mock(side_effect=ok)
     monkeypatch.setattr(agent.nodes.score_chunk, "llm_judge_steps", _boom)
-    grader = llm_grader(BASE, chunk_steps=1)  # three parts, one step each
+    grader = respx_grader(BASE, chunk_steps=1)  # three parts, one step each
     report = _grade(SLIP.model_copy(update={"mode": "llm"}), grader, run_async)
     _contained(report, "node.score_chunk", "graded by its offline twin")
     assert [s.label for s in report.steps] == [s.label for s in clean.steps]
@@ -155,7 +155,7 @@ def test_when_the_twin_fails_too_segmentation_falls_back_to_lines(monkeypatch):
     respx.post(URL).mock(side_effect=ok)
     monkeypatch.setattr(agent.nodes.segment, "segment_solution", _boom)
     monkeypatch.setattr(agent.nodes.segment, "segment_steps", _boom)
-    report = _grade(SLIP.model_copy(update={"mode": "llm"}), llm_grader(BASE))
+    report = _grade(SLIP.model_copy(update={"mode": "llm"}), respx_grader(BASE))
     _contained(report, "node.segment", "used its last resort")
     assert [s.text for s in report.steps] == SLIP.solution.splitlines()
 

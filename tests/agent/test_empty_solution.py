@@ -12,7 +12,7 @@ from agent.context import Context
 from agent.grader import Grader
 from scoring.schema import GradeRequest, Modules
 
-from .conftest import bag_of_words, llm_grader
+from .conftest import bag_of_words, respx_grader
 from .test_llm_failures import BASE, URL, ok
 
 PROBLEM = "A bakery sells 47 muffins on Monday and 58 on Tuesday. How many in all?"
@@ -48,6 +48,6 @@ def test_no_model_is_asked_about_an_empty_solution():
     route = respx.post(URL).mock(side_effect=ok)
     request = GradeRequest(problem=PROBLEM, solution=" ", reference_answer="105", mode="llm",
                            modules=Modules(difficulty=True))
-    report = llm_grader(BASE).grade(request)
+    report = respx_grader(BASE).grade(request)
     assert route.call_count == 0 and report.meta.llm_calls == 0
     assert report.score == 0 and report.steps == [] and report.answer.correct is False

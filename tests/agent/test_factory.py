@@ -2,40 +2,63 @@
 
 from __future__ import annotations
 
-import httpx
-import respx
+import asyncio
 
+import httpx
+import pytest
+import respx
+from pydantic import ValidationError
+
+from agent.build import llm_config, make_grader
 from agent.llm.config import REPLAY_BASE_URL, LlmConfig
-from agent.llm.factory import make_chat_model
-from server.factory import llm_config, make_grader
-from server.settings import Settings
+from agent.llm.factory import ceiling_field, make_chat_model
+from agent.settings import GradingSettings
 
 
 def test_no_endpoint_means_no_client():
-    settings = Settings(_env_file=None)
+    settings = GradingSettings(_env_file=None)
     assert llm_config(settings) is None
     assert make_grader(settings).context.llm is None
 
 
 def test_settings_become_one_config(tmp_path):
-    settings = Settings(llm_base_url="http://h/v1", llm_model="m", llm_api_key="k", llm_timeout=7,
-                        llm_max_retries=1, llm_record=tmp_path, _env_file=None)
-    config = llm_config(settings)
-    assert config == LlmConfig(base_url="http://h/v1", model="m", api_key="k", timeout=7,
-                               max_retries=1, record_dir=tmp_path)
-    replay = llm_config(Settings(llm_model="m", llm_replay=tmp_path, _env_file=None))
-    assert replay is not None and replay.base_url == REPLAY_BASE_URL
+    settings = GradingSettings(
+        llm_base_url="http://h/v1", llm_model="m", llm_api_key="k", llm_timeout=7,
+        llm_max_retries=1, llm_budget=20, llm_methods="function_calling,json_mode",
+        llm_reason_tokens=30, llm_max_tokens=900, llm_record=tmp_path, _env_file=None)
+    assert llm_config(settings) == LlmConfig(
+        base_url="http://h/v1", model="m", api_key="k", timeout=7, max_retries=1, budget=20,
+        methods=("function_calling", "json_mode"), reason_tokens=30, max_tokens=900,
+        cache_dir=tmp_path)
+    replay = llm_config(GradingSettings(llm_model="m", llm_replay=tmp_path, _env_file=None))
+    assert replay is not None and replay.base_url == REPLAY_BASE_URL and replay.replay_only
+
+
+def test_bad_llm_settings_are_refused_by_name(tmp_path):
+    with pytest.raises(ValidationError, match="llm_methods"):
+        GradingSettings(llm_methods="json_schema,xml", _env_file=None)
+    with pytest.raises(ValidationError, match="llm_budget"):
+        GradingSettings(llm_budget=0, _env_file=None)
+    with pytest.raises(ValidationError, match="different folders"):
+        GradingSettings(llm_record=tmp_path / "a", llm_replay=tmp_path / "b", _env_file=None)
 
 
 @respx.mock
-def test_every_call_carries_the_timeout_key_and_model():
-    route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(200, json={
-        "id": "x", "object": "chat.completion", "created": 0, "model": "m",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"},
-                     "finish_reason": "stop"}]}))
+def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
+    route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(500, json={
+        "error": {"message": "boom"}}))
     model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m", api_key="sk-1", timeout=3))
-    assert model.invoke("hello").content == "hi"
+    with pytest.raises(Exception, match="boom"):
+        asyncio.run(model.ainvoke("hello"))
+    assert len(route.calls) == 1  # tenacity is the one retry layer, not the SDK
     request = route.calls[0].request
     assert request.headers["authorization"] == "Bearer sk-1"
     assert request.extensions["timeout"]["read"] == 3
-    assert model.max_retries == 2 and model.temperature == 0
+    assert model.max_retries == 0 and model.temperature == 0
+
+
+def test_openai_gets_max_completion_tokens_and_other_servers_max_tokens():
+    assert ceiling_field("https://api.openai.com/v1") == "max_completion_tokens"
+    assert ceiling_field("http://127.0.0.1:8080/v1") == "max_tokens"
+    model = make_chat_model(LlmConfig(base_url="http://127.0.0.1:8080/v1", model="m"))
+    assert model._get_request_payload("hi", max_tokens=5)["max_tokens"] == 5  # not renamed

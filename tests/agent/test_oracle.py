@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from agent.llm.fake_server import FakeOpenAI
 from prompts.render import fence
 from scoring.aggregate import parse_human_label
 from scoring.answer import extract_answer
 from scoring.judge import Reliability, load_calibration
 from scoring.schema import GradeRequest
+from tests.fakes.openai_server import FakeOpenAI
 
 TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_ended"}
 # The fake is the human annotators: a judge this reliable is told to the decision layer, with the

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.fake_llm import FaultyLlm
+from tests.fakes.openai_server import FakeOpenAI
 
 from .cdp import Browser, find_chromium
 
@@ -56,9 +56,9 @@ def chromium() -> str:
 
 
 @pytest.fixture(scope="session")
-def fake_llm() -> Iterator[FaultyLlm]:
+def fake_llm() -> Iterator[FakeOpenAI]:
     """An OpenAI-compatible fake the tests can make fail (`fake_llm.fault = "500"`)."""
-    with FaultyLlm() as llm:
+    with FakeOpenAI() as llm:
         yield llm
 
 
@@ -92,7 +92,7 @@ class Service:
 
 
 @pytest.fixture(scope="session")
-def service(chromium: str, fake_llm: FaultyLlm) -> Iterator[Service]:
+def service(chromium: str, fake_llm: FakeOpenAI) -> Iterator[Service]:
     """`stepgrade serve` as a user starts it: a key required, a small body limit, a (fake) LLM."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_")}
@@ -143,7 +143,7 @@ def browser(chromium: str) -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, service: Service, fake_llm: FaultyLlm) -> Browser:
+def page(browser: Browser, service: Service, fake_llm: FakeOpenAI) -> Browser:
     """The review page freshly loaded at 1280 x 900, examples listed, the fake LLM healthy."""
     fake_llm.fault = "none"
     browser.viewport(1280, 900)

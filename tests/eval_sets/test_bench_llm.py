@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from agent.llm.fake_server import FakeOpenAI
 from eval_sets.bundled import bundled_path
 from server.cli import main
+from tests.fakes.openai_server import FakeOpenAI
 
 
 def test_llm_mode_rerun_answers_from_the_cache(tmp_path, monkeypatch, capsys,

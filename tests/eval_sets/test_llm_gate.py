@@ -11,13 +11,13 @@ from contextlib import asynccontextmanager, contextmanager
 
 from langchain_core.messages import HumanMessage
 
+from agent.build import make_grader
 from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
-from agent.llm.fake_server import ARITHMETIC_SLIP_ANSWERS, FakeOpenAI
+from agent.settings import GradingSettings
 from eval_sets.examples import load_example
 from eval_sets.runner.llm_gate import gate_grader, gated
-from server.factory import make_grader
-from server.settings import Settings
+from tests.fakes.openai_server import ARITHMETIC_SLIP_ANSWERS, FakeOpenAI
 
 
 class CountingGate:
@@ -83,7 +83,7 @@ def test_gated_model_keeps_requests_under_the_cap() -> None:
 def test_a_gated_grader_sends_every_call_through_the_gate() -> None:
     endpoint, gate = Endpoint(ARITHMETIC_SLIP_ANSWERS, delay=0.0), CountingGate(1)
     with FakeOpenAI(endpoint) as server:
-        settings = Settings(llm_base_url=server.base_url, llm_model="fake", llm_max_retries=0)
+        settings = GradingSettings(llm_base_url=server.base_url, llm_model="fake", llm_max_retries=0)
         grader = gate_grader(make_grader(settings), gate)
         request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
         report = asyncio.run(grader.agrade(request))

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import ray
 
-from agent.llm.fake_server import FakeOpenAI
 from eval_sets.bundled import BUNDLED_DIR, bundled_path
 from eval_sets.registry import load_dataset
 from eval_sets.runner.bench import Recipe, grade_items
@@ -20,6 +19,7 @@ from eval_sets.runner.ray_engine import RayOptions
 from eval_sets.runner.run import RunConfig
 from eval_sets.runner.store import ResultStore
 from server.cli import main
+from tests.fakes.openai_server import FakeOpenAI
 
 # Answer checks get 30 s: a 2 s check can time out on a loaded machine and change a verdict.
 ANSWER_TIMEOUT = "30"

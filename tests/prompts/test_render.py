@@ -51,3 +51,17 @@ def test_generation_prompt_asks_for_one_step_per_line_and_a_boxed_answer(lang):
     text = render("generate_solution", lang)
     assert "\\boxed{}" in text
     assert ("own line" in text) if lang == "en" else ("单独写一行" in text)
+
+
+def test_the_repair_turn_lists_the_problems():
+    assert render("repair", "en", problems=["steps: expected 2 entries", "cut off"]) == (
+        "Your previous answer could not be used:\n- steps: expected 2 entries\n- cut off\n"
+        "Answer again with the complete JSON object, corrected, and nothing else.\n")
+    assert render("repair", "zh", problems=["x"]).startswith("你上一次的回答无法使用：\n- x\n")
+
+
+def test_json_mode_carries_the_schema_and_its_name():
+    text = render("json_answer", "en", name="difficulty", schema='{"type": "object"}')
+    assert text == ("Answer with one JSON object only (no prose, no code fence) that matches this "
+                    "JSON schema named 'difficulty':\n{\"type\": \"object\"}\n")
+    assert "'difficulty'" in render("json_answer", "zh", name="difficulty", schema="{}")

@@ -41,6 +41,12 @@ def cases() -> dict[str, tuple[str, str, dict]]:
         out[f"difficulty.{lang}"] = ("difficulty", lang, {"problem": PROBLEM, "solution": SOLUTION})
         out[f"segmentation.{lang}"] = ("segmentation", lang, {"problem": PROBLEM, "solution": SOLUTION})
         out[f"generate_solution.{lang}"] = ("generate_solution", lang, {})
+        out[f"json_answer.{lang}"] = ("json_answer", lang, {
+            "name": "answer_judgement",
+            "schema": '{"type": "object", "properties": {"correct": {"type": "boolean"}}}'})
+        out[f"repair.{lang}"] = ("repair", lang, {"problems": [
+            "steps: expected 3 entries with index 1..3 in order, got indices [1, 2]",
+            "the answer was cut off at max_tokens"]})
         out[f"answer_judgement.{lang}"] = (
             "answer_judgement", lang, {"problem": PROBLEM, "answer": "285", "references": ["315", "$315"]})
         for combo in itertools.product([False, True], repeat=3):

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from agent.build import make_grader
 from agent.grader import Grader
 from scoring.embed import hashed_bag_of_words
-from server.factory import make_grader
 from server.main import create_app
 from server.settings import Settings
 

@@ -63,9 +63,9 @@ GOOD = {"problem": "Compute 3 * 4.", "solution": "3 * 4 = 12", "reference_answer
 
 
 def test_every_line_gets_a_report_or_an_error_in_its_place(tmp_path, capsys, monkeypatch):
-    import server.factory
+    import agent.build
 
-    real = server.factory.make_grader
+    real = agent.build.make_grader
 
     class Exploding:
         """Grades like the real grader, except the problem "explode", which raises."""
@@ -79,7 +79,7 @@ def test_every_line_gets_a_report_or_an_error_in_its_place(tmp_path, capsys, mon
                 raise RuntimeError("a bug in the grader")
             return self.inner.grade(request)
 
-    monkeypatch.setattr(server.factory, "make_grader", Exploding)
+    monkeypatch.setattr(agent.build, "make_grader", Exploding)
     monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
     source = _lines(tmp_path / "in.jsonl", [
         GOOD, "{not json", {**GOOD, "problem": "explode"}, {"problem": "p"},

@@ -170,7 +170,7 @@ def test_auth_required_when_keys_are_configured():
 
 
 def test_internal_errors_are_json_without_traceback(client, monkeypatch):
-    async def boom(request):
+    async def boom(request, run=None):
         raise RuntimeError("secret internals at /srv/x.py line 3")
 
     monkeypatch.setattr(client.app.state.grader, "agrade", boom)
@@ -185,7 +185,7 @@ def test_deadline_without_llm_is_504():
     import asyncio
 
     with service(request_timeout=0.3) as c:
-        async def slow(request):
+        async def slow(request, run=None):
             await asyncio.sleep(1.0)
 
         c.app.state.grader.agrade = slow

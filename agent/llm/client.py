@@ -1,0 +1,129 @@
+"""One OpenAI-compatible endpoint as the grader sees it: structured calls, the negotiated
+method, and when the endpoint last answered.
+
+A call is langchain-openai's `with_structured_output(schema, method=...)` on a chat model of
+the running event loop (an HTTP connection belongs to the loop that opened it, and the CLI, the
+tests and the benchmark runner each run their own loops): the model bound for the method
+(`.first`) and the method's parser (`.last`). Run apart they give what `include_raw=True` gives
+(the raw message, the parsed value or the parsing error) for 3.6 ms of CPU a call instead of
+6.7 ms (measured here): `include_raw=True` wraps them in five more runnables, and at four calls
+a grade that difference alone is most of the service's 20 ms budget. Calls are built once per
+(operation, method, `max_tokens`, bounds) and reused: building one costs more than a call
+(`agent/llm/tokens.py` rounds the ceilings so that there are few).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.runnables import Runnable, RunnableSequence
+from langchain_openai.chat_models.base import BaseChatOpenAI
+
+from agent.llm.config import LlmConfig
+from agent.llm.factory import ceiling_field, grading_client, grammar_bounds, make_chat_model
+from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
+from scoring.schema import StructuredMethod
+
+
+def schema_for(operation: str, method: StructuredMethod, bounds: Bounds | None) -> dict[str, Any]:
+    """The operation's schema (bounded, unless None) in the form `with_structured_output`
+    takes for `method`."""
+    schema = strict_json_schema(operation) if bounds is None else bounded_json_schema(operation, bounds)
+    if method == "function_calling":
+        return {"name": operation, "description": f"Report the {operation}.", "parameters": schema}
+    return {"name": operation, "schema": schema, "strict": True}
+
+
+@dataclass(frozen=True)
+class StructuredCall:
+    """`with_structured_output`'s two halves: the model bound for the method, its parser."""
+
+    model: Runnable[Any, Any]
+    parser: BaseOutputParser[Any]
+
+
+class Slots(Protocol):
+    """A cap on requests in flight shared with other processes (`eval_sets.runner.llm_gate`)."""
+
+    def ahold(self) -> AbstractAsyncContextManager[None]: ...
+
+
+@dataclass
+class _LoopModels:
+    model: BaseChatOpenAI
+    calls: dict[tuple[Any, ...], StructuredCall] = field(default_factory=dict)
+    negotiating: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class LlmClient:
+    """Shared by every grade of a grader; safe to use from several event loops in turn."""
+
+    def __init__(self, config: LlmConfig, http_client: Callable[[], Any] | None = None,
+                 slots: Slots | None = None) -> None:
+        """`http_client` makes the HTTP client of each event loop (default: `grading_client`;
+        tests: one respx mocks); every request holds one of `slots`, when given, while it runs."""
+        self.config = config
+        self.http_client = http_client
+        self.slots = slots
+        self.bounded = grammar_bounds(config.base_url)
+        self.accepted: StructuredMethod | None = None
+        self.unsupported: set[StructuredMethod] = set()
+        self.last_answer: float | None = None  # time.monotonic() of the last HTTP 200
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopModels]
+        self._loops = weakref.WeakKeyDictionary()
+
+    def _here(self) -> _LoopModels:
+        loop = asyncio.get_running_loop()
+        models = self._loops.get(loop)
+        if models is None:
+            client = self.http_client() if self.http_client else grading_client(self.config)
+            models = self._loops[loop] = _LoopModels(make_chat_model(self.config, client))
+        return models
+
+    def structured(self, operation: str, method: StructuredMethod, max_tokens: int,
+                   bounds: Bounds) -> StructuredCall:
+        """The call for `operation` by `method`, at most `max_tokens`, with the schema's length
+        `bounds` where the endpoint accepts them."""
+        models = self._here()
+        shape = bounds if self.bounded else None
+        key = (operation, method, max_tokens, shape)
+        call = models.calls.get(key)
+        if call is None:
+            strict = {} if method == "json_mode" else {"strict": True}
+            runnable = models.model.with_structured_output(
+                schema_for(operation, method, shape), method=method,
+                **{ceiling_field(self.config.base_url): max_tokens}, **strict)
+            assert isinstance(runnable, RunnableSequence)
+            call = models.calls[key] = StructuredCall(runnable.first, runnable.last)  # type: ignore[arg-type]
+        return call
+
+    def negotiation(self) -> asyncio.Lock:
+        """Held by the first operation while no method is known, so that it is found once."""
+        return self._here().negotiating
+
+    def methods(self) -> list[StructuredMethod]:
+        """The accepted method first, then the others in the configured order, minus refusals."""
+        order = [m for m in self.config.methods if m not in self.unsupported]
+        if self.accepted in order:
+            order.remove(self.accepted)
+            order.insert(0, self.accepted)
+        return order
+
+    def settle(self, accepted: StructuredMethod, refused: list[StructuredMethod]) -> None:
+        """`accepted` answered after `refused` were turned down for the same request: remember
+        both. (A request every method refuses says nothing about the methods.)"""
+        self.unsupported.update(m for m in refused if m != accepted)
+        self.accepted = accepted
+
+    def answered(self) -> None:
+        self.last_answer = time.monotonic()
+
+    def answered_within(self, seconds: float) -> bool:
+        return self.last_answer is not None and time.monotonic() - self.last_answer <= seconds
