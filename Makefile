@@ -52,7 +52,7 @@ snapshots: $(STAMP)
 # Service latency, throughput and CPU per grade against a fake LLM of latency L = 2 s and 0.5 s.
 SERVICE_BENCH ?=
 bench: $(STAMP)
-	$(BIN)/python -m eval_sets.latency
+	-$(BIN)/python -m eval_sets.latency --data $(DATA)
 	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
 	$(BIN)/python -m eval_sets.answer_agreement $(DATA)/answer_equivalence_cases.jsonl
 	$(BIN)/python -m eval_sets.service_bench $(SERVICE_BENCH)

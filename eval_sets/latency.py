@@ -1,17 +1,33 @@
-"""Offline grading latency on the bundled examples: cold start, then p50/p95 per example.
+"""Offline grading latency: cold start, p50/p95 per bundled example, and per item over the
+StepMathBench and ProcessBench development sets (issue 11's targets: p50 <= 25 ms, p95 <= 150 ms).
 
-    python -m eval_sets.latency [--repeat N]
+    python -m eval_sets.latency [--repeat N] [--data DIR] [--limit N]
+
+Each item is graded once, warm (after the bundled examples have loaded the models); the time is
+the grade's wall clock in this process, answer check included. Figures depend on the machine's
+load: `uptime` is printed beside them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from agent.grader import Grader
 from eval_sets.examples import example_names, load_example
+from eval_sets.items import GoldItem
+from eval_sets.loaders.processbench import load_processbench
+from eval_sets.loaders.stepmath import load_stepmath
+from scoring.schema import GradeRequest
+
+TARGET_P50_MS = 25.0
+TARGET_P95_MS = 150.0
+DEV_SETS = {"stepmath": ("stepmathbench_dev.jsonl", load_stepmath),
+            "processbench": ("processbench_dev.jsonl", load_processbench)}
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -19,10 +35,51 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _timed(grader: Grader, request: GradeRequest) -> float:
+    start = time.perf_counter()
+    grader.grade(request)
+    return (time.perf_counter() - start) * 1000.0
+
+
+def _row(name: str, n: object, times: list[float]) -> str:
+    return (f"{name:<22} {n!s:>5} {_percentile(times, 0.5):>8.1f} "
+            f"{_percentile(times, 0.95):>8.1f} {statistics.fmean(times):>8.1f}")
+
+
+def dev_latency(grader: Grader, data: Path, limit: int | None) -> int:
+    """p50/p95 per item over the dev sets found in `data`; 1 when a target is missed."""
+    print(f"\nper item over the development sets in {data} (load {os.getloadavg()[0]:.1f})")
+    print(f"{'set':<22} {'items':>5} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}")
+    every: list[float] = []
+    for name, (file, load) in DEV_SETS.items():
+        path = data / file
+        if not path.is_file():
+            print(f"{name:<22} (no {file}: skipped)")
+            continue
+        items = [item for item in load(path) if isinstance(item, GoldItem)][:limit]
+        times = [_timed(grader, item.request) for item in items]
+        every += times
+        print(_row(name, len(times), times))
+    if not every:
+        return 0
+    print(_row("all", len(every), every))
+    p50, p95 = _percentile(every, 0.5), _percentile(every, 0.95)
+    met = p50 <= TARGET_P50_MS and p95 <= TARGET_P95_MS
+    print(f"target p50 <= {TARGET_P50_MS:.0f} ms, p95 <= {TARGET_P95_MS:.0f} ms: "
+          + ("met" if met else "MISSED"))
+    return 0 if met else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--data", type=Path, help="folder with the StepMathBench and "
+                        "ProcessBench development sets")
+    parser.add_argument("--limit", type=int, help="at most this many items per set")
     args = parser.parse_args(argv)
+    if args.data is not None and not args.data.is_dir():
+        print(f"latency: no such folder: {args.data}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     grader = Grader()
     requests = {name: load_example(name) for name in example_names()}
@@ -32,14 +89,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - start:.2f} s")
     print(f"{'example':<22} {'steps':>5} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}")
     for name, request in requests.items():
-        times = []
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            report = grader.grade(request)
-            times.append((time.perf_counter() - t0) * 1000.0)
-        print(f"{name:<22} {len(report.steps):>5} {_percentile(times, 0.5):>8.1f} "
-              f"{_percentile(times, 0.95):>8.1f} {statistics.fmean(times):>8.1f}")
-    return 0
+        times = [_timed(grader, request) for _ in range(args.repeat)]
+        print(_row(name, len(grader.grade(request).steps), times))
+    return dev_latency(grader, args.data, args.limit) if args.data is not None else 0
 
 
 if __name__ == "__main__":

@@ -207,7 +207,8 @@ class FakeOpenAI:
         if method in self.refuse:
             error = {"error": {"message": REFUSAL, "type": "internal_server_error"}}
             return await self._after(request, arrived, JSONResponse(error, status_code=500))
-        answer = self.oracle(operation, prompt_of(body))
+        # In a thread: an oracle may take its time, and a server answers requests side by side.
+        answer = await asyncio.to_thread(self.oracle, operation, prompt_of(body))
         if answer is None:
             error = {"error": {"message": f"no answer known for {operation}"}}
             return await self._after(request, arrived, JSONResponse(error, status_code=404))

@@ -44,19 +44,20 @@ def healthy_after(fake):
 
 
 @pytest.fixture
-def tree_fails_once(monkeypatch):
-    """The grade's graph raises once, after its LLM calls (an error the graph did not absorb)."""
-    import agent.nodes.build_tree as node
+def graph_fails_once(monkeypatch):
+    """The grade's graph raises once, after its LLM calls, where nothing contains it (`aggregate`
+    has no neutral part: a failed check elsewhere is contained, see test_containment)."""
+    import agent.nodes.aggregate as node
 
-    real, calls = node.build, []
+    real, calls = node.fuse, []
 
     def fails_once(*args, **kwargs):
         calls.append(1)
         if len(calls) == 1:
-            raise RuntimeError("tree exploded")
+            raise RuntimeError("fusion exploded")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(node, "build", fails_once)
+    monkeypatch.setattr(node, "fuse", fails_once)
 
 
 def test_healthy_llm_grades_in_llm_mode_with_metrics(client):
@@ -109,15 +110,15 @@ def test_the_llm_budget_comes_from_the_settings_and_meta_tells_the_truth(fake):
     assert {op["degraded"] for op in meta["llm_operations"]} == {"deadline"}
 
 
-def test_a_grade_that_fails_outright_falls_back_with_honest_meta(client, fake, tree_fails_once):
+def test_a_grade_that_fails_outright_falls_back_with_honest_meta(client, fake, graph_fails_once):
     fake.latency = 0.3
     meta = client.post("/grade", json=LLM_REQUEST).json()["meta"]
     assert meta["mode"] == "llm" and meta["degraded"] and meta["llm_calls"] == 4
     assert meta["elapsed_ms"] >= 600  # two round trips of 0.3 s before the failure
-    assert any("RuntimeError: tree exploded" in w for w in meta["warnings"])
+    assert any("RuntimeError: fusion exploded" in w for w in meta["warnings"])
 
 
-def test_stream_falls_back_like_grade(client, fake, tree_fails_once):
+def test_stream_falls_back_like_grade(client, fake, graph_fails_once):
     events = sse_events(client.post("/grade/stream", json=LLM_REQUEST).text)
     assert events[0][0] == "accepted" and events[-1][0] == "report"
     meta = events[-1][1]["meta"]
