@@ -28,7 +28,7 @@ from eval_sets.metrics.processbench import processbench_score
 from eval_sets.metrics.scores import mse
 from scoring.aggregate import expected_score, score_solution
 from scoring.judge.calibration import Calibration, KindStats, StepModel
-from scoring.judge.decide.features import finding_feature, step_features
+from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
 from scoring.judge.findings import FINDING_KINDS, REDUNDANCY_KINDS, SUPPORT_KINDS, FindingKind
 from scoring.tree import build_tree
@@ -113,6 +113,21 @@ def fit_weights(observed: Sequence[Observed], features: Sequence[str],
     return {n: round(float(b), 4) for n, b in zip(names, beta, strict=True)}
 
 
+def feature_ranges(observed: Sequence[Observed], features: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """The 1st to 99th percentile of each continuous feature over the labelled steps: where the
+    model's weights were fit, and so where they may be read."""
+    values: dict[str, list[float]] = {n: [] for n in features if n in CONTINUOUS}
+    for o in observed:
+        for i, wrong in enumerate(o.solution.wrong):
+            if wrong is None:
+                continue
+            found = step_features(o.inp, i, ())
+            for name, seen in values.items():
+                seen.append(found[name])
+    return {n: (round(float(np.percentile(v, 1)), 4), round(float(np.percentile(v, 99)), 4))
+            for n, v in values.items() if v}
+
+
 # ------------------------------------------------------------------- what grades are judged by
 
 @dataclass(frozen=True)
@@ -181,15 +196,17 @@ def _fold(problem: str) -> int:
 
 
 def _calibration(language: str, weights: dict[str, float], threshold: float,
-                 stats: dict[FindingKind, KindStats]) -> Calibration:
-    model = StepModel(weights, threshold)
+                 stats: dict[FindingKind, KindStats],
+                 ranges: dict[str, tuple[float, float]]) -> Calibration:
+    model = StepModel(weights, threshold, ranges)
     return Calibration("fitting", {"en": model, language: model}, stats)
 
 
 def best_threshold(observed: Sequence[Observed], language: str, weights: dict[str, float],
-                   stats: dict[FindingKind, KindStats], objective: Objective) -> tuple[float, float]:
-    scored = [(objective(grade_all(observed, _calibration(language, weights, t, stats))), -abs(t - 0.5), t)
-              for t in THRESHOLDS]
+                   stats: dict[FindingKind, KindStats], objective: Objective,
+                   ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    scored = [(objective(grade_all(observed, _calibration(language, weights, t, stats, ranges))),
+               -abs(t - 0.5), t) for t in THRESHOLDS]
     best = max(scored)
     return best[2], best[0]
 
@@ -213,10 +230,13 @@ def fit_language(observed: Sequence[Observed], language: str,
         for k in (0, 1):
             train, test = folds[1 - k], folds[k]
             weights = fit_weights(train, features, stats)
-            threshold, _ = best_threshold(train, language, weights, stats, choose_threshold)
-            results.append(choose_features(grade_all(test, _calibration(language, weights, threshold, stats))))
+            ranges = feature_ranges(train, features)
+            threshold, _ = best_threshold(train, language, weights, stats, choose_threshold, ranges)
+            model = _calibration(language, weights, threshold, stats, ranges)
+            results.append(choose_features(grade_all(test, model)))
         cv[name] = round(float(np.mean(results)), 4)
     chosen = max(cv, key=lambda n: (cv[n], -len(FEATURE_SETS[n])))
     weights = fit_weights(observed, FEATURE_SETS[chosen], stats)
-    threshold, _ = best_threshold(observed, language, weights, stats, choose_threshold)
-    return LanguageFit(language, chosen, cv, StepModel(weights, threshold))
+    ranges = feature_ranges(observed, FEATURE_SETS[chosen])
+    threshold, _ = best_threshold(observed, language, weights, stats, choose_threshold, ranges)
+    return LanguageFit(language, chosen, cv, StepModel(weights, threshold, ranges))

@@ -49,15 +49,27 @@ class StepModel:
 
     weights: dict[str, float]
     threshold: float
+    # (low, high) of a continuous feature on the data the weights were fit on: a value outside
+    # is read as the nearest end, never extrapolated.
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold < 1.0:
             raise CalibrationError(f"threshold must be in (0, 1), got {self.threshold}")
         if not all(math.isfinite(w) for w in self.weights.values()):
             raise CalibrationError("weights must be finite")
+        if not all(math.isfinite(a) and math.isfinite(b) and a <= b
+                   for a, b in self.ranges.values()):
+            raise CalibrationError("ranges must be finite (low, high) pairs")
 
     def log_odds(self, features: dict[str, float]) -> float:
-        return sum(self.weights.get(name, 0.0) * value for name, value in features.items())
+        total = 0.0
+        for name, value in features.items():
+            if name in self.ranges:
+                low, high = self.ranges[name]
+                value = min(max(value, low), high)
+            total += self.weights.get(name, 0.0) * value
+        return total
 
 
 @dataclass(frozen=True)
@@ -88,8 +100,9 @@ class Calibration:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         try:
-            models = {str(lang): StepModel({str(k): float(v) for k, v in m["weights"].items()},
-                                           float(m["threshold"]))
+            models = {str(lang): StepModel(
+                {str(k): float(v) for k, v in m["weights"].items()}, float(m["threshold"]),
+                {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()})
                       for lang, m in data["models"].items()}
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
         except (KeyError, TypeError, ValueError, AttributeError) as err:

@@ -25,6 +25,12 @@ PRIOR_FEATURES: tuple[str, ...] = (
     "log_steps", "log_chars", "log_numbers", "log_relations", "log_problem_chars",
     "answer_correct_earlier", "answer_wrong_earlier",
 )
+# The features that are not indicators: a model reads them only within the range it was fit on
+# (`StepModel.ranges`), since a linear weight extrapolates without bound (a 2,000-step solution
+# or a 10-character step is far outside what the labelled sets hold).
+CONTINUOUS: tuple[str, ...] = (
+    "position", "log_steps", "log_chars", "log_numbers", "log_relations", "log_problem_chars",
+)
 
 
 def finding_feature(kind: FindingKind) -> str:

@@ -51,3 +51,19 @@ def test_unreadable_file(tmp_path):
 def test_log_odds_sums_named_weights():
     model = StepModel({"bias": -2.0, "last": 1.0}, 0.5)
     assert model.log_odds({"bias": 1.0, "last": 1.0, "unknown": 5.0}) == -1.0
+
+
+def test_continuous_features_are_read_within_the_fitted_range():
+    model = StepModel({"bias": -2.0, "log_steps": -1.0}, 0.5, {"log_steps": (0.0, 3.0)})
+    assert model.log_odds({"bias": 1.0, "log_steps": 2.0}) == -4.0  # inside: as is
+    assert model.log_odds({"bias": 1.0, "log_steps": 7.6}) == -5.0  # 2,000 steps: read as 3.0
+    assert model.log_odds({"bias": 1.0, "log_steps": -1.0}) == -2.0
+
+
+def test_ranges_round_trip_and_bad_ranges_are_refused():
+    data = {"models": {"en": {"weights": {"bias": 0.0}, "threshold": 0.5,
+                              "ranges": {"log_chars": [1.0, 6.0]}}}, "kinds": {}}
+    assert Calibration.from_json(data).model("en").ranges == {"log_chars": (1.0, 6.0)}
+    data["models"]["en"]["ranges"] = {"log_chars": [6.0, 1.0]}
+    with pytest.raises(CalibrationError, match="ranges"):
+        Calibration.from_json(data)
