@@ -135,6 +135,7 @@ class Grade:
     observed: Observed
     labels: list[str]
     p_wrong: list[float]
+    redundancy: list[float]
 
 
 def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Grade]:
@@ -143,7 +144,8 @@ def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Gr
         verdicts, _ = decide(o.inp, o.evidence, calibration)
         tree = build_tree([v.label for v in verdicts],
                           [[d - 1 for d in v.depends_on] for v in verdicts])
-        out.append(Grade(o, list(tree.labels), [v.p_wrong or 0.0 for v in verdicts]))
+        out.append(Grade(o, list(tree.labels), [v.p_wrong or 0.0 for v in verdicts],
+                         [v.redundancy for v in verdicts]))
     return out
 
 

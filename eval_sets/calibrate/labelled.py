@@ -49,6 +49,7 @@ class LabelledSolution:
     weight: float = 1.0  # in the fit; the two copies of a set graded both ways weigh half each
     scored: bool = True  # graded as the set is benchmarked (the objectives read these)
     duplicate: bool = False  # the same steps again, answer unknown (left out of the counts)
+    subset: str = ""  # the loader's subset (a perturbation's error type)
 
 
 def _first_error_labels(n: int, first: int | None) -> tuple[bool | None, ...]:
@@ -94,7 +95,7 @@ def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
             name, item.id, half_of(request.problem), request.problem, steps, wrong,
             "calculation", "en",
             tuple(request.gold_answers()) if with_references else (), natural=natural,
-            **extra)  # type: ignore[arg-type]
+            subset=gold.subset or "", **extra)  # type: ignore[arg-type]
 
 
 def labelled_sets(data: Path) -> Iterator[LabelledSolution]:

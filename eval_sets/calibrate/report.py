@@ -51,6 +51,31 @@ def _stepmath_row(grades: Sequence[Grade], half: str) -> tuple:
             float(np.mean(labels)), float(np.mean(expected)), float(np.mean(gold)))
 
 
+REDUNDANCY_TYPES = frozenset({"repeat step"})
+
+
+def perturbation_aucs(grades: Sequence[Grade]) -> tuple[float | None, float | None]:
+    """(AUC of max P(wrong) over all perturbed solutions against the originals, the same with
+    ReasonEval's protocol: each error type against the originals by the score that measures it,
+    validity for invalid steps, redundancy for redundant ones; types weighted by their count)."""
+    originals = [g for g in grades if g.observed.solution.subset == "original"]
+    perturbed = [g for g in grades if g.observed.solution.subset != "original"]
+    if not originals or not perturbed:
+        return None, None
+    risk = [max(g.p_wrong, default=0.0) for g in (*perturbed, *originals)]
+    pooled = auc([1] * len(perturbed) + [0] * len(originals), risk)
+    weighted, total = 0.0, 0
+    for kind in sorted({g.observed.solution.subset for g in perturbed}):
+        group = [g for g in perturbed if g.observed.solution.subset == kind]
+        redundant = kind.strip().lower() in REDUNDANCY_TYPES
+        score = [max(g.redundancy if redundant else g.p_wrong, default=0.0)
+                 for g in (*group, *originals)]
+        value = auc([1] * len(group) + [0] * len(originals), score)
+        if value is not None:
+            weighted, total = weighted + value * len(group), total + len(group)
+    return pooled, (weighted / total if total else None)
+
+
 def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> list[Table]:
     sm, pb, pert = [], [], []
     for half in ("fit", "check"):
@@ -65,9 +90,7 @@ def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> 
                 pb.append((name, half, len(chosen), first_error_f1(chosen)))
         perturbed = [g for g in grades if g.observed.solution.set == "perturbation"]
         if perturbed:
-            risk = [max(g.p_wrong, default=0.0) for g in perturbed]
-            labels = [int(not g.observed.solution.id.startswith("pert-orig")) for g in perturbed]
-            pert.append((half, len(perturbed), auc(labels, risk)))
+            pert.append((half, len(perturbed), *perturbation_aucs(perturbed)))
     tables = []
     if sm:
         tables.append(Table("stepmath", "StepMathBench: Eq. 1 on the decided labels and in "
@@ -78,7 +101,12 @@ def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> 
         tables.append(Table("first_error", "First wrong step: ProcessBench F1 (mean over its "
                             "subsets), MR-MATH invalid F1", ("set", "half", "n", "F1"), tuple(pb)))
     if pert:
-        tables.append(Table("perturbation", "Perturbations: solution risk (max P(wrong)) ranks "
-                            "perturbed solutions above the originals", ("half", "n", "AUC"),
-                            tuple(pert)))
+        tables.append(Table("perturbation", "Perturbations: solution scores rank perturbed "
+                            "solutions above the originals", ("half", "n", "AUC (max P(wrong))",
+                                                              "AUC (ReasonEval protocol)"),
+                            tuple(pert),
+                            note="ReasonEval protocol: a repeated step is a redundancy error, "
+                                 "ranked by solution redundancy (max over steps); every other "
+                                 "type by max P(wrong); per type against the originals, then "
+                                 "averaged weighted by the type's count."))
     return tables

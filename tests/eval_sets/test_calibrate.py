@@ -121,3 +121,26 @@ def test_missing_data_folder_is_a_usage_error(tmp_path, capsys):
     assert main(["--data", str(tmp_path / "absent")]) == 2
     assert "no such folder" in capsys.readouterr().err
     assert main(["--data", str(tmp_path)]) == 2
+
+
+def _graded(subset, p_wrong, redundancy):
+    from dataclasses import replace
+
+    from eval_sets.calibrate.fit import Grade
+
+    base = _observed([False] * len(p_wrong), [[] for _ in p_wrong])
+    observed = replace(base, solution=replace(base.solution, set="perturbation", subset=subset))
+    return Grade(observed, ["correct"] * len(p_wrong), list(p_wrong), list(redundancy))
+
+
+def test_perturbations_follow_reasoneval_protocol_for_repeated_steps():
+    from eval_sets.calibrate.report import perturbation_aucs
+
+    originals = [_graded("original", [0.1, 0.2], [0.05, 0.05]),
+                 _graded("original", [0.3, 0.1], [0.05, 0.05])]
+    # A slip raises P(wrong); a repeated step is not wrong, only redundant.
+    slips = [_graded("random number", [0.1, 0.9], [0.05, 0.05])]
+    repeats = [_graded("repeat step", [0.1, 0.1], [0.05, 0.9])]
+    pooled, protocol = perturbation_aucs([*originals, *slips, *repeats])
+    assert pooled == pytest.approx(0.5)  # the repeat ranks below both originals by P(wrong)
+    assert protocol == pytest.approx(1.0)  # each type is ranked by the score that measures it
