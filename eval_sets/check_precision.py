@@ -37,7 +37,7 @@ from typing import Literal
 
 from eval_sets.loaders.perturbation import perturbed_step
 from scoring.aggregate import parse_human_label
-from scoring.equations import StepCheck, check_step, prose_relations
+from scoring.parse.equations import StepCheck, check_step, prose_relations
 from scoring.schema import StepLabel
 
 Half = Literal["fit", "check"]

@@ -23,8 +23,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from scoring.answer_text import bare, too_long
-from scoring.mathparse import parse_math
-from scoring.numeric import Unevaluable, evaluate
+from scoring.parse.mathparse import parse_math
+from scoring.parse.numeric import Unevaluable, evaluate
 
 MIN_SIGNIFICANT = 3
 MAX_DIGITS = 40
@@ -247,8 +247,8 @@ Value = Quantity | Fraction | float
 def numeric_value(text: str) -> Value | None:
     """A plain quantity, else the value of a closed expression (`40\\pi`, `\\sqrt{3}/2`), else None.
 
-    Expressions are read by `scoring.mathparse` (whitelisted, bounded) and evaluated by
-    `scoring.numeric` (size-checked), so no answer can make this slow.
+    Expressions are read by `scoring.parse.mathparse` (whitelisted, bounded) and evaluated by
+    `scoring.parse.numeric` (size-checked), so no answer can make this slow.
     """
     if too_long(text):
         return None

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from scoring.answer_text import bare, is_prose
-from scoring.mathspans import math_spans, strip_math
+from scoring.parse.mathspans import math_spans, strip_math
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from scoring.mathspans import strip_math
+from scoring.parse.mathspans import strip_math
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Latin words of two or more letters, not LaTeX command names: single letters outside math are

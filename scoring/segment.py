@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.language import detect_language
-from scoring.mathspans import math_spans
+from scoring.parse.mathspans import math_spans
 from scoring.schema import MAX_STEPS
 
 _MATH, _DISPLAY = "\ue000", "\ue001"  # stand for inline and display spans, restored in order

@@ -1,10 +1,16 @@
 """The offline judge: checks find, one calibrated decision layer decides (DESIGN.md 4.10).
 
-- `checks/`: each check reads a solution and returns typed findings, never labels;
-- `collect.py` runs them all (a check that raises is left out, and named);
-- `decide/`: the step model (prior + findings' weights + the model's label in LLM mode) and the
-  decision that turns posteriors into labels;
-- `calibration.py` reads the weights that `eval_sets.calibrate` measured on labelled data.
+Its code lies in three places, and imports run one way (tests/scoring/test_layout.py):
+- `scoring/parse/` reads: step text into values and relations (the lexicon, the LaTeX parser, the
+  bounded evaluator, relations and their readings); it decides nothing and imports no judge code;
+- `checks/` finds: each check (`CHECKS` in `checks/__init__.py`) reads a solution and returns
+  typed findings, never labels; the modules beside them (`step_consequence`, `rewrite_check`,
+  `restatement`, `ordering`, `provenance`, `backsubstitute`, `latexlint`) implement them;
+  `collect.py` runs them all (a check that raises is left out, and named);
+- `decide/` decides: the step model (prior + findings' weights + the model's label in LLM mode)
+  and the decision that turns posteriors into labels; it never calls a check, and checks never
+  call it. `calibration.py` reads the weights that `eval_sets.calibrate` measured on labelled
+  data; `findings.py` and `input.py` are the types the two sides share.
 """
 
 from __future__ import annotations

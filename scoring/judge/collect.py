@@ -12,7 +12,7 @@ from scoring.guard import Guard, failed_names
 from scoring.judge.checks import CHECKS, Check
 from scoring.judge.findings import Evidence, Finding
 from scoring.judge.input import JudgeInput
-from scoring.quantities import dependencies
+from scoring.parse.quantities import dependencies
 
 
 def collect_findings(

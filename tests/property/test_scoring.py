@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from scoring.align import align, align_steps
 from scoring.answer import check_answer, clean_answer, is_equivalent
 from scoring.embed import hashed_bag_of_words
-from scoring.equations import check_step, extract_relations
 from scoring.extract import answer_candidates, extract_answer, find_answer
 from scoring.judge import JudgeInput, judge_steps
-from scoring.mathparse import parse_math, preclean
+from scoring.parse.equations import check_step, extract_relations
+from scoring.parse.mathparse import parse_math, preclean
 from scoring.segment import segment_steps
 from scoring.verdict import AnswerVerdict
 

@@ -13,7 +13,7 @@ from scoring.align import align_steps
 from scoring.embed import hashed_bag_of_words
 from scoring.extract import answer_candidates, find_answer
 from scoring.judge import JudgeInput, judge_steps
-from scoring.mathparse import parse_math
+from scoring.parse.mathparse import parse_math
 from scoring.schema import MAX_STEPS, GradeRequest
 from scoring.segment import segment_steps
 from scoring.verdict import AnswerVerdict

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.mathspans import math_spans
+from scoring.parse.mathspans import math_spans
 from scoring.segment import SegmentConfig, segment_steps
 
 # Numbering the segmenter is expected to strip: a digit inside it is not mathematical content.

@@ -1,14 +1,14 @@
 """Closed arithmetic in a step: equations and chains whose sides are numbers, and arithmetic
-stated in words (`scoring.equations.check_step`). A false one speaks for an error ("random
+stated in words (`scoring.parse.equations.check_step`). A false one speaks for an error ("random
 number" and "random operation" slips, ReasonEval); a checked true one speaks for the step."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from scoring.equations import StepCheck, check_step
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
+from scoring.parse.equations import StepCheck, check_step
 
 
 @lru_cache(maxsize=4096)

@@ -1,12 +1,12 @@
 """The solution's own final values put back into its earlier equations
-(`scoring.backsubstitute`): an equation they fail was solved wrongly somewhere."""
+(`scoring.judge.checks.backsubstitute`): an equation they fail was solved wrongly somewhere."""
 
 from __future__ import annotations
 
-from scoring.backsubstitute import back_substitute
-from scoring.equations import extract_relations
+from scoring.judge.checks.backsubstitute import back_substitute
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
+from scoring.parse.equations import extract_relations
 
 
 def find_back_substitution(inp: JudgeInput) -> list[Finding]:

@@ -7,12 +7,18 @@ relations are about the new value, not the old one.
 
 from __future__ import annotations
 
-from scoring.equations import Relation, check_against, definitions, extract_relations, single_value
 from scoring.judge.checks.arithmetic import step_check
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.lexicon import CASE_WORDS, HEDGE_WORDS, words
-from scoring.numeric import Value, relative_difference
+from scoring.parse.equations import (
+    Relation,
+    check_against,
+    definitions,
+    extract_relations,
+    single_value,
+)
+from scoring.parse.lexicon import CASE_WORDS, HEDGE_WORDS, words
+from scoring.parse.numeric import Value, relative_difference
 
 _CASE = words(HEDGE_WORDS, CASE_WORDS)
 

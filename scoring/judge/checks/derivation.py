@@ -1,21 +1,21 @@
 """Steps that continue or rewrite what came before must agree with it.
 
 - `derivation`: two one-unknown equations of one step with no root in common
-  (`scoring.step_consequence.broken_derivations`);
+  (`scoring.judge.checks.step_consequence.broken_derivations`);
 - `continuation`: a step's first equation against the last one of the step before it, or an
   operation stated in words on the previous step's result ("dividing by two gives us -9");
 - `rewrite`: an announced rewrite (expand, simplify, factor) that changes the value
-  (`scoring.rewrite_check`).
+  (`scoring.judge.checks.rewrite_check`).
 """
 
 from __future__ import annotations
 
-from scoring.equations import Relation, check_relation, extract_relations
+from scoring.judge.checks.rewrite_check import broken_rewrites
+from scoring.judge.checks.step_consequence import broken_continuation, broken_derivations
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.prose_arithmetic import continued_operation
-from scoring.rewrite_check import broken_rewrites
-from scoring.step_consequence import broken_continuation, broken_derivations
+from scoring.parse.equations import Relation, check_relation, extract_relations
+from scoring.parse.prose_arithmetic import continued_operation
 
 
 def _carried_operation(step: str, previous: list[Relation]) -> str | None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from scoring.judge.checks.latexlint import latex_problems
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.latexlint import latex_problems
 
 _SPACE = re.compile(r"[\s$\\,.;:，。；：]+")
 

@@ -7,7 +7,7 @@ import re
 
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.quantities import extract_quantities
+from scoring.parse.quantities import extract_quantities
 
 _NUMERIC = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
 UNRELATED_SIMILARITY = 0.3  # below the 0.3-0.55 that unrelated steps of one problem reach (MiniLM)

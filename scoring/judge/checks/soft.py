@@ -1,25 +1,25 @@
 """Structural hints that a step may be wrong, none decidable by itself:
 
 - `unexplained_number`: a number neither the problem nor an earlier step explains
-  (`scoring.provenance`); `unexplained_unused` when, besides, no later step uses it: an unshown
+  (`scoring.judge.checks.provenance`); `unexplained_unused` when, besides, no later step uses it: an unshown
   mental computation is made to be used, a changed number (ReasonEval "random number") is not,
   since the steps after it were written with the original;
 - `odd_copy`: a copy of an expression that differs from two other copies in one number or
-  operator (`scoring.restatement`);
-- `early_answer`: the final answer stated before the work it depends on (`scoring.ordering`);
+  operator (`scoring.judge.checks.restatement`);
+- `early_answer`: the final answer stated before the work it depends on (`scoring.judge.checks.ordering`);
 - `off_topic`: a solution whose steps as a whole do not resemble the problem (embedding
   similarity), for each of its least similar steps.
 """
 
 from __future__ import annotations
 
-from scoring.equations import extract_relations
+from scoring.judge.checks.ordering import early_answer
+from scoring.judge.checks.provenance import unexplained_numbers
+from scoring.judge.checks.restatement import odd_copies
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.ordering import early_answer
-from scoring.provenance import unexplained_numbers
-from scoring.quantities import literal_numbers
-from scoring.restatement import odd_copies
+from scoring.parse.equations import extract_relations
+from scoring.parse.quantities import literal_numbers
 
 OFF_TOPIC_MEAN = 0.25
 OFF_TOPIC_STEP = 0.3

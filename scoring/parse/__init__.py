@@ -1,0 +1,14 @@
+"""Reading step text into values and relations: the helpers the judge's checks are built from.
+
+Nothing here decides a label or emits a finding; the checks (`scoring.judge.checks`) do, and the
+decision layer (`scoring.judge.decide`) turns findings into labels. So this package imports
+nothing from `scoring.judge` (tests/scoring/test_layout.py holds it to that).
+
+- text: `lexicon` (the shared number patterns and hedging / case words), `mathspans` (where the
+  math is), `mathstatements` (statements and relation chains), `currency`, `units`, `names`;
+- values: `mathparse` (LaTeX / plain text to sympy, bounded), `numeric` (bounded evaluation),
+  `differ` (same function or not), `bases`, `division`, `approximation`;
+- relations: `equations` (extract and evaluate, DESIGN.md 4.7), `readings` (how a step's words
+  want its relations read), `prose_arithmetic` (arithmetic stated in words), `knowns` (values
+  established earlier), `quantities` (what a step produces and uses, DESIGN.md 4.4).
+"""

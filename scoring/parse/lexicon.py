@@ -1,0 +1,153 @@
+"""One vocabulary for every reader of step text (issue 11, item 1).
+
+How a number is written and which words change the reading of a statement ("suppose", "when",
+"check", "not", "about", "remainder", "cm", "$") used to be spelled out again in each check, with
+the copies drifting apart. They live here once; checks compose the groups they need with `words`.
+
+Number shapes are regex *fragments* without boundaries: each caller adds the lookarounds its own
+reading needs (a number inside a word, after a decimal point, ...). Word groups are tuples of regex
+alternatives: English stems carry their own `\\b`, Chinese words none (no spaces between words).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# --- numbers ---------------------------------------------------------------------------------
+
+DIGITS = r"\d+"
+DECIMAL = r"\d+(?:\.\d+)?"  # 12, 12.5
+SIGNED_DECIMAL = r"-?" + DECIMAL
+GROUPED = r"\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?"  # 1,234,567.5 (not 1,2345)
+FRACTION = r"\d+\s*/\s*\d+"  # 3/4 written inline
+RATIONAL = SIGNED_DECIMAL + r"(?:/\d+)?"  # a value as `scoring.parse.numeric.format_value` writes it
+# 1.5e-3, 1.5E3, 3.2 \times 10^{-4}, 3.2×10^-4, 3.2*10^5
+SCIENTIFIC = (
+    DECIMAL + r"(?:[eE][-+]?\d+|\s*(?:\\times|\\cdot|×|\*|·)\s*10\s*\^\s*\{?\s*[-+−]?\s*\d+\s*\}?)"
+)
+ELLIPSIS = r"\.\.\.|\\[lc]?dots|…"
+
+# A thousands separator: `1,000`, `1{,}000` (LaTeX). Commas between other numbers (`1, 2, 3`) are
+# lists and stay.
+THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,|\{,\})\d{3})+(?:\.\d+)?(?![\d,]|\{,\})")
+
+
+def without_thousands_separators(text: str) -> str:
+    """`1,000` and `1{,}000` -> `1000`; commas between other numbers (`1, 2, 3`) stay."""
+    return THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
+
+
+# --- words that change how a statement is read ------------------------------------------------
+
+# The writer supposes something rather than asserting it.
+SUPPOSE_WORDS = (r"\bsuppos", r"\bassum", "假设", "假定")
+# The writer tries a candidate.
+TRIAL_WORDS = (r"\bif\b", r"\btry", r"\bguess", r"\bsay\b", "若", "如果", "试")
+HEDGE_WORDS = SUPPOSE_WORDS + TRIAL_WORDS
+# One case among several is being considered.
+CASE_WORDS = (r"\bwhen\b", r"\bcase", r"\bfor\s+\$?[a-z]\s*=", "当", "情况")
+ALTERNATIVE_WORDS = (r"\bor\b", "或")
+# A part of a multi-part problem: variables may be reused with other values.
+PART_WORDS = (r"\bpart\b", r"\(\s*[a-d]\s*\)")
+# The writer checks, verifies or tests a claim (a relation here may be shown to fail).
+CHECK_WORDS = (
+    r"\bcheck", r"\bverif", r"\bconfirm", r"\btest", r"\bplug", r"\bsanity", "检验", "验证",
+)
+# Putting values into an expression: a computation as often as a check.
+SUBSTITUTE_WORDS = (r"\bsubstitut", r"\bplug", "代入")
+# The step rejects what it writes.
+NEGATION_WORDS = (
+    r"\bnot\b", r"n't\b", r"\bfalse\b", r"\bwrong\b", r"\bincorrect\b", r"contradict",
+    r"impossible", r"\bnever\b", r"\bfails?\b", "不", "矛盾", "错",
+)
+# The writer corrects an earlier statement.
+CORRECTION_WORDS = (r"\bwrong", r"\bmistake", r"\bactually", r"\binstead", r"\bwait", "错")
+# A step that only explores: what it writes is not a value the solution settles on.
+TENTATIVE_WORDS = (
+    HEDGE_WORDS + CASE_WORDS + ALTERNATIVE_WORDS + NEGATION_WORDS + CHECK_WORDS + SUBSTITUTE_WORDS
+    + CORRECTION_WORDS + PART_WORDS
+)
+# A value is rounded or estimated, not exact. Words with other senses only count next to a
+# number: "about 3.3" (not "think about"), "3 左右" (not 左右两边 "both sides"); 约 not in 约分
+# (reduce a fraction), 约数 (divisor), 约去/约掉 (cancel), 约束 (constraint).
+APPROXIMATION_WORDS = (
+    r"\bapprox", r"\b(?:about|roughly|around|nearly|almost)\s+\$?-?\d", r"\bround(?:ed|ing)\b",
+    r"\bround(?:s)?\s+(?:to|up|down|off)\b", r"\bto\s+the\s+nearest\b", r"\bdecimal\s+places?\b",
+    r"\bsignificant\s+(?:figures?|digits?)\b", r"\bs\.\s?f\.", r"\bestimat",
+    r"约(?![分数去掉束定])", "近似", "四舍五入", r"保留.{0,4}(?:位|小数)", "精确到", r"\d\s*左右", "≈",
+    r"\\approx", r"\\simeq", "有效数字",
+)
+# 余 alone would also find 余弦 (cosine) and 余角 (complementary angle).
+REMAINDER_WORDS = (
+    r"\bremainder", r"\bmod\b", r"\\[bp]?mod\b", "余数", "余下", r"余\s*\d", "剩余", "整除",
+)
+# Whole items are counted: a quotient is rounded to a whole number of them.
+COUNTING_WORDS = (
+    r"\bremainder", r"\bleft\s*over", r"\bremain", r"\bwhole\b", r"\bcomplete\b", r"\bfull\b",
+    r"\bat\s+most\b", r"\bat\s+least\b", r"\bmaximum\b", r"\bminimum\b", r"\bhow\s+many\b",
+    r"\bfloor\b", r"\bceil", r"\binteger\s+(?:part|division)", r"\bquotient",
+    "剩", "最多", "至多", "至少", "最少", "取整", "整数部分",
+) + REMAINDER_WORDS
+# Counting where a partial container still counts as one: the quotient is rounded up.
+ROUND_UP_WORDS = (
+    r"\bat\s+least\b", r"\bminimum\b", r"\bneed", r"\brequire", r"\bround(?:ed)?\s+up\b",
+    r"\bceil", "至少", "最少", "需要", "进一",
+)
+# A number written in another base.
+BASE_WORDS = (
+    r"\bbase[-\s]*\d+", r"\bbinary\b", r"\boctal\b", r"\bhexadecimal\b", r"\bradix\b",
+    r"进制", r"\\text\{?\s*base",
+)
+# Words that join statements: `x = 1 \text{ or } x = 2` is two statements, and the `\text{...}`
+# is no unit of the number before it.
+CONNECTIVE_WORDS = (
+    "or", "and", "so", "then", "thus", "hence", "therefore", "where", "with", "for", "when", "if",
+    "since", "because", "but", "i.e.", "or equivalently", "或", "或者", "和", "且", "及", "以及",
+    "所以", "因此", "则", "即", "得", "故",
+)
+CONNECTIVE = "|".join(re.escape(w) for w in CONNECTIVE_WORDS)
+# Definitions of a name ("let π be the profit").
+DEFINING_WORDS = (
+    r"\blet\b", r"\bdenote", r"\bdefine", r"\bcall\b", r"\brepresent", r"\bstand\s+for\b",
+    "设", "记", "令", "表示",
+)
+
+
+@lru_cache(maxsize=64)
+def words(*groups: tuple[str, ...]) -> re.Pattern[str]:
+    """One case-insensitive pattern that finds any word of the given groups."""
+    return re.compile("|".join(w for group in groups for w in group), re.IGNORECASE)
+
+
+# --- symbols ------------------------------------------------------------------------------------
+
+PI = r"(?:\\pi(?![A-Za-z])|π)"
+DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
+
+
+# --- units and currencies ---------------------------------------------------------------------
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+UNIT_WORDS = frozenset(_split(
+    "cm mm km kg mg ml cm2 m2 km2 dollars dollar cents cent hours hour hrs hr minutes minute mins "
+    "min seconds second sec secs days day weeks week years year months month inches inch feet foot "
+    "ft miles mile mph kph meters meter metres metre liters liter litres litre grams gram "
+    "kilograms kilogram pounds pound lbs lb oz units unit degrees degree sq yards yard gallons "
+    "gallon quarts quart pints pint ounces ounce tons ton tonnes tonne acres acre hectares hectare "
+    "euros euro yuan joules joule watts watt volts volt"
+))
+# Longest first, so the alternation prefers 平方厘米 over 厘米 over 米.
+CJK_UNITS = tuple(sorted(_split(
+    "平方厘米 平方分米 平方米 平方千米 平方公里 立方厘米 立方分米 立方米 厘米 毫米 分米 千米 公里 英里 "
+    "英尺 英寸 加仑 千克 公斤 公吨 毫克 毫升 小时 分钟 公顷 焦耳 千焦 兆焦 千瓦 "
+    "元 米 克 吨 升 磅 亩 个 只 本 人 天 秒 岁 张 块 次 种 页 辆 棵 件 条 角 度 倍 分 周 年 月 日 瓶 箱 盒 份"
+), key=len, reverse=True))
+CJK_UNIT = "|".join(CJK_UNITS)
+# Measure words that count whole items: a quantity in them is a whole number.
+COUNT_UNITS = frozenset(_split("个 只 本 人 张 块 次 辆 棵 件 条 瓶 箱 盒 份 页 种 岁 天"))
+# Signs written before an amount. `$` is also TeX's math delimiter (see `scoring.parse.mathspans`).
+CURRENCY_SIGNS = "$¥￥€£"
