@@ -86,3 +86,15 @@ def test_the_ray_engine_gets_the_same_half(tmp_path, data, monkeypatch) -> None:
     monkeypatch.setattr(bench, "run_on_ray", fake_ray)
     assert main(_args(data, tmp_path / "o", "--half", "fit", "--engine", "ray")) == 0
     assert handed == _ids("fit")
+
+
+def test_a_half_on_a_real_ray_matches_the_local_engine(tmp_path, data, capsys) -> None:
+    """A Ray of its own (1 actor): the same half's items, the same results as the local run."""
+    from eval_sets.runner.compare import differences
+
+    base = ["--half", "check", "--answer-timeout", "30"]
+    assert main(_args(data, tmp_path / "local", *base)) == 0
+    assert main(_args(data, tmp_path / "ray", *base, "--engine", "ray", "--actors", "1")) == 0
+    assert "(ray engine)" in capsys.readouterr().err
+    assert sorted(_graded(tmp_path / "ray")) == sorted(_ids("check"))
+    assert differences(tmp_path / "local", tmp_path / "ray") == []
