@@ -74,7 +74,7 @@ bench-ray: $(STAMP)
 # the wrong steps and calls 10% of the right ones wrong (tests/fakes/label_server.py), per half of
 # the dev set and per seed: Corr / MSE / OR of the fused score, of score_expected and of Eq. 1 on
 # the model's labels alone (mean ± sd over the seeds). Not in make test.
-FALLIBLE ?= --miss 0.3 --false-alarm 0.1 --seeds 0 1 2
+FALLIBLE ?= --miss 0.3 --false-alarm 0.1 --seeds 0 1 2 3 4
 bench-fallible: $(STAMP)
 	$(BIN)/python -m eval_sets.fallible_bench --data $(DATA)/stepmathbench_dev.jsonl \
 		--out $(BENCH_OUT)/fallible $(FALLIBLE)

@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--miss", type=float, default=0.3)
     parser.add_argument("--false-alarm", type=float, default=0.1)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--halves", nargs="+", choices=list(HALVES), default=list(HALVES))
     parser.add_argument("--concurrency", type=int, default=4, help="items in flight per run")
     parser.add_argument("--limit", type=int, help="grade the first N items of each half only")
