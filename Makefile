@@ -7,7 +7,7 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test test-llm test-browser bench bench-dev bench-ray lint clean snapshots fuzz soak
+.PHONY: install serve test test-llm test-browser bench bench-dev bench-ray bench-fallible lint clean snapshots fuzz soak
 
 install: $(STAMP)
 
@@ -69,6 +69,15 @@ bench-dev: $(STAMP)
 # items/s of each, and a check that all three give the same results (timings aside).
 bench-ray: $(STAMP)
 	$(BIN)/python -m eval_sets.runner.ray_bench --data $(DATA) --out $(BENCH_OUT)/ray
+
+# LLM mode against a fake judge that answers from StepMathBench's human labels but misses 30% of
+# the wrong steps and calls 10% of the right ones wrong (tests/fakes/label_server.py), per half of
+# the dev set and per seed: Corr / MSE / OR of the fused score, of score_expected and of Eq. 1 on
+# the model's labels alone (mean ± sd over the seeds). Not in make test.
+FALLIBLE ?= --miss 0.3 --false-alarm 0.1 --seeds 0 1 2 3 4
+bench-fallible: $(STAMP)
+	$(BIN)/python -m eval_sets.fallible_bench --data $(DATA)/stepmathbench_dev.jsonl \
+		--out $(BENCH_OUT)/fallible $(FALLIBLE)
 
 # The long hunt (hours; not in make test): schemathesis over the service's OpenAPI schema
 # (make test runs 12 examples each), the hypothesis property tests with the `fuzz` profile

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from eval_sets.halves import HALVES
+
 EXIT_USAGE = 2
 
 
@@ -32,7 +34,7 @@ def _grade(args: argparse.Namespace) -> int:
                 subsets=args.subsets, concurrency=args.concurrency, timeout=args.timeout,
                 cut=args.threshold, progress=not args.no_progress,
                 answer_timeout=args.answer_timeout, engine=args.engine,
-                ray=RayOptions.from_args(args))
+                ray=RayOptions.from_args(args), half=args.half)
     return 0
 
 
@@ -101,6 +103,9 @@ def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     g.add_argument("--answer-timeout", type=_positive_float,
                    help="seconds per symbolic answer check (grader default 2; raise it on a busy "
                         "machine for reproducible figures)")
+    g.add_argument("--half", choices=list(HALVES),
+                   help="grade only the problems of this half (split by a hash of the problem "
+                        "text; --limit then counts the half's items)")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     _engine(g)
     g.set_defaults(func=_bench(_grade))

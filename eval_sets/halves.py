@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from eval_sets.items import GoldItem
 
 Half = Literal["fit", "check"]
 HALVES: tuple[Half, ...] = ("fit", "check")
@@ -20,3 +24,8 @@ _SPACE = re.compile(r"\s+")
 def half_of(problem: str) -> Half:
     key = _SPACE.sub(" ", problem).strip().encode("utf-8")
     return "fit" if hashlib.sha1(key).digest()[0] % 2 == 0 else "check"
+
+
+def in_half(items: Sequence[GoldItem], half: Half) -> list[GoldItem]:
+    """The items whose problem falls in `half`, in their order."""
+    return [item for item in items if half_of(item.request.problem) == half]

@@ -12,6 +12,7 @@ from typing import Literal
 
 from agent.context import Context
 from agent.grader import Grader, LlmUnavailableError
+from eval_sets.halves import Half, in_half
 from eval_sets.items import GoldItem, RowError
 from eval_sets.registry import DatasetError, Loaded, get_loader, read_dataset
 from eval_sets.runner.figures import draw_all
@@ -39,6 +40,7 @@ class BenchSpec:
     path: str
     mode: Mode
     loader_version: str = "1"
+    half: Half | None = None
 
     @classmethod
     def check(cls, out_dir: Path, spec: BenchSpec) -> None:
@@ -51,11 +53,14 @@ class BenchSpec:
                 before = None
             if before is not None and before != spec:
                 raise RunMismatchError(
-                    f"{out_dir} holds a run of {before.dataset} v{before.loader_version} "
-                    f"({before.path}, mode {before.mode}); use another --out for {spec.dataset} "
-                    f"v{spec.loader_version} ({spec.path}, mode {spec.mode})")
+                    f"{out_dir} holds a run of {before.describe()}; use another --out for "
+                    f"{spec.describe()}")
         out_dir.mkdir(parents=True, exist_ok=True)
         file.write_text(json.dumps(asdict(spec), indent=2) + "\n", encoding="utf-8")
+
+    def describe(self) -> str:
+        half = f", {self.half} half" if self.half else ""
+        return f"{self.dataset} v{self.loader_version} ({self.path}, mode {self.mode}{half})"
 
 
 def make_bench_grader(mode: Mode, out_dir: Path, answer_timeout: float | None = None) -> Grader:
@@ -145,17 +150,27 @@ def grade_items(items: Sequence[GoldItem], rows: Sequence[RowError], store: Resu
     return replace(stats, total=stats.total + len(rows), failed=stats.failed + len(rows))
 
 
+def select(dataset: str, path: Path, *, limit: int | None = None,
+           subsets: list[str] | None = None, half: Half | None = None) -> Loaded:
+    """The run's items: `subsets`, then `half` (by problem, eval_sets/halves.py), then the first
+    `limit`. Rows that cannot be read belong to no half: every half's run reports them."""
+    if half is None:
+        return read_dataset(dataset, path, limit=limit, subsets=subsets)
+    loaded = read_dataset(dataset, path, subsets=subsets)
+    return Loaded(in_half(loaded.items, half)[:limit], loaded.failed)
+
+
 def bench_grade(dataset: str, path: Path, out_dir: Path, *, mode: Mode = "offline",
                 limit: int | None = None, subsets: list[str] | None = None,
                 concurrency: int | None = None, timeout: float | None = 120.0,
                 cut: float = 0.5, progress: bool = True,
                 answer_timeout: float | None = None, engine: Engine = "local",
-                ray: RayOptions | None = None) -> RunStats:
+                ray: RayOptions | None = None, half: Half | None = None) -> RunStats:
     version = get_loader(dataset).version
-    loaded = read_dataset(dataset, path, limit=limit, subsets=subsets)
+    loaded = select(dataset, path, limit=limit, subsets=subsets, half=half)
     if not loaded.items:
-        raise DatasetError(f"{path}: no items selected (check --subsets and --limit)")
-    BenchSpec.check(out_dir, BenchSpec(dataset, str(Path(path).resolve()), mode, version))
+        raise DatasetError(f"{path}: no items selected (check --subsets, --half and --limit)")
+    BenchSpec.check(out_dir, BenchSpec(dataset, str(Path(path).resolve()), mode, version, half))
     store = ResultStore.open(out_dir)
     config = RunConfig(mode=mode, concurrency=concurrency or (4 if mode != "offline" else 1),
                        timeout=timeout, progress=progress)

@@ -31,6 +31,7 @@ from eval_sets.metrics import (
     std,
     threshold,
 )
+from eval_sets.runner.score_sources import score_sources_table
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.tables import Cell, Table
 from scoring.schema import GradeReport
@@ -140,8 +141,9 @@ def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
     items = [g for g in graded if g.result.gold.process_correct is not None]
     if not items:
         return None
-    rows = []
-    for name, group in _groups(items):
+    rows: list[tuple[Cell, ...]] = []
+    groups = _groups(items)
+    for name, group in groups:
         labels = [int(bool(g.result.gold.process_correct)) for g in group]
         scores = [g.report.reasoneval.validity for g in group]
         pairs = [p for g in group for p in _step_pairs(g)]
@@ -154,13 +156,28 @@ def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
                      len(pairs), macro_f1(step_labels, threshold(step_scores, cut)) if pairs else None,
                      auc(step_labels, step_scores) if pairs else None,
                      pb.error_accuracy, pb.correct_accuracy, pb.f1))
+    if len(groups) > 2:  # several subsets, then "overall": ProcessBench reports their mean F1
+        rows.append(_subset_mean(rows[:-1], len(items)))
     return Table(
         "validity", f"Process validity (ReasonEval MR-MATH protocol, threshold {cut:g}; ProcessBench)",
         ("subset", "n", "sol. F1", "sol. AUC", "steps", "step F1", "step AUC", "err. acc",
          "corr. acc", "PB F1"), tuple(rows),
         note="F1 is macro F1 over valid/invalid; AUC uses the validity score. ProcessBench: err. acc "
              "= predicted earliest error equals gold on erroneous solutions, corr. acc = no error "
-             "predicted on correct ones, PB F1 their harmonic mean.")
+             "predicted on correct ones, PB F1 their harmonic mean; \"subset mean\" averages "
+             "the subsets' err. acc, corr. acc and PB F1 (ProcessBench's headline figure), "
+             "where \"overall\" pools the items.")
+
+
+def _subset_mean(rows: Sequence[tuple[Cell, ...]], n: int) -> tuple[Cell, ...]:
+    """The mean over the subset rows of the ProcessBench columns (the last three)."""
+    def average(column: int) -> float | None:
+        values = [r[column] for r in rows]
+        if any(not isinstance(v, float | int) for v in values):
+            return None
+        return mean([float(v) for v in values])  # type: ignore[arg-type]
+
+    return ("subset mean", n, *([None] * (len(rows[0]) - 2 - 3)), average(-3), average(-2), average(-1))
 
 
 def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
@@ -313,7 +330,8 @@ def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
               wall_s: float | None = None) -> list[Table]:
     graded = _graded(results)
     builders: list[Callable[[], Table | None]] = [
-        lambda: stepmath_table(graded), lambda: step_agreement_table(graded),
+        lambda: stepmath_table(graded), lambda: score_sources_table(graded),
+        lambda: step_agreement_table(graded),
         lambda: validity_table(graded, cut),
         lambda: redundancy_table(graded, cut), lambda: perturbation_table(graded),
         lambda: false_positive_table(graded), lambda: realign_table(graded),
