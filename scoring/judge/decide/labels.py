@@ -115,7 +115,8 @@ def decide(
     Without a model (or where it gave no label: a part of a long solution whose call failed)
     the labels come from the evidence alone and `depends_on` from the quantities the steps
     share. With one, the model's label is one more source: it changes only where the posterior
-    crosses the threshold against it, and its `depends_on` is kept.
+    crosses the threshold against it and a decisive check found something that way, and its
+    `depends_on` is kept.
     """
     model = list(model) if model is not None else [None] * len(inp.steps)
     if len(model) != len(inp.steps):
@@ -138,12 +139,22 @@ def decide(
     return _propagate(verdicts, evidence, offline), warnings
 
 
+def _found(post: StepPosterior, polarity: str) -> bool:
+    """A decisive check found something of this polarity about the step."""
+    return any(f.polarity == polarity for f in post.counted)
+
+
 def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
                 wrong: bool) -> tuple[StepVerdict, list[str]]:
+    """The model's label, unless the posterior crosses the threshold against it *and* a
+    decisive check found something that way: the prior (base rates of steps like this one)
+    weighs in the probability, but never overrules a model's direct judgement by itself. A real
+    judge sees what the prior encodes (the final answer, the step's place), so counting the prior
+    against it counts that twice."""
     merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
     probability = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong,
                    "model_label": mine.label}
-    if wrong and mine.label != "incorrect":
+    if wrong and mine.label != "incorrect" and _found(post, "error"):
         reason = _reason(post, True)
         errors = [f for f in post.counted if f.polarity == "error"]
         categories = (*mine.error_categories,
@@ -152,7 +163,7 @@ def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
                        error_categories=tuple(dict.fromkeys(categories)), **probability), [(
             f"step {index}: judged {mine.label}, but {reason} (P(wrong) = {post.p_wrong:.2f}); "
             "relabelled incorrect")]
-    if not wrong and mine.label == "incorrect":
+    if not wrong and mine.label == "incorrect" and _found(post, "support"):
         reason = _reason(post, False)
         return replace(mine, label="correct", reason=reason, evidence=merged,
                        error_categories=(), **probability), [(

@@ -126,6 +126,21 @@ def test_a_false_alarm_is_overruled_by_support():
     assert verdicts[0].label == "correct" and "relabelled correct" in warnings[0]
 
 
+def test_the_prior_alone_never_overrules_the_model():
+    """A base rate weighs in P(wrong) but is no reason to relabel a step the model judged."""
+    unlikely = Calibration("low", {"en": StepModel({"bias": math.log(0.01 / 0.99)}, 0.5)}, KINDS)
+    likely = Calibration("high", {"en": StepModel({"bias": math.log(0.99 / 0.01)}, 0.5)}, KINDS)
+    fallible = Reliability(sensitivity=0.7, false_alarm=0.1)
+    kept, warnings = decide(inp(1), evidence(1), unlikely, _model("incorrect"), fallible)
+    assert kept[0].label == "incorrect" and kept[0].p_wrong < 0.1 and warnings == []
+    kept, warnings = decide(inp(1), evidence(1), likely, _model("correct"), fallible)
+    assert kept[0].label == "correct" and kept[0].p_wrong > 0.9 and warnings == []
+    # with a check's finding the same posterior does relabel
+    fixed, _ = decide(inp(1), evidence(1, ("calculation_true", 0)), unlikely, _model("incorrect"),
+                      fallible)
+    assert fixed[0].label == "correct" and fixed[0].model_label == "incorrect"
+
+
 def test_the_models_meaningless_and_dependencies_are_kept():
     verdicts, _ = decide(inp(2), evidence(2, deps=[[], []]), CAL,
                          _model("incorrect", "meaningless"), Reliability(0.9, 0.05))
