@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.halves import HALVES
-from eval_sets.service_bench import _free_port
+from eval_sets.processes import free_port, stop
 
 LABEL_SERVER = Path(__file__).resolve().parents[1] / "tests" / "fakes" / "label_server.py"
 READINGS = ("score", "score_expected", "model labels alone")
@@ -138,7 +138,7 @@ def run_seed(args: argparse.Namespace, seed: int) -> None:
     """Start the label server for `seed`, grade each half against it, stop it."""
     if not LABEL_SERVER.is_file():
         raise SystemExit(f"fallible_bench: {LABEL_SERVER} is not here; run from a checkout")
-    port = _free_port()
+    port = free_port()
     base_url = f"http://127.0.0.1:{port}/v1"
     server = subprocess.Popen([sys.executable, str(LABEL_SERVER), "--data", str(args.data),
                                "--port", str(port), "--miss", str(args.miss), "--false-alarm",
@@ -161,11 +161,7 @@ def run_seed(args: argparse.Namespace, seed: int) -> None:
                 raise SystemExit(f"fallible_bench: stepgrade bench grade exited with "
                                  f"{done.returncode} (seed {seed}, {half} half)")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, grace=10)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import multiprocessing
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,15 +33,10 @@ from typing import Any
 import httpx
 
 from eval_sets.examples import example_names, load_example
+from eval_sets.processes import free_port, stop
 from server.examples import ARITHMETIC_SLIP
 
 FAKE = Path(__file__).resolve().parents[1] / "tests" / "fakes" / "openai_server.py"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 _RESENT: list[int] = []
@@ -317,9 +311,9 @@ def _fake_llm(port: int, latency: float) -> subprocess.Popen[bytes]:
 
 
 def _run(args: argparse.Namespace, L: float) -> Result:
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    llm_port = _free_port()
+    llm_port = free_port()
     # The fake LLM gets its own processes: one Python process answering ~200 calls that arrive
     # together queues them behind each other for ~70 ms, which a real LLM server would not add.
     fakes = [_fake_llm(llm_port, L) for _ in range(max(1, args.fake_processes))]
@@ -334,11 +328,7 @@ def _run(args: argparse.Namespace, L: float) -> Result:
         return _throughput(args, L, base, proc.pid, [fake.pid for fake in fakes])
     finally:
         for child in (proc, *fakes):
-            child.terminate()
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
+            stop(child)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,8 @@ from typing import Any
 
 import httpx
 
-from eval_sets.service_bench import FAKE, _free_port, _percentile, _wait_ready
+from eval_sets.processes import free_port
+from eval_sets.service_bench import FAKE, _percentile, _wait_ready
 from server.examples import ARITHMETIC_SLIP
 
 MAX_RSS_GROWTH_MB = 100.0
@@ -153,7 +154,7 @@ def _sample_rss(pid: int, start: float, marks: dict[str, float], stop: threading
 
 
 def soak(args: argparse.Namespace) -> int:
-    port, llm_port = _free_port(), _free_port()
+    port, llm_port = free_port(), free_port()
     base = f"http://127.0.0.1:{port}"
     fake = _fake_server().FakeOpenAI(port=llm_port, latency=args.latency,
                                      fault_rate=args.fault_rate, seed=args.seed)
@@ -182,11 +183,7 @@ def soak(args: argparse.Namespace) -> int:
             marks["end"] = rss_mb(service.pid)
             return _report(args, total, marks, llm, time.time() - start)
         finally:
-            service.terminate()
-            try:
-                service.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                service.kill()
+            stop(service, grace=30)
 
 
 def _report(args: argparse.Namespace, total: Outcome, marks: dict[str, float],

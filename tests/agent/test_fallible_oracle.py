@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_sets.service_bench import _free_port
+from eval_sets.processes import free_port
 from scoring.schema import GradeRequest
 from tests.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
 from tests.fakes.openai_server import FakeOpenAI
@@ -120,7 +120,7 @@ def test_an_overruled_model_label_is_kept_in_model_label(make_llm_grader) -> Non
 def test_the_label_server_serves_the_oracle(tmp_path) -> None:
     data = tmp_path / "rows.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in SYNTHETIC[:3]), encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen([sys.executable, str(LABEL_SERVER), "--data", str(data), "--port",
                                str(port), "--miss", "1", "--false-alarm", "0", "--seed", "0"])
     try:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from eval_sets.processes import free_port, stop
 from tests.fakes.openai_server import FakeOpenAI
 
 from .cdp import Browser, find_chromium
@@ -62,12 +62,6 @@ def fake_llm() -> Iterator[FakeOpenAI]:
         yield llm
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _stepgrade() -> list[str]:
     script = Path(sys.executable).with_name("stepgrade")
     return [str(script)] if script.is_file() else [sys.executable, "-m", "server.cli"]
@@ -94,7 +88,7 @@ class Service:
 @pytest.fixture(scope="session")
 def service(chromium: str, fake_llm: FakeOpenAI) -> Iterator[Service]:
     """`stepgrade serve` as a user starts it: a key required, a small body limit, a (fake) LLM."""
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_")}
     env.update({
         "STEPGRADE_HOST": "127.0.0.1", "STEPGRADE_PORT": str(port),
@@ -126,12 +120,7 @@ def service(chromium: str, fake_llm: FakeOpenAI) -> Iterator[Service]:
             time.sleep(0.25)
         yield Service(url=url, api_key=API_KEY)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)
         log.close()
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -5,7 +5,6 @@ the Gemma 3 270M GGUF. Collected only when the Makefile names the server's Pytho
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -15,17 +14,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from eval_sets.processes import free_port, stop
+
 SERVER_PYTHON = os.environ.get("STEPGRADE_TEST_LLM_PYTHON")
 GGUF = os.environ.get("STEPGRADE_TEST_LLM_GGUF")
 
 if not (SERVER_PYTHON and GGUF):
     collect_ignore_glob = ["test_*.py"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -63,11 +58,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServe
             time.sleep(0.5)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 ROWS: list[str] = []

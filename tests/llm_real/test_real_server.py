@@ -22,8 +22,9 @@ import httpx
 import pytest
 
 from eval_sets.examples import example_names, load_example
+from eval_sets.processes import free_port
 
-from .conftest import ROWS, RealServer, free_port
+from .conftest import ROWS, RealServer
 
 # On this 2-core machine the server (one thread) decodes about 25 tokens/s and llama-cpp-python's
 # grammar sampler (Python) costs as much again per token; a small model that rambles up to its

@@ -3,7 +3,6 @@ exit 2 for usage errors only."""
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ import httpx
 import pytest
 
 from eval_sets.examples import EXAMPLES_DIR
+from eval_sets.processes import free_port
 from server.cli import main
 
 SLIP = str(EXAMPLES_DIR / "arithmetic_slip.json")
@@ -167,12 +167,6 @@ def _get(url: str) -> int | None:
         return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _knock(port: int, path: str) -> str:
     """One request on a new connection: its status (and body, unless 200), or what went wrong."""
     try:
@@ -192,7 +186,7 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
     """Connections opened continuously from the start: once one is answered, none is refused,
     reset or left hanging while the workers warm up (each listens only once it can grade), and
     /readyz is ready only when both are."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
            "STEPGRADE_LOG_LEVEL": "warning"}
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
@@ -225,7 +219,7 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
 
 
 def test_a_second_instance_on_the_same_port_fails_clearly():
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
            "STEPGRADE_LOG_LEVEL": "warning"}
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
