@@ -42,11 +42,24 @@ FAKE = Path(__file__).resolve().parents[1] / "tests" / "fakes" / "openai_server.
 _RESENT: list[int] = []
 
 
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants: the service's workers and their math-verify workers
+    (a child is listed under the thread that started it, hence every task's list)."""
+    pids, i = [pid], 0
+    while i < len(pids):
+        for task in Path(f"/proc/{pids[i]}/task").glob("*"):
+            try:
+                pids += map(int, (task / "children").read_text().split())
+            except FileNotFoundError:
+                pass
+        i += 1
+    return pids
+
+
 def _cpu_by_process(pid: int) -> dict[int, float]:
-    """User + system CPU seconds of a process and each of its child processes (Linux /proc)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    """User + system CPU seconds of a process and each of its descendants (Linux /proc)."""
     seconds: dict[int, float] = {}
-    for each in [pid, *map(int, children)]:
+    for each in _tree(pid):
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
