@@ -7,13 +7,18 @@ parts (`Send`) joined by score_steps.
 
 The nodes that may ask the model are coroutines: the graph runs with `ainvoke` everywhere (the
 CLI and `Grader.grade` too), a call awaits on the event loop, and a grade's deadline cancels it.
-Their offline work runs in worker threads; the other nodes are plain functions, which LangGraph
-runs in worker threads.
+Their offline work runs in worker threads; the other nodes are plain functions. LangGraph runs
+a plain function in a worker thread; the quick ones (`ON_LOOP`: no model, no I/O, well under a
+millisecond or two) run on the event loop instead, as does `align` when it has nothing to
+embed: a hop to a thread and back costs more CPU than their work.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -24,7 +29,7 @@ from agent.containment import LAST_RESORT, NEUTRAL, TWIN, contain_asking, contai
 from agent.context import Context
 from agent.inputs import fused_call
 from agent.nodes.aggregate import aggregate
-from agent.nodes.align import align_steps
+from agent.nodes.align import align_steps, embeds
 from agent.nodes.build_tree import build_tree
 from agent.nodes.calibrate_difficulty import calibrate_difficulty
 from agent.nodes.collect_evidence import collect_evidence
@@ -36,6 +41,8 @@ from agent.nodes.segment import segment
 from agent.nodes.verify import verify
 from agent.state import GradeState, InputState, OutputState
 from agent.timing import atimed, timed
+
+Update = dict[str, Any]
 
 PLAIN = {
     "prepare": prepare,
@@ -52,6 +59,30 @@ ASKING = {
     "score_chunk": score_chunk,
     "score_steps": score_steps,
 }
+
+
+# Plain nodes quick enough to run on the event loop rather than in a worker thread.
+ON_LOOP = frozenset({"verify", "build_tree", "aggregate"})
+
+
+def _on_loop(node: Callable[..., Update]) -> Callable[..., Awaitable[Update]]:
+    @functools.wraps(node)
+    async def run(state: GradeState, runtime: Runtime[Context]) -> Update:
+        return node(state, runtime)
+
+    return run
+
+
+def _align_where_needed(node: Callable[..., Update]) -> Callable[..., Awaitable[Update]]:
+    """`align` in a worker thread when it embeds (the model's time), else on the loop."""
+
+    @functools.wraps(node)
+    async def run(state: GradeState, runtime: Runtime[Context]) -> Update:
+        if embeds(state, runtime.context):
+            return await asyncio.to_thread(node, state, runtime)
+        return node(state, runtime)
+
+    return run
 
 
 def route_after_align(
@@ -75,8 +106,13 @@ def build_graph() -> CompiledStateGraph:
         GradeState, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
     for name, node in PLAIN.items():
-        builder.add_node(name, timed(name, contain_node(name, node, NEUTRAL[name])
-                                     if name in NEUTRAL else node))
+        contained = contain_node(name, node, NEUTRAL[name]) if name in NEUTRAL else node
+        if name in ON_LOOP:
+            builder.add_node(name, atimed(name, _on_loop(contained)))
+        elif name == "align":
+            builder.add_node(name, atimed(name, _align_where_needed(contained)))
+        else:
+            builder.add_node(name, timed(name, contained))
     for name, coroutine in ASKING.items():
         builder.add_node(name, atimed(name, contain_asking(name, coroutine, LAST_RESORT.get(name),
                                                            TWIN.get(name))))

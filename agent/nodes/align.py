@@ -17,15 +17,22 @@ from scoring.align import align
 from scoring.embed import similarity_matrix
 
 
+def _related(state: GradeState, ctx: Context) -> bool:
+    return ctx.judge.relatedness and state.get("language") == "en"
+
+
+def embeds(state: GradeState, ctx: Context) -> bool:
+    """Whether `align_steps` will embed anything (else it answers at once, with no model)."""
+    return bool(state["evaluate_process"] and (state["reference_steps"] or _related(state, ctx)))
+
+
 def align_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    if not state["evaluate_process"]:
-        return {"alignment": None, "problem_similarity": None}
     ctx = runtime.context
+    if not embeds(state, ctx):
+        return {"alignment": None, "problem_similarity": None}
     references = state["reference_steps"]
     steps = state["steps"]
-    related = ctx.judge.relatedness and state.get("language") == "en"
-    if not references and not related:
-        return {"alignment": None, "problem_similarity": None}
+    related = _related(state, ctx)
     problem = [state["request"].problem] if related else []
     matrix = similarity_matrix([*problem, *references], steps, ctx.embed, ctx.embedder)
     return {
