@@ -147,6 +147,7 @@ class FakeOpenAI:
                  seed: int = 0) -> None:
         answers = ARITHMETIC_SLIP_ANSWERS if answers is None else answers
         self.oracle: Oracle = answers if callable(answers) else (lambda op, prompt: answers.get(op))
+        self._lookup = not callable(answers)  # a mapping: answered at once, no worker thread
         self.latency = latency
         self.fault: Fault = fault
         self.refuse = refuse
@@ -183,6 +184,9 @@ class FakeOpenAI:
     def serve(self) -> None:
         asyncio.run(self._server.serve(sockets=[self._sock]))
 
+    async def serve_async(self) -> None:
+        await self._server.serve(sockets=[self._sock])
+
     async def _models(self, _: Request) -> Response:
         return JSONResponse({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
 
@@ -208,7 +212,8 @@ class FakeOpenAI:
             error = {"error": {"message": REFUSAL, "type": "internal_server_error"}}
             return await self._after(request, arrived, JSONResponse(error, status_code=500))
         # In a thread: an oracle may take its time, and a server answers requests side by side.
-        answer = await asyncio.to_thread(self.oracle, operation, prompt_of(body))
+        answer = (self.oracle(operation, "") if self._lookup
+                  else await asyncio.to_thread(self.oracle, operation, prompt_of(body)))
         if answer is None:
             error = {"error": {"message": f"no answer known for {operation}"}}
             return await self._after(request, arrived, JSONResponse(error, status_code=404))
@@ -264,8 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse-port", action="store_true",
                         help="share the port with other fake processes (SO_REUSEPORT)")
     args = parser.parse_args(argv)
-    FakeOpenAI(latency=args.latency, fault=args.fault, port=args.port,
-               reuse_port=args.reuse_port).serve()
+    server = FakeOpenAI(latency=args.latency, fault=args.fault, port=args.port,
+                        reuse_port=args.reuse_port)
+    try:  # a process of its own (the benchmark's model): the C event loop when installed
+        import uvloop
+    except ImportError:
+        server.serve()
+    else:
+        uvloop.run(server.serve_async())
     return 0
 
 
