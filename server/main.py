@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +45,11 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
         app.state.grader = built
         app.state.service = GradingService(built, settings, app_metrics)
         app.state.readiness = await warm_up(built, settings)
+        # What start-up loaded (torch, the embedding model, the libraries: ~600k objects) lives as
+        # long as the process: out of the cyclic collector's reach, its full collections stop
+        # walking it. LLM grades under load: 21 -> 16-18 ms of CPU each (measured here).
+        gc.collect()
+        gc.freeze()
         log.info("ready", extra={"checks": app.state.readiness, "llm": built.llm_configured})
         shared = run_dir()
         if shared is not None:  # one of several workers: tell the others' /readyz
