@@ -8,6 +8,12 @@ its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
 - throughput with 64 concurrent clients, default mode (target >= 95% of 64 / (2L) grades/s),
   the clients spread over `--client-processes` processes so that they do not queue each other,
   and the service's CPU per LLM-mode grade (target <= 20 ms);
+- what "ideal" and "CPU per grade" mean: ideal is every client back to back with nothing but
+  the two LLM round trips, 64 / (2L) grades/s. The service's CPU is that of its whole process
+  tree (the supervisor, every worker and their math-verify workers) over the measured run,
+  divided by the grades; the fake LLM's and the benchmark clients' CPU per grade are printed
+  beside it, not counted in it. They share the machine's cores with the service: when the
+  machine is busy, CPU rather than the service's concurrency bounds the rate;
 - offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores.
 A table of both latencies ends the run. The fake lives with the tests, so run from a checkout.
 
