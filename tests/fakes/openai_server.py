@@ -182,7 +182,7 @@ class FakeOpenAI:
         return [s.body for s in self.seen]
 
     def serve(self) -> None:
-        asyncio.run(self._server.serve(sockets=[self._sock]))
+        asyncio.run(self.serve_async())
 
     async def serve_async(self) -> None:
         await self._server.serve(sockets=[self._sock])
