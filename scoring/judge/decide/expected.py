@@ -1,0 +1,51 @@
+"""Labels whose Eq. 1 score is closest to the expected score (StepMathAgent Eq. 1).
+
+A threshold on P(wrong) decides each step alone: a solution whose steps are each 40% likely
+wrong keeps every label `correct` and scores 10, though its expected score is 6. When the score
+is what a grade is judged by, the labels are better chosen together: mark steps wrong from the
+most to the least likely, and stop at the number that brings Eq. 1 on the resulting labels
+(errors spoil the steps built on them, as the decision's propagation does) closest to Eq. 1 in
+expectation under the same probabilities, plus a calibrated `lenience` in points. The lenience
+is fitted per language on the fit half (`eval_sets.calibrate`): human scores pile up at 10, so a
+solution expected to score 9.3 is better called 10 than 9. `score` stays Eq. 1 on the decided
+labels; which steps are wrong still follows their probabilities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring.aggregate import expected_score, stepmath_raw
+from scoring.schema import ProblemType
+
+
+def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
+                        depends_on: Sequence[Sequence[int]],
+                        shielded: Sequence[bool], lenience: float = 0.0) -> list[bool]:
+    """Which steps to call wrong: the `k` most likely, with `k` (fewest on a tie) bringing Eq. 1
+    on the labels closest to `expected_score(p_wrong) + lenience`. A step that uses a wrong one
+    earns no point either, unless it is `shielded` (a right final answer)."""
+    n = len(p_wrong)
+    target = expected_score(p_wrong, problem_type) + lenience
+    users: list[list[int]] = [[] for _ in range(n)]
+    for j, deps in enumerate(depends_on):
+        for d in deps:
+            users[d].append(j)
+    points = [1.0] * n
+    wrong = [False] * n
+    best, best_error = list(wrong), abs(stepmath_raw(points, problem_type) - target)
+    for i in sorted(range(n), key=lambda s: -p_wrong[s]):
+        wrong[i] = True
+        stack = [i]
+        points[i] = 0.0
+        while stack:  # Eq. 1 only falls as errors are added: each step loses its point once
+            for j in users[stack.pop()]:
+                if points[j] and not shielded[j]:
+                    points[j] = 0.0
+                    stack.append(j)
+        raw = stepmath_raw(points, problem_type)
+        if abs(raw - target) < best_error - 1e-9:
+            best, best_error = list(wrong), abs(raw - target)
+        if raw <= target:
+            break
+    return best
