@@ -26,6 +26,8 @@ def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
     on the labels closest to `expected_score(p_wrong) + lenience`. A step that uses a wrong one
     earns no point either, unless it is `shielded` (a right final answer)."""
     n = len(p_wrong)
+    if n == 0:  # nothing to label (Eq. 1 has no value without steps)
+        return []
     target = expected_score(p_wrong, problem_type) + lenience
     users: list[list[int]] = [[] for _ in range(n)]
     for j, deps in enumerate(depends_on):

@@ -187,6 +187,8 @@ def test_offline_labels_can_be_decided_together_on_the_expected_score():
     assert [v.label for v in decide(proof, evidence(4), alone)[0]] == ["correct"] * 4
     judged, _ = decide(proof, evidence(4), together, _model(*["correct"] * 4))
     assert [v.label for v in judged] == ["correct"] * 4
+    empty = JudgeInput("", [], "proof", NO_ANSWER)
+    assert decide(empty, evidence(0), together) == ([], [])
 
 
 def test_length_mismatch_is_an_error():

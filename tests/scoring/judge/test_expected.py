@@ -50,3 +50,7 @@ def test_calculation_weighs_the_final_step():
     p = [0.05, 0.05, 0.05, 0.05, 0.55]  # expected 6 x 0.95 + 4 x 0.45 = 7.5
     assert expected_score(p, "calculation") == pytest.approx(7.5)
     assert closest_to_expected(p, "calculation", FREE, OPEN) == [False] * 4 + [True]  # 6
+
+
+def test_no_steps_no_labels():
+    assert closest_to_expected([], "calculation", [], []) == []
