@@ -33,21 +33,33 @@ def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
     for j, deps in enumerate(depends_on):
         for d in deps:
             users[d].append(j)
-    points = [1.0] * n
-    wrong = [False] * n
-    best, best_error = list(wrong), abs(stepmath_raw(points, problem_type) - target)
-    for i in sorted(range(n), key=lambda s: -p_wrong[s]):
-        wrong[i] = True
-        stack = [i]
-        points[i] = 0.0
+    cost = _point_costs(n, problem_type)
+    points = [True] * n
+    raw = stepmath_raw([1.0] * n, problem_type)
+    order = sorted(range(n), key=lambda s: -p_wrong[s])
+    best, best_error = 0, abs(raw - target)
+    for k, i in enumerate(order, 1):
+        stack = [i] if points[i] else []
+        raw -= cost[i] if points[i] else 0.0
+        points[i] = False
         while stack:  # Eq. 1 only falls as errors are added: each step loses its point once
             for j in users[stack.pop()]:
                 if points[j] and not shielded[j]:
-                    points[j] = 0.0
+                    points[j] = False
+                    raw -= cost[j]
                     stack.append(j)
-        raw = stepmath_raw(points, problem_type)
         if abs(raw - target) < best_error - 1e-9:
-            best, best_error = list(wrong), abs(raw - target)
-        if raw <= target:
+            best, best_error = k, abs(raw - target)
+        if raw <= target + 1e-9:
             break
-    return best
+    chosen = set(order[:best])
+    return [i in chosen for i in range(n)]
+
+
+def _point_costs(n: int, problem_type: ProblemType) -> list[float]:
+    """What each step's point is worth in Eq. 1, which is linear in the points: read off Eq. 1
+    itself for the first and the last step (the others weigh as the first)."""
+    full = stepmath_raw([1.0] * n, problem_type)
+    last = full - stepmath_raw([1.0] * (n - 1) + [0.0], problem_type)
+    first = full - stepmath_raw([0.0] + [1.0] * (n - 1), problem_type) if n > 1 else last
+    return [first] * (n - 1) + [last]
