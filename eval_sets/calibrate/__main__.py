@@ -21,6 +21,7 @@ from eval_sets.calibrate.evidence import Observed, observe
 from eval_sets.calibrate.fit import (
     FEATURE_SETS,
     L2,
+    LENIENCES,
     MIN_FIRES,
     MIN_PRECISION,
     fit_language,
@@ -55,7 +56,9 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
         chosen = fit_language([o for o in fit if o.solution.language == language], language, stats)
         models[language] = chosen.model
         rows.append((language, chosen.feature_set, *(chosen.cv[n] for n in FEATURE_SETS),
-                     chosen.model.threshold))
+                     chosen.model.threshold, chosen.decisions["threshold"],
+                     max(v for k, v in chosen.decisions.items() if k != "threshold"),
+                     chosen.model.decision, chosen.model.lenience))
     if "en" not in models:
         raise SystemExit("calibrate: no English labelled set found; the default model needs one")
     counts = Counter((o.solution.set, o.solution.half) for o in observed)
@@ -68,13 +71,19 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
         "solutions": {f"{s}/{h}": n for (s, h), n in sorted(counts.items())},
         "fitted_on": "natural sets, fit half (split by a hash of the problem text)",
         "min_precision": MIN_PRECISION, "min_fires": MIN_FIRES, "l2": L2,
+        "leniences": list(LENIENCES),
         "feature_sets": {n: list(f) for n, f in FEATURE_SETS.items()},
     }
     calibration = Calibration(f"{CALIBRATION_FORMAT}-{digest}", models, stats, meta)
     table = Table("models", "Step model per language: cross-validated objective per feature set "
-                  "(inside the fit half; higher is better) and the chosen threshold",
-                  ("language", "chosen", *FEATURE_SETS, "threshold"), tuple(rows),
-                  note="en: first-error F1; zh: minus the squared error of the expected Eq. 1 score.")
+                  "(inside the fit half; higher is better), the chosen threshold, the offline "
+                  "decision rule's objective on the fit half (by threshold; closest to the "
+                  "expected score, best lenience) and the rule chosen",
+                  ("language", "chosen", *FEATURE_SETS, "threshold", "by threshold",
+                   "closest to expected", "decision", "lenience"), tuple(rows),
+                  note="en: first-error F1; zh: minus the squared error of the expected Eq. 1 "
+                       "score (features), of Eq. 1 on the decided labels (threshold), minus the "
+                       "mean absolute error of Eq. 1 on the decided labels (decision).")
     return calibration, table
 
 

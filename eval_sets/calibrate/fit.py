@@ -10,7 +10,10 @@
    first-error sets (ProcessBench, MR-MATH), the squared error of the expected Eq. 1 score against
    the human score for Chinese StepMathBench.
 3. Per language, the label threshold on P(wrong), chosen on the whole fit half by the same
-   measures (squared error of the Eq. 1 score from the decided labels, for StepMathBench).
+   measures (squared error of the Eq. 1 score from the decided labels, for StepMathBench), and
+   how offline labels are decided: each step on that threshold, or together so that Eq. 1 on the
+   labels is closest to its expectation (`scoring.judge.decide.expected`), whichever the
+   language's measure prefers on the fit half.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.processbench import processbench_score
 from eval_sets.metrics.scores import mse
 from scoring.aggregate import expected_score, score_solution
-from scoring.judge.calibration import Calibration, KindStats, StepModel
+from scoring.judge.calibration import Calibration, Decision, KindStats, StepModel
 from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
 from scoring.judge.findings import FINDING_KINDS, REDUNDANCY_KINDS, SUPPORT_KINDS, FindingKind
@@ -38,6 +41,7 @@ MIN_FIRES = 5
 MIN_FIRES_WEIGHTED = 3  # a kind seen fewer times gets no weight at all
 L2 = 0.1
 THRESHOLDS = tuple(round(t, 3) for t in np.arange(0.05, 0.951, 0.025))
+LENIENCES = tuple(round(d, 1) for d in np.arange(0.0, 1.01, 0.1))  # points of Eq. 1
 
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "answer": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier"),
@@ -167,8 +171,9 @@ def first_error_f1(grades: Sequence[Grade]) -> float:
     return float(np.mean(scores)) if scores else 0.0
 
 
-def score_error(grades: Sequence[Grade], expected: bool) -> float:
-    """Mean squared error of the Eq. 1 score against the human score (StepMathBench)."""
+def score_error(grades: Sequence[Grade], expected: bool, absolute: bool = False) -> float:
+    """Mean squared (or absolute) error of the Eq. 1 score against the human score
+    (StepMathBench)."""
     pred, gold = [], []
     for g in grades:
         sol = g.observed.solution
@@ -178,17 +183,28 @@ def score_error(grades: Sequence[Grade], expected: bool) -> float:
         pred.append(expected_score(g.p_wrong, kind) if expected
                     else score_solution(g.labels, kind).score)  # type: ignore[arg-type]
         gold.append(sol.gold_score)
+    if absolute:
+        return float(np.mean(np.abs(np.subtract(pred, gold)))) if pred else 0.0
     return mse(pred, gold) or 0.0
 
 
 Objective = Callable[[Sequence[Grade]], float]
 
 
-def objectives(language: str) -> tuple[Objective, Objective]:
-    """(how to choose the features, how to choose the threshold), both to maximise."""
+def objectives(language: str) -> tuple[Objective, Objective, Objective]:
+    """(how to choose the features, the threshold, the offline decision rule), to maximise.
+
+    Chinese StepMathBench grades are judged by their score. The features are chosen on the
+    squared error of the expected score and the threshold on that of Eq. 1 on the labels, as
+    before; the offline decision rule on the mean absolute error of Eq. 1 in points, which
+    weighs every point of disagreement alike: the squared error alone prefers hedged scores
+    that rarely equal a human's (StepMathAgent's OR), exact agreement alone ignores how far
+    off a score is."""
     if language == "zh":
-        return (lambda g: -score_error(g, expected=True)), (lambda g: -score_error(g, expected=False))
-    return first_error_f1, first_error_f1
+        return ((lambda g: -score_error(g, expected=True)),
+                (lambda g: -score_error(g, expected=False)),
+                (lambda g: -score_error(g, expected=False, absolute=True)))
+    return first_error_f1, first_error_f1, first_error_f1
 
 
 # ------------------------------------------------------------------------------- the fitting
@@ -198,9 +214,9 @@ def _fold(problem: str) -> int:
 
 
 def _calibration(language: str, weights: dict[str, float], threshold: float,
-                 stats: dict[FindingKind, KindStats],
-                 ranges: dict[str, tuple[float, float]]) -> Calibration:
-    model = StepModel(weights, threshold, ranges)
+                 stats: dict[FindingKind, KindStats], ranges: dict[str, tuple[float, float]],
+                 decision: Decision = "threshold", lenience: float = 0.0) -> Calibration:
+    model = StepModel(weights, threshold, ranges, decision, lenience)
     return Calibration("fitting", {"en": model, language: model}, stats)
 
 
@@ -213,18 +229,36 @@ def best_threshold(observed: Sequence[Observed], language: str, weights: dict[st
     return best[2], best[0]
 
 
+def best_decision(observed: Sequence[Observed], language: str, weights: dict[str, float],
+                  threshold: float, stats: dict[FindingKind, KindStats], objective: Objective,
+                  ranges: dict[str, tuple[float, float]]) -> tuple[Decision, float, dict[str, float]]:
+    """The offline decision rule the objective prefers (the threshold on a tie) with its
+    lenience, and the objective of each candidate ("threshold", "expected+0.3", ...)."""
+    def value(rule: Decision, lenience: float) -> float:
+        calibration = _calibration(language, weights, threshold, stats, ranges, rule, lenience)
+        return round(objective(grade_all(observed, calibration)), 4)
+
+    values = {"threshold": value("threshold", 0.0)}
+    values.update({f"expected+{d:g}": value("expected", d) for d in LENIENCES})
+    best = max(LENIENCES, key=lambda d: (values[f"expected+{d:g}"], -d))
+    if values[f"expected+{best:g}"] > values["threshold"]:
+        return "expected", best, values
+    return "threshold", 0.0, values
+
+
 @dataclass(frozen=True)
 class LanguageFit:
     language: str
     feature_set: str
     cv: dict[str, float]
     model: StepModel
+    decisions: dict[str, float]  # the objective of each decision rule on the fit half
 
 
 def fit_language(observed: Sequence[Observed], language: str,
                  stats: dict[FindingKind, KindStats]) -> LanguageFit:
     """Choose the features by two-fold cross-validation inside `observed`, then fit on all of it."""
-    choose_features, choose_threshold = objectives(language)
+    choose_features, choose_threshold, choose_decision = objectives(language)
     folds = [[o for o in observed if _fold(o.solution.problem) == k] for k in (0, 1)]
     cv: dict[str, float] = {}
     for name, features in FEATURE_SETS.items():
@@ -241,4 +275,7 @@ def fit_language(observed: Sequence[Observed], language: str,
     weights = fit_weights(observed, FEATURE_SETS[chosen], stats)
     ranges = feature_ranges(observed, FEATURE_SETS[chosen])
     threshold, _ = best_threshold(observed, language, weights, stats, choose_threshold, ranges)
-    return LanguageFit(language, chosen, cv, StepModel(weights, threshold, ranges))
+    decision, lenience, values = best_decision(observed, language, weights, threshold, stats,
+                                               choose_decision, ranges)
+    return LanguageFit(language, chosen, cv,
+                       StepModel(weights, threshold, ranges, decision, lenience), values)

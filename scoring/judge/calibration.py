@@ -14,7 +14,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scoring.judge.findings import FINDING_KINDS, FindingKind
 
@@ -43,15 +43,25 @@ class KindStats:
     decisive: bool
 
 
+# How an offline grade turns the steps' P(wrong) into labels: each step on the threshold, or
+# the most likely steps until Eq. 1 on the labels is closest to its expectation plus a lenience
+# in points (`scoring.judge.decide.expected`). The calibration chooses per language on the fit
+# half.
+Decision = Literal["threshold", "expected"]
+
+
 @dataclass(frozen=True)
 class StepModel:
-    """Log-odds weights of P(step wrong) by feature name, and the label threshold on it."""
+    """Log-odds weights of P(step wrong) by feature name, the label threshold on it, and how
+    offline labels are decided."""
 
     weights: dict[str, float]
     threshold: float
     # (low, high) of a continuous feature on the data the weights were fit on: a value outside
     # is read as the nearest end, never extrapolated.
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    decision: Decision = "threshold"
+    lenience: float = 0.0  # points, for the "expected" decision
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold < 1.0:
@@ -61,6 +71,11 @@ class StepModel:
         if not all(math.isfinite(a) and math.isfinite(b) and a <= b
                    for a, b in self.ranges.values()):
             raise CalibrationError("ranges must be finite (low, high) pairs")
+        if not 0.0 <= self.lenience <= 10.0:
+            raise CalibrationError(f"lenience must be in [0, 10] points, got {self.lenience}")
+        if self.decision not in get_args(Decision):
+            raise CalibrationError(f"decision must be one of {get_args(Decision)}, "
+                                   f"got {self.decision!r}")
 
     def log_odds(self, features: dict[str, float]) -> float:
         total = 0.0
@@ -102,7 +117,8 @@ class Calibration:
         try:
             models = {str(lang): StepModel(
                 {str(k): float(v) for k, v in m["weights"].items()}, float(m["threshold"]),
-                {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()})
+                {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
+                str(m.get("decision", "threshold")), float(m.get("lenience", 0.0)))
                       for lang, m in data["models"].items()}
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
         except (KeyError, TypeError, ValueError, AttributeError) as err:

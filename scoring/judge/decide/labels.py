@@ -1,8 +1,10 @@
 """The one place where evidence becomes labels (DESIGN.md 4.2, 4.10).
 
 A step is `incorrect` when its posterior probability of being wrong reaches the calibrated
-threshold. Otherwise it keeps the model's label in LLM mode, or is `correct` offline
-(`redundant` when it repeats an earlier step). A step that is not wrong in itself but uses the
+threshold, or, offline in a language calibrated that way, when it is among the most likely wrong
+steps that bring Eq. 1 closest to its expectation (`scoring.judge.decide.expected`).
+Otherwise it keeps the model's label in LLM mode, or is `correct` offline (`redundant` when it
+repeats an earlier step). A step that is not wrong in itself but uses the
 result of a wrong step is `meaningless` (StepMathAgent). Validity is 1 - P(wrong): ReasonEval's
 step validity, calibrated.
 """
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from scoring.judge.calibration import Calibration
+from scoring.judge.decide.expected import closest_to_expected
 from scoring.judge.decide.posterior import StepPosterior, posteriors
 from scoring.judge.decide.reliability import RELIABILITY, Reliability
 from scoring.judge.findings import SOURCE, Evidence, Finding
@@ -123,11 +126,13 @@ def decide(
         raise ValueError(f"{len(model)} model labels for {len(inp.steps)} steps")
     says = [None if m is None else m.label == "incorrect" for m in model]
     posts = posteriors(inp, evidence, calibration, says, reliability)
+    wrong_at = _offline_wrong(inp, evidence, calibration, posts) if all(m is None for m in model) \
+        else None
     threshold = calibration.model(inp.language).threshold
     verdicts: list[StepVerdict] = []
     warnings: list[str] = []
     for i, (mine, post) in enumerate(zip(model, posts, strict=True)):
-        wrong = post.p_decide >= threshold
+        wrong = post.p_decide >= threshold if wrong_at is None else wrong_at[i]
         if mine is None:
             own = _offline_label(i, post, wrong, evidence, config)
             verdicts.append(replace(own, depends_on=tuple(d + 1 for d in evidence.depends_on[i])))
@@ -139,6 +144,20 @@ def decide(
     return _propagate(verdicts, evidence, offline), warnings
 
 
+def _offline_wrong(inp: JudgeInput, evidence: Evidence, calibration: Calibration,
+                   posts: Sequence[StepPosterior]) -> list[bool] | None:
+    """The wrong steps of an offline grade when the language decides them together (Eq. 1 on
+    the labels closest to its expectation); None when each step is decided on the threshold.
+    Kinds that only warn are left out here too: they never move a label."""
+    model = calibration.model(inp.language)
+    if model.decision != "expected":
+        return None
+    shielded = [any(f.kind == "answer_correct" for f in evidence.at(i))
+                for i in range(len(inp.steps))]
+    return closest_to_expected([p.p_decide for p in posts], inp.problem_type,
+                               evidence.depends_on, shielded, model.lenience)
+
+
 def _found(post: StepPosterior, polarity: str) -> bool:
     """A decisive check found something of this polarity about the step."""
     return any(f.polarity == polarity for f in post.counted)
@@ -146,15 +165,17 @@ def _found(post: StepPosterior, polarity: str) -> bool:
 
 def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
                 wrong: bool) -> tuple[StepVerdict, list[str]]:
-    """The model's label, unless the posterior crosses the threshold against it *and* a
-    decisive check found something that way: the prior (base rates of steps like this one)
-    weighs in the probability, but never overrules a model's direct judgement by itself. A real
-    judge sees what the prior encodes (the final answer, the step's place), so counting the prior
-    against it counts that twice."""
+    """The model's label, unless the posterior crosses the threshold against it *and* the
+    decisive checks' findings outweigh the model's word by themselves (their log-odds and the
+    model's sum to the other side): the prior (base rates of steps like this one) weighs in the
+    probability, but never overrules a model's direct judgement, alone or by tipping a weak
+    finding over. A real judge sees what the prior encodes (the final answer, the step's place),
+    so counting the prior against it counts that twice."""
     merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
     probability = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong,
                    "model_label": mine.label}
-    if wrong and mine.label != "incorrect" and _found(post, "error"):
+    if wrong and mine.label != "incorrect" and _found(post, "error") \
+            and post.evidence_log_odds > 0:
         reason = _reason(post, True)
         errors = [f for f in post.counted if f.polarity == "error"]
         categories = (*mine.error_categories,
@@ -163,7 +184,8 @@ def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
                        error_categories=tuple(dict.fromkeys(categories)), **probability), [(
             f"step {index}: judged {mine.label}, but {reason} (P(wrong) = {post.p_wrong:.2f}); "
             "relabelled incorrect")]
-    if not wrong and mine.label == "incorrect" and _found(post, "support"):
+    if not wrong and mine.label == "incorrect" and _found(post, "support") \
+            and post.evidence_log_odds < 0:
         reason = _reason(post, False)
         return replace(mine, label="correct", reason=reason, evidence=merged,
                        error_categories=(), **probability), [(

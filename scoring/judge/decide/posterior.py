@@ -27,6 +27,9 @@ class StepPosterior:
     counted: tuple[Finding, ...]  # findings of decisive kinds
     warned: tuple[Finding, ...]  # findings of kinds that only warn
     strongest: Finding | None  # the decisive error finding of the largest weight
+    # log-odds of the decisive findings plus, in LLM mode, the model's label: the evidence
+    # without the prior (positive: it says wrong on balance)
+    evidence_log_odds: float = 0.0
 
 
 def sigmoid(x: float) -> float:
@@ -50,11 +53,13 @@ def posteriors(
         full = model.log_odds(features)
         decide = full - sum(model.weights.get(finding_feature(k), 0.0)
                             for k in {f.kind for f in warned})
+        checks = sum(model.weights.get(finding_feature(k), 0.0) for k in {f.kind for f in counted})
         if model_says_wrong is not None and model_says_wrong[i] is not None:
             said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))
-            full, decide = full + said, decide + said
+            full, decide, checks = full + said, decide + said, checks + said
         errors = [f for f in counted if f.polarity == "error"]
         strongest = max(errors, key=lambda f: model.weights.get(finding_feature(f.kind), 0.0),
                         default=None)
-        out.append(StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest))
+        out.append(StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest,
+                                 checks))
     return out

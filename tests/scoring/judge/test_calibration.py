@@ -67,3 +67,20 @@ def test_ranges_round_trip_and_bad_ranges_are_refused():
     data["models"]["en"]["ranges"] = {"log_chars": [6.0, 1.0]}
     with pytest.raises(CalibrationError, match="ranges"):
         Calibration.from_json(data)
+
+
+def test_the_decision_rule_round_trips_and_a_bad_one_is_refused():
+    data = {"models": {"en": {"weights": {"bias": 0.0}, "threshold": 0.5}}, "kinds": {}}
+    old = Calibration.from_json(data).model("en")  # a file written before the rule existed
+    assert (old.decision, old.lenience) == ("threshold", 0.0)
+    data["models"]["en"].update(decision="expected", lenience=0.4)
+    model = Calibration.from_json(data).model("en")
+    assert (model.decision, model.lenience) == ("expected", 0.4)
+    assert Calibration.from_json(json.loads(json.dumps(Calibration.from_json(data).to_json()))) \
+        .model("en") == model
+    data["models"]["en"]["decision"] = "vote"
+    with pytest.raises(CalibrationError, match="decision"):
+        Calibration.from_json(data)
+    data["models"]["en"].update(decision="expected", lenience=-1.0)
+    with pytest.raises(CalibrationError, match="lenience"):
+        Calibration.from_json(data)

@@ -135,10 +135,26 @@ def test_the_prior_alone_never_overrules_the_model():
     assert kept[0].label == "incorrect" and kept[0].p_wrong < 0.1 and warnings == []
     kept, warnings = decide(inp(1), evidence(1), likely, _model("correct"), fallible)
     assert kept[0].label == "correct" and kept[0].p_wrong > 0.9 and warnings == []
-    # with a check's finding the same posterior does relabel
-    fixed, _ = decide(inp(1), evidence(1, ("calculation_true", 0)), unlikely, _model("incorrect"),
+    # with a check's finding that outweighs the model's word the same posterior does relabel
+    answered = Calibration("low", {"en": StepModel({"bias": math.log(0.01 / 0.99),
+                                                    "finding:answer_correct": math.log(0.05)},
+                                                   0.5)}, KINDS)
+    fixed, _ = decide(inp(1), evidence(1, ("answer_correct", 0)), answered, _model("incorrect"),
                       fallible)
     assert fixed[0].label == "correct" and fixed[0].model_label == "incorrect"
+
+
+def test_a_weak_finding_tipped_over_by_the_prior_does_not_overrule_the_model():
+    """A true calculation (likelihood ratio 0.5) weighs less than a fallible judge's "wrong"
+    (0.7 / 0.1 = 7): with a low prior the posterior falls below the threshold, but the check's
+    finding is not what carried it there, so the model's label stands."""
+    low = Calibration("low", {"en": StepModel({**WEIGHTS, "bias": math.log(0.2 / 0.8)}, 0.5)},
+                      KINDS)
+    fallible = Reliability(sensitivity=0.7, false_alarm=0.1)
+    kept, warnings = decide(inp(1), evidence(1, ("calculation_true", 0)), low,
+                            _model("incorrect"), fallible)
+    assert kept[0].p_wrong == pytest.approx(0.25 * 7 * 0.5 / (1 + 0.25 * 7 * 0.5))  # 0.47
+    assert kept[0].label == "incorrect" and warnings == []
 
 
 def test_the_models_meaningless_and_dependencies_are_kept():
@@ -154,6 +170,25 @@ def test_steps_without_a_model_label_are_decided_offline():
     assert [v.label for v in verdicts] == ["correct", "incorrect"]
     assert verdicts[1].depends_on == (1,)
     assert (verdicts[0].model_label, verdicts[1].model_label) == ("correct", None)
+
+
+def test_offline_labels_can_be_decided_together_on_the_expected_score():
+    """Four steps 35% to 45% likely wrong: none reaches the threshold, but Eq. 1 on the labels
+    is brought to its expectation (6.05 of 10) by calling the two likeliest wrong; a model's labels
+    are still weighed step by step."""
+    weights = {"bias": 0.0, "first": math.log(0.45 / 0.55), "second": math.log(0.4 / 0.6),
+               "third": math.log(0.35 / 0.65), "last": math.log(0.38 / 0.62)}
+    model = StepModel(weights, 0.5, decision="expected")
+    together = Calibration("together", {"en": model}, KINDS)
+    proof = JudgeInput("", [f"step {i}" for i in range(4)], "proof", NO_ANSWER)
+    verdicts, _ = decide(proof, evidence(4), together)
+    assert [v.label for v in verdicts] == ["incorrect", "incorrect", "correct", "correct"]
+    alone = Calibration("alone", {"en": StepModel(weights, 0.5)}, KINDS)
+    assert [v.label for v in decide(proof, evidence(4), alone)[0]] == ["correct"] * 4
+    judged, _ = decide(proof, evidence(4), together, _model(*["correct"] * 4))
+    assert [v.label for v in judged] == ["correct"] * 4
+    empty = JudgeInput("", [], "proof", NO_ANSWER)
+    assert decide(empty, evidence(0), together) == ([], [])
 
 
 def test_length_mismatch_is_an_error():
