@@ -253,6 +253,13 @@ def format_signed(value: Value) -> str:
 
 def definitions(known: Sequence[Relation]) -> dict[str, Value]:
     """Values of single variables that earlier relations establish unambiguously."""
+    return dict(_definitions(tuple(known)))
+
+
+@lru_cache(maxsize=256)
+def _definitions(known: tuple[Relation, ...]) -> dict[str, Value]:
+    # Each relation of a step is checked against the same earlier ones: solved once per step
+    # (a relation's text is all the solving reads, and callers get a copy).
     return solve_known(known)
 
 
