@@ -25,7 +25,7 @@ import sympy
 
 from scoring.parse.lexicon import DECIMAL, FRACTION
 from scoring.parse.mathparse import parse_math
-from scoring.parse.numeric import Unevaluable, evaluate, to_float
+from scoring.parse.numeric import Unevaluable, evaluator, to_float
 from scoring.parse.tentative import is_tentative
 
 MAX_ROOTS = 8
@@ -65,9 +65,11 @@ class BrokenDerivation:
 
 
 def _residual(lhs: sympy.Basic, rhs: sympy.Basic, name: str) -> Callable[[float], float | None]:
+    left, right = evaluator(lhs, name), evaluator(rhs, name)
+
     def f(x: float) -> float | None:
         try:
-            value = to_float(evaluate(lhs, {name: Fraction(x)}) - evaluate(rhs, {name: Fraction(x)}))
+            value = to_float(left(Fraction(x)) - right(Fraction(x)))
         except (Unevaluable, TypeError, ValueError, ArithmeticError, OverflowError, RecursionError):
             return None
         return value if math.isfinite(value) else None
