@@ -114,19 +114,26 @@ def _unexplained(mine: Sequence[tuple[str, float]], pool: list[float],
     """The step's numbers `mine` (text, value) that neither `known` values nor one operation on
     two of `pool` explain; a step may compute from what it wrote before a number.
 
-    Each number's combinations with the pool join the reachable values only when a later number
-    needs them: most numbers are known, and combining every one cost more than all the rest.
+    What one operation on the pool reaches is worked out only when a number is not known, and
+    each number's combinations with the pool join it only when a later number needs them: most
+    numbers are known, and combining every one cost more than all the rest of the check.
     """
-    reach = _reachable(pool)
+    start = len(pool)
+    reach: set[float] = set()
+    reached = False
     pending: list[tuple[float, int]] = []  # (value, pool size before it), not combined yet
     unexplained = []
     candidates: np.ndarray | None = None  # built on demand: most steps never need it
     for text, value in mine:
         key = _key(value)
-        if pending and key not in known and key not in reach:
-            for done, size in pending:
-                reach.update(c for other in (*pool[:size], done) for c in _combine(done, other))
-            pending.clear()
+        if key not in known:
+            if not reached:
+                reach, reached = _reachable(pool[:start]), True
+            if pending and key not in reach:
+                for done, size in pending:
+                    reach.update(c for other in (*pool[:size], done)
+                                 for c in _combine(done, other))
+                pending.clear()
         if key in known or key in reach:
             pass
         elif "." not in text:
