@@ -94,16 +94,15 @@ def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list
         lambda: defaultdict(set))
     numbers: dict[str, set[int]] = defaultdict(set)
     for i, toks in enumerate(texts):
-        marked = [kind_of(tok) for tok in toks]
-        for tok, kind in zip(toks, marked, strict=True):
-            if kind == "number":
+        for tok in toks:
+            if kind_of(tok) == "number":
                 numbers[tok].add(i)
         for k in range(len(toks) - window + 1):
-            w = tuple(toks[k : k + window])
-            starts[w].setdefault(i, k)
-            for p in range(window):
-                if marked[k + p]:
-                    masked[(p, w[:p] + ("",) + w[p + 1 :])][w[p]].add(i)
+            starts[tuple(toks[k : k + window])].setdefault(i, k)
+    for w, where in starts.items():  # each distinct window once, with every text it occurs in
+        for p, tok in enumerate(w):
+            if kind_of(tok):
+                masked[(p, w[:p] + ("",) + w[p + 1 :])][tok].update(where)
     only_in: dict[int, list[tuple[str, ...]]] = defaultdict(list)  # text -> its unique windows
     for w, where in starts.items():
         if len(where) == 1:
