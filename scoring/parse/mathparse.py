@@ -392,8 +392,9 @@ def parse_math(text: str) -> sympy.Basic | None:
 @lru_cache(maxsize=4096)
 def _parse_code(code: str, names: frozenset[str]) -> sympy.Basic | None:
     """`parse_expr` of converted code, kept per code: different texts convert to the same code
-    (`$12$`, `12 cm`, `12`), and sympy's parser costs more than the conversion. A bare integer,
-    the commonest side, is read without it (the same `Integer`: `007` is not bare, it reads 0*7)."""
+    (`12,000` and `12000`, `12 cm` and `12`), and sympy's parser costs more than the conversion.
+    A bare integer, the commonest side, is read without it (the same `Integer`; `007` is not
+    bare: sympy reads it as 0*7)."""
     if _INTEGER.fullmatch(code):
         return sympy.Integer(int(code))
     try:
