@@ -185,6 +185,21 @@ def check_relation(
     `reading` (`scoring.parse.readings`) says how the step's words want it read: approximately, as a
     count of whole items, in another base, with π as a name.
     """
+    if not values:
+        return _check_closed(rel, reading)
+    return _check_relation(rel, values, reading)
+
+
+@lru_cache(maxsize=8192)
+def _check_closed(rel: Relation, reading: Reading) -> RelationCheck:
+    # Several checks decide the same relation of a step as written (the arithmetic check, shown
+    # work, other readings): evaluated once. The key is the relation's text and the reading.
+    return _check_relation(rel, None, reading)
+
+
+def _check_relation(
+    rel: Relation, values: dict[str, Value] | None, reading: Reading
+) -> RelationCheck:
     if _ELLIPSIS.search(rel.lhs) or _ELLIPSIS.search(rel.rhs):
         return RelationCheck(rel, "unknown", f"{rel}: elided terms")
     if rel.lhs_expr is None or rel.rhs_expr is None:
@@ -253,6 +268,13 @@ def format_signed(value: Value) -> str:
 
 def definitions(known: Sequence[Relation]) -> dict[str, Value]:
     """Values of single variables that earlier relations establish unambiguously."""
+    return dict(_definitions(tuple(known)))
+
+
+@lru_cache(maxsize=256)
+def _definitions(known: tuple[Relation, ...]) -> dict[str, Value]:
+    # Each relation of a step is checked against the same earlier ones: solved once per step
+    # (a relation's text is all the solving reads, and callers get a copy).
     return solve_known(known)
 
 

@@ -374,16 +374,33 @@ def to_python(text: str) -> tuple[str, frozenset[str]]:
     return conv.seq(None), frozenset(conv.names)
 
 
+_ERRORS = (Refused, SyntaxError, TypeError, ValueError, AttributeError, RecursionError,
+           NameError, sympy.SympifyError, TokenError)
+_INTEGER = re.compile(r"[1-9]\d*|0")
+
+
 @lru_cache(maxsize=4096)
 def parse_math(text: str) -> sympy.Basic | None:
     """Unevaluated sympy expression for `text`, or None when it is not arithmetic we can read."""
     try:
         code, names = to_python(text)
+    except _ERRORS:
+        return None
+    return _parse_code(code, names)
+
+
+@lru_cache(maxsize=4096)
+def _parse_code(code: str, names: frozenset[str]) -> sympy.Basic | None:
+    """`parse_expr` of converted code, kept per code: different texts convert to the same code
+    (`12,000` and `12000`, `12 cm` and `12`), and sympy's parser costs more than the conversion.
+    A bare integer, the commonest side, is read without it (the same `Integer`; `007` is not
+    bare: sympy reads it as 0*7)."""
+    if _INTEGER.fullmatch(code):
+        return sympy.Integer(int(code))
+    try:
         local = {name: sympy.Symbol(name) for name in names}
         expr = parse_expr(code, local_dict=local, global_dict=_namespace(),
                           transformations=_TRANSFORMS, evaluate=False)
-    except (Refused, SyntaxError, TypeError, ValueError, AttributeError, RecursionError,
-            NameError, sympy.SympifyError, TokenError):
+    except _ERRORS:
         return None
     return expr if isinstance(expr, sympy.Basic) else None
-

@@ -10,7 +10,7 @@ bounds raises `Unevaluable`, which callers turn into an "unknown" verdict.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 import sympy
@@ -109,7 +109,11 @@ def _eval(expr: sympy.Basic, values: Mapping[str, Value], depth: int) -> Value:
         if expr.name in values:
             return values[expr.name]
         raise Unevaluable(f"free symbol {expr.name}")
-    args = [_eval(a, values, depth + 1) for a in expr.args]
+    return _apply(expr, [_eval(a, values, depth + 1) for a in expr.args])
+
+
+def _apply(expr: sympy.Basic, args: list[Value]) -> Value:
+    """The value of `expr`'s own operation on its arguments' values."""
     if isinstance(expr, sympy.Add):
         return _check(_sum(args))
     if isinstance(expr, sympy.Mul):
@@ -160,6 +164,51 @@ def evaluate(expr: sympy.Basic, values: Mapping[str, Value] | None = None) -> Va
         return _eval(expr, values or {}, 0)
     except (ZeroDivisionError, OverflowError, RecursionError) as exc:
         raise Unevaluable(str(exc) or type(exc).__name__) from exc
+
+
+Evaluator = Callable[[Value], Value]
+
+
+def evaluator(expr: sympy.Basic, name: str) -> Evaluator:
+    """`v -> evaluate(expr, {name: v})`, for evaluating one expression at many points (a root
+    search): the parts that do not mention `name` are evaluated once, here, and a part that
+    cannot be evaluated raises at every point, as it would have.
+
+    Raises (from the returned function): Unevaluable, as `evaluate`.
+    """
+    run = _compile(expr, name, 0)
+
+    def at(value: Value) -> Value:
+        try:
+            return run(value)
+        except (ZeroDivisionError, OverflowError, RecursionError) as exc:
+            raise Unevaluable(str(exc) or type(exc).__name__) from exc
+
+    return at
+
+
+def _constant(expr: sympy.Basic, depth: int) -> Evaluator:
+    try:
+        value = _eval(expr, {}, depth)
+    except Exception as exc:  # noqa: BLE001  (raised again at each point, as `_eval` would)
+        failure = exc
+
+        def fails(_: Value) -> Value:
+            raise failure.with_traceback(None)
+
+        return fails
+    return lambda _: value
+
+
+def _compile(expr: sympy.Basic, name: str, depth: int) -> Evaluator:
+    """`_eval` of `expr` at `depth` as a function of `name`'s value."""
+    if depth > MAX_DEPTH or not any(
+            isinstance(a, sympy.Symbol) and a.name == name for a in sympy.preorder_traversal(expr)):
+        return _constant(expr, depth)
+    if isinstance(expr, sympy.Symbol):
+        return lambda value: value
+    parts = [_compile(a, name, depth + 1) for a in expr.args]
+    return lambda value: _apply(expr, [part(value) for part in parts])
 
 
 def to_float(value: Value) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scoring.parse.lexicon import DECIMAL, SIGNED_DECIMAL
 
@@ -129,7 +130,12 @@ def prose_statements(step: str) -> list[ProseStatement]:
     an ordinary relation, which a step about remainders reads as integer division
     (`scoring.parse.division`). A result followed by more arithmetic is not a result.
     """
-    text = step[:MAX_CHARS]
+    return list(_statements(step[:MAX_CHARS]))
+
+
+@lru_cache(maxsize=4096)
+def _statements(text: str) -> tuple[ProseStatement, ...]:
+    # The arithmetic check reads a step's statements twice (relations, identities): scanned once.
     found: list[ProseStatement] = []
     for m in _DIVISION_WITH_REMAINDER.finditer(text):  # N = M * Q + R
         dividend = m.group(1) or _last_number(text[: m.start()])
@@ -163,7 +169,7 @@ def prose_statements(step: str) -> list[ProseStatement]:
             if not _clean_before(text, m.start()):
                 continue
             found.append(ProseStatement(expr, m.group(2), m.group().strip()))
-    return found
+    return tuple(found)
 
 
 _WORD_NUMBERS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",

@@ -16,10 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.parse.equations import Relation, check_relation, format_signed, single_value
-from scoring.parse.lexicon import TENTATIVE_WORDS, words
 from scoring.parse.numeric import Value
+from scoring.parse.tentative import is_tentative
 
-_TENTATIVE = words(TENTATIVE_WORDS)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 
 
@@ -36,7 +35,7 @@ def _stated_values(
 ) -> dict[str, set[Value]]:
     seen: dict[str, set[Value]] = {}
     for rels, text in zip(relations, steps, strict=True):
-        if _TENTATIVE.search(text):
+        if is_tentative(text):
             continue
         for rel in rels:
             if (found := single_value(rel)) is not None:
@@ -65,7 +64,7 @@ def back_substitute(
     several = {n for n, vals in _stated_values(relations, steps).items() if len(vals) > 1}
     failures: list[Substitution] = []
     for index, (rels, text) in enumerate(zip(relations, steps, strict=True)):
-        if _TENTATIVE.search(text) or any(_names(rel) & several for rel in rels):
+        if is_tentative(text) or any(_names(rel) & several for rel in rels):
             continue  # a step about a variable that takes several values belongs to one case
         for rel in rels:
             if rel.op != "=" or single_value(rel) is not None:

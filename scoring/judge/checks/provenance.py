@@ -109,6 +109,45 @@ def _shown_work(relations: Sequence[Relation]) -> set[float]:
     return shown
 
 
+def _unexplained(mine: Sequence[tuple[str, float]], pool: list[float],
+                 known: set[float]) -> list[str]:
+    """The step's numbers `mine` (text, value) that neither `known` values nor one operation on
+    two of `pool` explain; a step may compute from what it wrote before a number.
+
+    What one operation on the pool reaches is worked out only when a number is not known, and
+    each number's combinations with the pool join it only when a later number needs them: most
+    numbers are known, and combining every one cost more than all the rest of the check.
+    """
+    start = len(pool)
+    reach: set[float] = set()
+    reached = False
+    pending: list[tuple[float, int]] = []  # (value, pool size before it), not combined yet
+    unexplained = []
+    candidates: np.ndarray | None = None  # built on demand: most steps never need it
+    for text, value in mine:
+        key = _key(value)
+        if key not in known:
+            if not reached:
+                reach, reached = _reachable(pool[:start]), True
+            if pending and key not in reach:
+                for done, size in pending:
+                    reach.update(c for other in (*pool[:size], done)
+                                 for c in _combine(done, other))
+                pending.clear()
+        if key in known or key in reach:
+            pass
+        elif "." not in text:
+            unexplained.append(text)
+        else:
+            if candidates is None:
+                candidates = np.fromiter((*reach, *known), dtype=float)
+            if not _rounded_from(text, value, candidates):
+                unexplained.append(text)
+        pending.append((value, len(pool)))
+        pool.append(value)
+    return unexplained
+
+
 def unexplained_numbers(
     problem: str, steps: Sequence[str], relations: Sequence[Sequence[Relation]] | None = None
 ) -> list[list[str]]:
@@ -137,24 +176,7 @@ def unexplained_numbers(
         elided |= set(literal_numbers(" ".join(m.group(1) for m in IN_BASE.finditer(step))))
         mine = [(t, v) for t in list(dict.fromkeys(literal_numbers(step)))[:MAX_NUMBERS]
                 if t not in elided and (v := _value(t)) is not None]
-        known = given | _shown_work(rels)
-        pool = list(recent)
-        reach = _reachable(pool)
-        unexplained = []
-        candidates: np.ndarray | None = None  # built on demand: most steps never need it
-        for text, value in mine:  # a step may compute from what it wrote before a number
-            if _key(value) in known or _key(value) in reach:
-                pass
-            elif "." not in text:
-                unexplained.append(text)
-            else:
-                if candidates is None:
-                    candidates = np.fromiter((*reach, *known), dtype=float)
-                if not _rounded_from(text, value, candidates):
-                    unexplained.append(text)
-            reach.update(c for other in (*pool, value) for c in _combine(value, other))
-            pool = [*pool, value]
-        result.append(unexplained)
+        result.append(_unexplained(mine, list(recent), given | _shown_work(rels)))
         for _, v in mine:
             remember(v)
     return result

@@ -82,31 +82,42 @@ def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list
     texts = [_tokens(problem), *(_tokens(s) for s in steps)]
     if sum(len(t) for t in texts) > MAX_TOTAL_TOKENS:
         return [[] for _ in steps]
+    kinds: dict[str, str | None] = {}  # each distinct token is classified once
+
+    def kind_of(token: str) -> str | None:
+        if token not in kinds:
+            kinds[token] = _kind(token)
+        return kinds[token]
+
     starts: dict[tuple[str, ...], dict[int, int]] = defaultdict(dict)  # window -> text -> start
     masked: dict[tuple[int, tuple[str, ...]], dict[str, set[int]]] = defaultdict(
         lambda: defaultdict(set))
     numbers: dict[str, set[int]] = defaultdict(set)
     for i, toks in enumerate(texts):
         for tok in toks:
-            if _NUMBER.fullmatch(tok):
+            if kind_of(tok) == "number":
                 numbers[tok].add(i)
         for k in range(len(toks) - window + 1):
-            w = tuple(toks[k : k + window])
-            starts[w].setdefault(i, k)
-            for p, tok in enumerate(w):
-                if _kind(tok):
-                    masked[(p, w[:p] + ("",) + w[p + 1 :])][tok].add(i)
+            starts[tuple(toks[k : k + window])].setdefault(i, k)
+    for w, where in starts.items():  # each distinct window once, with every text it occurs in
+        for p, tok in enumerate(w):
+            if kind_of(tok):
+                masked[(p, w[:p] + ("",) + w[p + 1 :])][tok].update(where)
+    only_in: dict[int, list[tuple[str, ...]]] = defaultdict(list)  # text -> its unique windows
+    for w, where in starts.items():
+        if len(where) == 1:
+            only_in[next(iter(where))].append(w)
     result: list[list[OddCopy]] = []
     for i in range(1, len(texts)):
         found: dict[str, OddCopy] = {}
-        for w in sorted(w for w, where in starts.items() if set(where) == {i}):
+        for w in sorted(only_in[i]):
             for p, tok in enumerate(w):
-                kind = _kind(tok)
+                kind = kind_of(tok)
                 if kind is None or tok in found or (kind == "number" and numbers[tok] != {i}):
                     continue
                 key = w[:p] + ("",) + w[p + 1 :]
                 others = {v: ids - {i} for v, ids in masked[(p, key)].items()
-                          if v != tok and _kind(v) == kind and ids - {i}}
+                          if v != tok and kind_of(v) == kind and ids - {i}}
                 if len(others) != 1:
                     continue
                 (expected, ids), = others.items()

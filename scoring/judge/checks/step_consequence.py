@@ -23,9 +23,10 @@ from typing import Protocol
 
 import sympy
 
-from scoring.parse.lexicon import DECIMAL, FRACTION, TENTATIVE_WORDS, words
+from scoring.parse.lexicon import DECIMAL, FRACTION
 from scoring.parse.mathparse import parse_math
-from scoring.parse.numeric import Unevaluable, evaluate, to_float
+from scoring.parse.numeric import Unevaluable, evaluator, to_float
+from scoring.parse.tentative import is_tentative
 
 MAX_ROOTS = 8
 BISECTIONS = 60
@@ -35,7 +36,6 @@ MAX_EVALUATIONS = 1_000  # per root search: the 127-point grid, the bisections o
 _GRID: tuple[float, ...] = tuple(sorted({
     s * m * 10.0**e for s in (-1, 1) for e in range(-2, 7) for m in (1, 1.5, 2, 3, 4, 5, 7)
 } | {0.0}))
-_TENTATIVE = words(TENTATIVE_WORDS)
 _BETWEEN_BLOCKS = re.compile(r"\band\b|\bor\b|;|，|；|\\\\|\bfor\b|\bwhere\b|\bwith\b", re.IGNORECASE)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
@@ -65,9 +65,11 @@ class BrokenDerivation:
 
 
 def _residual(lhs: sympy.Basic, rhs: sympy.Basic, name: str) -> Callable[[float], float | None]:
+    left, right = evaluator(lhs, name), evaluator(rhs, name)
+
     def f(x: float) -> float | None:
         try:
-            value = to_float(evaluate(lhs, {name: Fraction(x)}) - evaluate(rhs, {name: Fraction(x)}))
+            value = to_float(left(Fraction(x)) - right(Fraction(x)))
         except (Unevaluable, TypeError, ValueError, ArithmeticError, OverflowError, RecursionError):
             return None
         return value if math.isfinite(value) else None
@@ -180,7 +182,7 @@ def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[Bro
     Links of one chain (`|kA| = k^3 |A| = k^3 \\cdot 3`) are not compared: each link may use a
     value or a fact the previous one does not state.
     """
-    if _TENTATIVE.search(step):
+    if is_tentative(step):
         return []
     found: list[BrokenDerivation] = []
     previous: tuple[RelationLike, sympy.Basic, sympy.Basic, str] | None = None
@@ -252,7 +254,7 @@ def broken_continuation(
     relations: Sequence[RelationLike],
 ) -> BrokenDerivation | None:
     """The first equation of a step against the last one of the step before it (same unknown)."""
-    if _TENTATIVE.search(step) or _TENTATIVE.search(previous_step):
+    if is_tentative(step) or is_tentative(previous_step):
         return None
     premise = next((p for rel in reversed(previous) if (p := _univariate(rel)) is not None), None)
     derived = next((p for rel in relations if (p := _univariate(rel)) is not None), None)
