@@ -25,7 +25,7 @@ from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
 from langchain_core.messages import message_to_dict, messages_from_dict
 from langchain_core.outputs import ChatGeneration
 
-_ENDPOINT_FORM = re.compile(r", '(?:maxLength|maxItems|minItems)': \d+")
+_ENDPOINT_FORM = re.compile(r", '(?:maxLength|maxItems|minItems|minimum|maximum)': \d+")
 
 
 class AnswerCache(BaseCache):

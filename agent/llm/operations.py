@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent.llm.records import LlmRun
 from agent.llm.schemas import (
+    SHORT_LIST,
     AnswerJudgement,
     Difficulty,
     FusedJudgement,
@@ -57,14 +58,14 @@ class JudgeRequest:
 
 async def _ask(llm: LlmClient, run: LlmRun, operation: str, language: str, *, items: int = 0,
                exact: bool = False, verbatim: str = "", check: Check | None = None,
-               **variables: Any) -> Any:
+               reference_count: int = SHORT_LIST, **variables: Any) -> Any:
     # Imported here: an offline grade never loads the OpenAI SDK.
     from agent.llm.structured import Ask, ask
 
     prompt = render(operation, language, **variables)
     ceiling, bounds = limits(operation, language=language, items=items, exact=exact,
                              verbatim=verbatim, reason_tokens=llm.config.reason_tokens,
-                             cap=llm.config.max_tokens)
+                             cap=llm.config.max_tokens, references=reference_count)
     return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check))
 
 
@@ -131,7 +132,8 @@ async def judge_steps(llm: LlmClient, run: LlmRun, req: JudgeRequest, steps: Seq
 
     answer: StepJudgement = await _ask(
         llm, run, "step_judgement", req.language, items=last - first + 1, exact=True, check=check,
-        **req.prompt_variables(), steps=list(steps), first=first, last=last)
+        reference_count=len(req.reference_steps), **req.prompt_variables(), steps=list(steps),
+        first=first, last=last)
     return [_verdict(s, s.index, warnings) for s in answer.steps]
 
 
@@ -144,7 +146,8 @@ async def judge_fused(llm: LlmClient, run: LlmRun, req: JudgeRequest, solution: 
     """`fused_judgement`: segmentation, labels and dependencies in one call (the original prompt's shape)."""
     answer: FusedJudgement = await _ask(
         llm, run, "fused_judgement", req.language, items=_most_steps(solution),
-        verbatim=solution, check=_some_text, **req.prompt_variables(), solution=solution)
+        verbatim=solution, check=_some_text, reference_count=len(req.reference_steps),
+        **req.prompt_variables(), solution=solution)
     kept = [s for s in answer.steps if s.text.strip()]
     return [s.text.strip() for s in kept], [_verdict(s, i, warnings) for i, s in enumerate(kept, 1)]
 

@@ -114,24 +114,32 @@ def _drop_titles(node: object) -> None:
             _drop_titles(item)
 
 
+# A small model under a grammar writes up to every bound it is given (Gemma 3 270M filled each
+# list to its `maxItems` and wrote numbers of dozens of digits, measured with `make test-llm`):
+# the bounds are the answer's length. Step numbers (`index`, `depends_on`, `reference_steps`)
+# are 1-based and at most three digits; a step depends on, or matches, a few others; it has one
+# or two error categories, each a short name.
+SHORT_LIST, CATEGORIES, SHORT_TEXT, LARGEST_NUMBER = 4, 2, 24, 999
+
+
 @dataclass(frozen=True)
 class Bounds:
     """How long an answer may be: `items` steps (exactly, when `exact`), `reason_chars` per
-    reason, `text_chars` per copied step; other lists and strings get small fixed bounds."""
+    reason, `text_chars` per copied step, `references` reference steps to point to; other lists,
+    strings and numbers get small fixed bounds."""
 
     items: int
     reason_chars: int
     text_chars: int
     exact: bool = False
-
-
-SHORT_LIST, SHORT_TEXT = 8, 40
+    references: int = SHORT_LIST
 
 
 @cache
 def bounded_json_schema(name: str, bounds: Bounds) -> dict[str, Any]:
-    """The strict schema with `maxLength` / `maxItems` (JSON Schema keywords every grammar
-    converter reads; OpenAI's strict mode refuses them, so its API never gets this form)."""
+    """The strict schema with `maxLength` / `maxItems` / `minimum` / `maximum` (JSON Schema
+    keywords every grammar converter reads; OpenAI's strict mode refuses them, so its API never
+    gets this form)."""
     schema = copy.deepcopy(strict_json_schema(name))
     for node in [schema, *schema.get("$defs", {}).values()]:
         for key, prop in node.get("properties", {}).items():
@@ -140,14 +148,22 @@ def bounded_json_schema(name: str, bounds: Bounds) -> dict[str, Any]:
 
 
 def _bound(key: str, prop: dict[str, Any], bounds: Bounds, *, top: bool) -> None:
-    if prop.get("type") == "string" and "enum" not in prop:
+    if "enum" in prop:  # bounded already
+        return
+    if prop.get("type") == "string":
         prop["maxLength"] = bounds.reason_chars if key == "reason" else bounds.text_chars
+    if prop.get("type") == "integer":
+        prop.update(minimum=1, maximum=LARGEST_NUMBER)
     if prop.get("type") != "array":
         return
     steps = top and key == "steps"
-    prop["maxItems"] = bounds.items if steps else min(bounds.items, SHORT_LIST)
+    item = prop.get("items", {})
+    strings = item.get("type") == "string"
+    most = bounds.references if key == "reference_steps" else CATEGORIES if strings else SHORT_LIST
+    prop["maxItems"] = bounds.items if steps else min(bounds.items, most)
     if steps and bounds.exact:
         prop["minItems"] = bounds.items
-    item = prop.get("items", {})
-    if item.get("type") == "string":
+    if strings:
         item["maxLength"] = bounds.text_chars if steps else SHORT_TEXT
+    elif item.get("type") == "integer":
+        item.update(minimum=1, maximum=LARGEST_NUMBER)

@@ -8,7 +8,9 @@ schema's structure (a skeleton instance, serialised as models write it, indented
 segmentation and the fused judgement; twice, as steps may overlap or repeat a line), with a
 margin of a quarter. The bounds say the same in
 the schema (steps, characters per reason), so that a grammar makes the model close its JSON in
-time rather than be cut off.
+time rather than be cut off; and the ceiling covers the longest answer those bounds allow (a
+token per character, as digits are; the copied text as above), so that a server decoding with
+the grammar never cuts an answer off: a small model writes up to every bound.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from agent.llm.schemas import Bounds, strict_json_schema
+from agent.llm.schemas import SHORT_LIST, Bounds, bounded_json_schema, strict_json_schema
 
 MARGIN = 1.25
 COPIES = 2  # copied text may come twice: steps that overlap or repeat a line
@@ -105,13 +107,42 @@ def _round_up(value: int, step: int) -> int:
     return -(-value // step) * step
 
 
+def longest(schema: dict[str, Any], node: dict[str, Any] | None = None) -> int:
+    """Tokens of the longest answer a bounded schema's grammar allows, as models write it: a
+    token per character of a string (digits and odd text tokenize that way), per digit of a
+    number, per key and punctuation mark, and two of white space (a line break and indentation)
+    around each."""
+    node = schema if node is None else node
+    if "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    if "enum" in node:
+        return max(approx_tokens(json.dumps(v)) for v in node["enum"]) + 2
+    kind = node.get("type")
+    if kind == "object":
+        return 4 + sum(approx_tokens(json.dumps(key)) + 4 + longest(schema, value)
+                       for key, value in node.get("properties", {}).items())
+    if kind == "array":
+        return 4 + node["maxItems"] * (3 + longest(schema, node.get("items", {})))
+    if kind == "string":
+        return 2 + node["maxLength"]
+    if kind == "integer":
+        return len(str(node["maximum"]))
+    return 8  # a boolean, or a number
+
+
 def limits(operation: str, *, language: str, reason_tokens: int, cap: int, items: int = 0,
-           exact: bool = False, verbatim: str = "") -> tuple[int, Bounds]:
+           exact: bool = False, verbatim: str = "",
+           references: int = SHORT_LIST) -> tuple[int, Bounds]:
     """`max_tokens` and the schema bounds of one request, from the same numbers. A reason may
-    take `reason_tokens` tokens: three characters each in English, one in Chinese."""
+    take `reason_tokens` tokens: three characters each in English, one in Chinese. The ceiling
+    is at least the bounded answer's longest (the copied text counted as in `max_tokens`)."""
     per_token = 1 if language == "zh" else 3
     bounds = Bounds(items=items, reason_chars=reason_tokens * per_token,
-                    text_chars=_round_up(max(len(verbatim), 1), TEXT_STEP), exact=exact)
-    ceiling = max_tokens(operation, items=items, verbatim=verbatim, reason_tokens=reason_tokens,
-                         cap=cap)
-    return ceiling, bounds
+                    text_chars=_round_up(max(len(verbatim), 1), TEXT_STEP), exact=exact,
+                    references=references)
+    estimate = max_tokens(operation, items=items, verbatim=verbatim, reason_tokens=reason_tokens,
+                          cap=cap)
+    uncopied = bounded_json_schema(operation, replace(bounds, text_chars=0))
+    copied = COPIES * approx_tokens(json.dumps(verbatim, ensure_ascii=False)) if verbatim else 0
+    bound = _round_up(longest(uncopied) + copied + 16, STEP)
+    return min(cap, max(estimate, bound)), bounds

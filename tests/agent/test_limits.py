@@ -4,11 +4,12 @@ that make a grammar-decoding server close its JSON in time."""
 from __future__ import annotations
 
 import json
+import re
 
 import respx
 
 from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
-from agent.llm.tokens import approx_tokens, estimated_steps, limits, max_tokens, shape
+from agent.llm.tokens import approx_tokens, estimated_steps, limits, longest, max_tokens, shape
 from eval_sets.examples import load_example
 
 from .conftest import respx_grader
@@ -47,13 +48,60 @@ def test_bounds_cap_steps_reasons_and_short_lists():
     assert (steps["minItems"], steps["maxItems"]) == (4, 4)
     item = schema["$defs"]["JudgedStep"]["properties"]
     assert item["reason"]["maxLength"] == 90 and item["depends_on"]["maxItems"] == 4
-    assert item["error_categories"]["items"]["maxLength"] == 40
+    assert item["error_categories"]["items"]["maxLength"] == 24
+    assert item["error_categories"]["maxItems"] == 2
     assert "maxLength" not in item["label"]  # an enum is bounded already
     assert "maxLength" not in json.dumps(strict_json_schema("step_judgement"))  # untouched
     segmented = bounded_json_schema("segmentation", Bounds(items=9, reason_chars=90, text_chars=256))
     assert segmented["properties"]["steps"]["maxItems"] == 9
     assert "minItems" not in segmented["properties"]["steps"]
     assert segmented["properties"]["steps"]["items"]["maxLength"] == 256
+
+
+def test_numbers_are_step_numbers_and_references_are_as_many_as_given():
+    """A small model writes numbers of dozens of digits and fills every list it may."""
+    schema = bounded_json_schema("step_judgement", Bounds(items=6, reason_chars=30, text_chars=256,
+                                                          references=0))
+    item = schema["$defs"]["JudgedStep"]["properties"]
+    assert (item["index"]["minimum"], item["index"]["maximum"]) == (1, 999)
+    assert item["depends_on"]["items"] == {"type": "integer", "minimum": 1, "maximum": 999}
+    assert item["reference_steps"]["maxItems"] == 0  # no reference solution: nothing to point to
+    assert "minimum" not in json.dumps(strict_json_schema("step_judgement"))
+    level = bounded_json_schema("difficulty", Bounds(items=0, reason_chars=30, text_chars=256))
+    assert "maximum" not in level["properties"]["level"]  # an enum is bounded already
+
+
+def test_the_ceiling_covers_the_longest_answer_the_bounds_allow():
+    """Every string written out to its maxLength a token a character, every list to its
+    maxItems: a grammar-decoding server then never cuts the answer off."""
+    for operation, items in (("difficulty", 0), ("answer_judgement", 0), ("step_judgement", 5)):
+        ceiling, bounds = limits(operation, language="en", reason_tokens=8, items=items,
+                                 exact=bool(items), cap=10_000)
+        schema = bounded_json_schema(operation, bounds)
+        assert ceiling >= longest(schema) and ceiling % 32 == 0
+        fullest = json.dumps(_fullest(schema), indent=2)
+        assert ceiling >= len(_PIECES.findall(fullest)), operation
+    assert limits("step_judgement", language="en", reason_tokens=8, items=50, cap=512)[0] == 512
+
+
+_PIECES = re.compile(r"\d|\w+|[^\w\s]|\n\s*")  # digits one by one, as Gemma's tokenizer reads them
+
+
+def _fullest(schema: dict, node: dict | None = None):
+    """The answer that writes up to every bound (digits for text, the largest numbers)."""
+    node = schema if node is None else node
+    if "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    if "enum" in node:
+        return max(node["enum"], key=lambda v: len(str(v)))
+    kind = node.get("type")
+    if kind == "object":
+        return {k: _fullest(schema, v) for k, v in node["properties"].items()}
+    if kind == "array":
+        return [_fullest(schema, node["items"])] * node["maxItems"]
+    if kind == "string":
+        return "7" * node["maxLength"]
+    return node.get("maximum", True) if kind == "integer" else True
 
 
 def test_a_chinese_reason_gets_a_character_a_token():
