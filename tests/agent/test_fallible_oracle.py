@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_sets.processes import free_port
+from eval_sets.processes import free_port, stop
 from scoring.schema import GradeRequest
 from tests.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
 from tests.fakes.openai_server import FakeOpenAI
@@ -131,8 +131,7 @@ def test_the_label_server_serves_the_oracle(tmp_path) -> None:
         steps = json.loads(answer["choices"][0]["message"]["content"])["steps"]
         assert [s["label"] for s in steps] == ["correct"] * 10
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server, grace=10)
 
 
 def _post(url: str, body: dict, server: subprocess.Popen) -> dict:

@@ -43,8 +43,7 @@ class RealServer:
         return sum(bool(slot.get("is_processing")) for slot in slots)
 
     def idle_within(self, seconds: float) -> bool:
-        """True once no slot is generating, within `seconds`. The server looks once a second
-        (`HTTP_POLLING_SECONDS`) for a client whose connection was reset, and cancels its request."""
+        """True once no slot is generating, within `seconds`."""
         deadline = time.monotonic() + seconds
         while self.busy_slots():
             if time.monotonic() > deadline:

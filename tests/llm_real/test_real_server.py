@@ -29,13 +29,12 @@ import httpx
 import pytest
 
 from eval_sets.examples import example_names, load_example
-from eval_sets.processes import free_port
+from eval_sets.processes import free_port, stop
 
 from .conftest import ROWS, RealServer
 
 GRADE_SECONDS = 60.0
-# The server looks for a client that went away once a second; a grade whose requests all
-# answered leaves nothing running at all.
+# A grade whose requests all answered leaves nothing running; the slack is for /slots to say so.
 IDLE_SECONDS = 3.0
 EVERY_ANSWER = os.environ.get("STEPGRADE_TEST_LLM_ANSWERED") == "1"
 ALLOWED = ("content",) if EVERY_ANSWER else ("content", "deadline")
@@ -119,8 +118,7 @@ def service(llama_server: RealServer, tmp_path_factory: pytest.TempPathFactory) 
             time.sleep(0.5)
         yield base
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process, grace=30)
 
 
 @pytest.mark.parametrize(("name", "fused"), CASES, ids=IDS)

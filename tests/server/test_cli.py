@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from eval_sets.examples import EXAMPLES_DIR
-from eval_sets.processes import free_port
+from eval_sets.processes import free_port, stop
 from server.cli import main
 
 SLIP = str(EXAMPLES_DIR / "arithmetic_slip.json")
@@ -214,8 +214,7 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
         assert all(o == "200" for path, o in after if path == "/healthz")
         assert len(after) >= 30
     finally:
-        service.terminate()
-        service.wait(timeout=30)
+        stop(service, grace=30)
 
 
 def test_a_second_instance_on_the_same_port_fails_clearly():
@@ -235,5 +234,4 @@ def test_a_second_instance_on_the_same_port_fails_clearly():
         assert f"cannot listen on 127.0.0.1:{port}" in second.stderr
         assert "Traceback" not in second.stderr
     finally:
-        first.terminate()
-        first.wait(timeout=30)
+        stop(first, grace=30)
