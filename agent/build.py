@@ -38,6 +38,7 @@ def llm_config(settings: GradingSettings) -> LlmConfig | None:
         methods=tuple(settings.llm_methods),
         reason_tokens=settings.llm_reason_tokens,
         max_tokens=settings.llm_max_tokens,
+        stream=settings.llm_stream,
         cache_dir=record or replay,
         replay_only=replay_only,
     )

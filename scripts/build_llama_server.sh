@@ -3,10 +3,11 @@
 #
 # Why this server for `make test-llm`: it samples the grammar of a structured answer in C++
 # (llama-cpp-python's server does it in Python, about half its time per token with Gemma's 262k
-# vocabulary), and it accepts `json_schema` (llama-cpp-python's answers it with HTTP 500). Like
-# llama-cpp-python's, it runs a cancelled non-streamed request on to its `max_tokens` (seen with
-# `make test-llm`). The source is the llama.cpp that llama-cpp-python's
-# sdist vendors, so the server is the same llama.cpp the Python package would build.
+# vocabulary), and it accepts `json_schema` (llama-cpp-python's answers it with HTTP 500). It
+# stops a streamed request whose client left at its next token, but may run a non-streamed one
+# on to its `max_tokens` (agent/llm/client.py says when): stepgrade streams. The source is the
+# llama.cpp that llama-cpp-python's sdist vendors, so the server is the same llama.cpp the
+# Python package would build.
 #
 # Usage: build_llama_server.sh VERSION CACHE_DIR PYTHON
 #   VERSION    llama-cpp-python's version, whose sdist gives the source (e.g. 0.3.36)

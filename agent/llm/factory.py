@@ -91,4 +91,6 @@ def make_chat_model(config: LlmConfig, http_async_client: Any | None = None) -> 
         use_responses_api=False,
         http_async_client=http_async_client,
         cache=cache,
+        stream_usage=True,  # a streamed answer ends with its token counts
+        stream_chunk_timeout=None,  # the request's own time-out applies (`LlmClient.answer`)
     )

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import openai
 from langchain_core.exceptions import OutputParserException
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration
 from langchain_core.utils.json import parse_json_markdown
 from pydantic import BaseModel, ValidationError
@@ -138,10 +138,7 @@ async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: St
     async def attempt() -> AIMessage:
         record.requests += 1
         try:
-            if llm.slots is None:
-                return await call.model.ainvoke(messages)
-            async with llm.slots.ahold():
-                return await call.model.ainvoke(messages)
+            return await llm.answer(call, messages)
         except (AttributeError, TypeError, KeyError, ValueError) as err:
             raise UnreadableReplyError(f"{type(err).__name__}: {err}"[:300]) from err
 
@@ -193,7 +190,11 @@ def json_mode_prompt(prompt: str, operation: str, language: str) -> str:
 
 
 def _raw_text(message: AIMessage) -> str:
-    """What the model said, whichever channel it used (a tool call's arguments, or content)."""
+    """What the model said, whichever channel it used (a tool call's arguments, or content).
+    A streamed tool call's arguments are read as sent: its `tool_calls` are parsed leniently,
+    closing a JSON that was cut off."""
+    if isinstance(message, AIMessageChunk) and message.tool_call_chunks:
+        return message.tool_call_chunks[0].get("args") or ""
     if message.tool_calls:
         return json.dumps(message.tool_calls[0]["args"], ensure_ascii=False)
     if message.invalid_tool_calls:

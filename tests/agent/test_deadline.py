@@ -40,14 +40,18 @@ def _grade_with_budget(server, fault, grader, request, seconds: float):
     return asyncio.run(graded())
 
 
-def test_the_deadline_closes_every_connection_in_flight(request_llm):
+@pytest.mark.parametrize("stream", [True, False])
+def test_the_deadline_closes_every_connection_in_flight(request_llm, stream):
+    """Streamed, the server has sent the status and a first chunk when the deadline comes
+    (llama-server does so once a slot takes the request); whole, it has sent nothing."""
     with FakeOpenAI() as server:
-        grader = llm_grader(server.base_url, timeout=30, max_retries=3)
+        grader = llm_grader(server.base_url, timeout=30, max_retries=3, stream=stream)
         deadline, report, finished = _grade_with_budget(server, "hang", grader, request_llm, 3.0)
         time.sleep(0.3)  # the server notices a closed connection at its next read
         gone, seen = list(server.gone), list(server.seen)
     # difficulty, segmentation and answer_judgement were in flight; step_judgement never left.
     assert len(seen) == len(gone) and 1 <= len(seen) <= 3
+    assert all(s.body.get("stream", False) is stream for s in seen)
     assert all(deadline <= t <= deadline + 0.2 for t in gone), [t - deadline for t in gone]
     assert all(s.at < deadline for s in seen)
     assert {op.degraded for op in report.meta.llm_operations} == {"deadline"}
@@ -68,3 +72,20 @@ def test_no_retry_starts_after_the_deadline(request_llm):
     assert all(s.at < deadline + 0.1 for s in seen), [s.at - deadline for s in seen]
     assert {op.degraded for op in report.meta.llm_operations} <= {"transport", "deadline"}
     assert report.meta.llm_calls >= len(seen)  # a request cut at the deadline may not arrive
+
+
+def test_a_streamed_answer_that_never_ends_is_cut_at_the_request_time_out(request_llm):
+    """A model that writes on and on (a chunk every 0.2 s) never trips the HTTP client's
+    time-out, which restarts at every chunk: the request's own time-out ends it, the
+    connection is closed, and the operation says why."""
+    with FakeOpenAI() as server:
+        grader = llm_grader(server.base_url, timeout=1.0)
+        _, report, _ = _grade_with_budget(server, "trickle", grader, request_llm, 20.0)
+        time.sleep(0.3)
+        gone, seen = list(server.gone), list(server.seen)
+    assert seen and len(gone) == len(seen)
+    assert all(0.9 <= t - s.at <= 1.5 for s, t in zip(sorted(seen, key=lambda s: s.at),
+                                                        sorted(gone), strict=True))
+    operations = report.meta.llm_operations
+    assert {op.degraded for op in operations} == {"transport"}, operations
+    assert all("did not answer in time" in op.detail for op in operations if op.requests)

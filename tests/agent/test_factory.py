@@ -25,11 +25,12 @@ def test_settings_become_one_config(tmp_path):
     settings = GradingSettings(
         llm_base_url="http://h/v1", llm_model="m", llm_api_key="k", llm_timeout=7,
         llm_max_retries=1, llm_budget=20, llm_methods="function_calling,json_mode",
-        llm_reason_tokens=30, llm_max_tokens=900, llm_record=tmp_path, _env_file=None)
+        llm_reason_tokens=30, llm_max_tokens=900, llm_stream=False, llm_record=tmp_path,
+        _env_file=None)
     assert llm_config(settings) == LlmConfig(
         base_url="http://h/v1", model="m", api_key="k", timeout=7, max_retries=1, budget=20,
         methods=("function_calling", "json_mode"), reason_tokens=30, max_tokens=900,
-        cache_dir=tmp_path)
+        stream=False, cache_dir=tmp_path)
     replay = llm_config(GradingSettings(llm_model="m", llm_replay=tmp_path, _env_file=None))
     assert replay is not None and replay.base_url == REPLAY_BASE_URL and replay.replay_only
 

@@ -25,6 +25,8 @@ from tests.fakes.openai_server import (
     ARITHMETIC_SLIP_STEPS,
     FakeOpenAI,
     completion,
+    count_tokens,
+    encoded,
     requested_operation,
 )
 
@@ -49,14 +51,22 @@ def body_of(request: httpx.Request) -> dict:
 operation_of = requested_operation
 
 
+def answered(body: dict, payload: dict) -> httpx.Response:
+    """HTTP 200 carrying the completion `payload`, streamed when the request asked for it."""
+    content, media_type = encoded(body, payload)
+    return httpx.Response(200, content=content, headers={"content-type": media_type})
+
+
 def ok(request: httpx.Request, answers: dict = ANSWERS) -> httpx.Response:
     body = body_of(request)
     operation, method = operation_of(body)
-    return httpx.Response(200, json=completion(body, answers[operation], method, operation))
+    return answered(body, completion(body, answers[operation], method, operation))
 
 
-def raw(request: httpx.Request, content: str, finish: str = "stop") -> httpx.Response:
-    """HTTP 200 carrying `content` the way the request's method expects an answer."""
+def raw(request: httpx.Request, content: str, finish: str = "stop",
+        used: int | None = None) -> httpx.Response:
+    """HTTP 200 carrying `content` the way the request's method expects an answer, `used`
+    completion tokens reported (default: counted)."""
     body = body_of(request)
     operation, method = operation_of(body)
     payload = completion(body, {}, method, operation)
@@ -66,7 +76,9 @@ def raw(request: httpx.Request, content: str, finish: str = "stop") -> httpx.Res
     else:
         message["content"] = content
     payload["choices"][0]["finish_reason"] = finish
-    return httpx.Response(200, json=payload)
+    if used is not None:
+        payload["usage"]["completion_tokens"] = used
+    return answered(body, payload)
 
 
 def scripted(op: str, script: list):
@@ -106,10 +118,17 @@ def record(report, operation: str):
     return next(op for op in report.meta.llm_operations if op.operation == operation)
 
 
+@pytest.mark.parametrize("stream", [True, False])
 @respx.mock
-def test_happy_path_uses_two_round_trips_and_counts_tokens(request_llm):
+def test_happy_path_uses_two_round_trips_and_counts_tokens(request_llm, stream):
     route = respx.post(URL).mock(side_effect=ok)
-    report = respx_grader(BASE).grade(request_llm)
+    report = respx_grader(BASE, stream=stream).grade(request_llm)
+    sent = [body_of(c.request) for c in route.calls]
+    # streamed (server-sent events, with the usage at the end) unless configured otherwise
+    assert [(b.get("stream", False), b.get("stream_options")) for b in sent] == [
+        (True, {"include_usage": True}) if stream else (False, None)] * 4
+    assert {op.operation: op.completion_tokens for op in report.meta.llm_operations} == {
+        op: count_tokens(json.dumps(ANSWERS[op], ensure_ascii=False)) for op in ops_sent(route)}
     assert sorted(ops_sent(route)) == ["answer_judgement", "difficulty", "segmentation", "step_judgement"]
     assert ops_sent(route)[-1] == "step_judgement"  # the only call after the parallel stage
     assert report.meta.mode == "llm" and not report.meta.degraded
@@ -244,18 +263,22 @@ def test_truncated_answer_is_retried_then_degrades(request_llm, offline_report):
     assert record(report, "step_judgement").degraded == "format"
 
 
+@pytest.mark.parametrize("stream", [True, False])
 @respx.mock
-def test_a_tool_call_cut_short_is_truncation_too(request_llm):
+def test_a_tool_call_cut_short_is_truncation_too(request_llm, stream):
+    """Streamed, LangChain parses a tool call's arguments leniently (closing a cut-off JSON):
+    the arguments as sent are what is checked."""
     def tools_only(request: httpx.Request) -> httpx.Response:
         if body_of(request).get("response_format"):
             return httpx.Response(400, json={"error": {"message": "response_format unsupported"}})
         return ok(request)
 
     route = respx.post(URL).mock(side_effect=tools_only)
-    grader = respx_grader(BASE)
+    grader = respx_grader(BASE, stream=stream)
     grader.grade(request_llm)  # function calling is now the endpoint's method
     cut = lambda r: raw(r, '{"steps": [{"index": 1, "lab', finish="tool_calls")
-    every_token = lambda r: _used_all(raw(r, json.dumps({"steps": JUDGED})), r)
+    # the same answer, every allowed token reported used (as a server may for a cut answer)
+    every_token = lambda r: raw(r, json.dumps({"steps": JUDGED}), used=body_of(r)["max_tokens"])
     route.side_effect = scripted("step_judgement", [cut, every_token])
     report = grader.grade(request_llm)
     repairs = [body_of(c.request)["messages"][-1]["content"] for c in route.calls
@@ -264,13 +287,6 @@ def test_a_tool_call_cut_short_is_truncation_too(request_llm):
     judged = record(report, "step_judgement")
     assert judged.method == "function_calling" and judged.degraded == "format"
     assert "cut off" in judged.detail  # all max_tokens used: cut off, whatever finish_reason says
-
-
-def _used_all(response: httpx.Response, request: httpx.Request) -> httpx.Response:
-    """The same answer, reporting every allowed token used (as a server may for a cut answer)."""
-    payload = json.loads(response.content)
-    payload["usage"]["completion_tokens"] = body_of(request)["max_tokens"]
-    return httpx.Response(200, json=payload)
 
 
 @respx.mock

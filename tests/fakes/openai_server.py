@@ -2,16 +2,18 @@
 single requests): a real HTTP server on 127.0.0.1 that answers like a model.
 
 It speaks `POST /v1/chat/completions` for the three structured-output methods (json_schema, a
-forced tool call, JSON mode with the schema in the prompt) and `GET /v1/models`. What it answers
-comes from `answers` (an operation -> JSON mapping, or a function of (operation, prompt)); it
-honours `max_tokens` (a longer answer is cut there, finish_reason "length"); `latency` holds
-every answer back; `refuse` names methods it turns down as llama-cpp-python does (HTTP 500);
-`fault` makes it misbehave: `429`, `500`, `malformed` (HTTP 200, prose instead of JSON),
-`garbage` (HTTP 200, an HTML page) or `hang` (no answer until the client gives up), and
-`fault_rate` draws one of those for that share of the calls (seeded; `injected` counts them). It records
-every request (arrival time and body) and every client that went away before its answer, so
-tests can check cancellation. An asyncio app on uvicorn: hundreds of concurrent calls each
-take exactly `latency`, as a benchmark needs.
+forced tool call, JSON mode with the schema in the prompt), whole or streamed (`"stream": true`:
+server-sent chunks of a token each, the usage last when `stream_options.include_usage` asks for
+it), and `GET /v1/models`. What it answers comes from `answers` (an operation -> JSON mapping, or
+a function of (operation, prompt)); it honours `max_tokens` (a longer answer is cut there,
+finish_reason "length"); `latency` holds every answer back; `refuse` names methods it turns down
+as llama-cpp-python does (HTTP 500); `fault` makes it misbehave: `429`, `500`, `malformed` (HTTP
+200, prose instead of JSON), `garbage` (HTTP 200, an HTML page), `hang` (no answer until the
+client gives up; streamed, the headers and a first chunk, then nothing) or `trickle` (streamed,
+a space every 0.2 s and never an end); `fault_rate` draws one of the first five for that share
+of the calls (seeded; `injected` counts them). It records every request (arrival time and body)
+and every client that went away before its answer, so tests can check cancellation. An asyncio
+app on uvicorn: hundreds of concurrent calls each take exactly `latency`, as a benchmark needs.
 
     python tests/fakes/openai_server.py --port P [--latency L] [--reuse-port]
 """
@@ -35,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-Fault = Literal["none", "429", "500", "malformed", "garbage", "hang"]
+Fault = Literal["none", "429", "500", "malformed", "garbage", "hang", "trickle"]
 FAULTS: tuple[Fault, ...] = ("500", "429", "hang", "malformed", "garbage")
 # (operation, prompt) -> the JSON object to answer, or None for HTTP 404 "no answer known".
 Oracle = Callable[[str, str], dict[str, Any] | None]
@@ -127,6 +129,58 @@ def completion(body: dict[str, Any], answer: dict[str, Any], method: str, operat
     }
 
 
+def streamed(body: dict[str, Any]) -> bool:
+    return bool(body.get("stream"))
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` in token-sized pieces (each token with the white space before it), as a server
+    streams it: one chunk per token."""
+    ends = [m.end() for m in _TOKEN.finditer(text)] or [len(text)]
+    ends[-1] = len(text)
+    return [text[a:b] for a, b in zip([0, *ends], ends, strict=False) if b > a] or [text]
+
+
+def chunks(body: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """`payload` (a chat.completion) as the chat.completion.chunk objects a server streams:
+    the role, then the content (or the tool call's arguments) a token a chunk, then the finish
+    reason, then the usage when the request asked for it (`stream_options.include_usage`)."""
+    choice = payload["choices"][0]
+    message = choice["message"]
+    base = {k: payload[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    out = [chunk({"role": "assistant", "content": None if message.get("tool_calls") else ""})]
+    if message.get("tool_calls"):
+        call = message["tool_calls"][0]
+        out.append(chunk({"tool_calls": [{"index": 0, "id": call["id"], "type": "function",
+                                          "function": {"name": call["function"]["name"],
+                                                       "arguments": ""}}]}))
+        out += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+                for piece in _pieces(call["function"]["arguments"])]
+    else:
+        out += [chunk({"content": piece}) for piece in _pieces(message.get("content") or "")]
+    out.append(chunk({}, choice["finish_reason"]))
+    if (body.get("stream_options") or {}).get("include_usage"):
+        out.append({**base, "choices": [], "usage": payload["usage"]})
+    return out
+
+
+def sse(event: dict[str, Any] | None) -> bytes:
+    """One server-sent event: a JSON chunk, or the stream's end (`[DONE]`) for None."""
+    data = "[DONE]" if event is None else json.dumps(event, ensure_ascii=False)
+    return f"data: {data}\n\n".encode()
+
+
+def encoded(body: dict[str, Any], payload: dict[str, Any]) -> tuple[bytes, str]:
+    """A completion as the request asked for it: (body, media type), streamed or whole."""
+    if streamed(body):
+        return b"".join(map(sse, [*chunks(body, payload), None])), "text/event-stream"
+    return json.dumps(payload, ensure_ascii=False).encode(), "application/json"
+
+
 @dataclass(frozen=True)
 class Seen:
     """A request as the server saw it: when it arrived (time.monotonic()) and its body."""
@@ -199,6 +253,8 @@ class FakeOpenAI:
         if fault == "none" and self.fault_rate and self._rng.random() < self.fault_rate:
             fault = self._rng.choice(FAULTS)
             self.injected[fault] += 1
+        if fault in ("hang", "trickle") and streamed(body):
+            return _Stuck(self, body, TRICKLE if fault == "trickle" else None)
         if fault == "hang":
             await self._hold(request, float("inf"))
             return Response(status_code=503)
@@ -222,7 +278,8 @@ class FakeOpenAI:
             payload["choices"][0]["message"] = {"role": "assistant",
                                                 "content": "Sure! The steps look fine."}
             payload["choices"][0]["finish_reason"] = "stop"
-        return await self._after(request, arrived, JSONResponse(payload))
+        content, media_type = encoded(body, payload)
+        return await self._after(request, arrived, Response(content, media_type=media_type))
 
     async def _hold(self, request: Request, seconds: float) -> bool:
         """Wait `seconds` (at most an hour); True if the client went away meanwhile, its time
@@ -236,7 +293,7 @@ class FakeOpenAI:
             gone.cancel()
         if gone.result().get("type") != "http.disconnect":
             return False
-        self.gone.append(time.monotonic())
+        self.went_away()
         return True
 
     async def _after(self, request: Request, arrived: float, response: Response) -> Response:
@@ -244,6 +301,9 @@ class FakeOpenAI:
         if self.latency and await self._hold(request, arrived + self.latency - time.monotonic()):
             return Response(status_code=499)
         return response
+
+    def went_away(self) -> None:
+        self.gone.append(time.monotonic())
 
     def __enter__(self) -> Self:
         self._thread.start()
@@ -256,6 +316,42 @@ class FakeOpenAI:
         self._server.should_exit = True
         self._thread.join(timeout=10)
         self._sock.close()
+
+
+TRICKLE = 0.2  # seconds between the chunks of a `trickle` answer
+
+
+class _Stuck(Response):
+    """A streamed answer that never ends: the status, the headers and the first chunk (as
+    llama-server sends them when a slot takes the request), then nothing (`hang`) or a space
+    every `every` seconds (`trickle`: a model writing on and on), until the client goes away,
+    whose time the server records."""
+
+    def __init__(self, server: FakeOpenAI, body: dict[str, Any], every: float | None) -> None:
+        self.server, self.every = server, every  # chunked: no content-length
+        self.raw_headers = [(b"content-type", b"text/event-stream")]
+        operation, method = requested_operation(body)
+        first = chunks(body, completion(body, {}, method, operation))[0]
+        self.first = sse(first)
+        self.space = sse({**first, "choices": [{"index": 0, "delta": {"content": " "},
+                                                 "finish_reason": None}]})
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        await send({"type": "http.response.body", "body": self.first, "more_body": True})
+        gone = asyncio.ensure_future(receive())
+        while True:
+            done, _ = await asyncio.wait([gone], timeout=self.every)
+            if done and gone.result()["type"] == "http.disconnect":
+                break
+            if done:
+                gone = asyncio.ensure_future(receive())
+                continue
+            try:
+                await send({"type": "http.response.body", "body": self.space, "more_body": True})
+            except OSError:
+                break
+        self.server.went_away()
 
 
 def main(argv: list[str] | None = None) -> int:
