@@ -126,6 +126,19 @@ def test_local_servers_get_bounded_schemas_and_openai_plain_ones():
 
 
 @respx.mock
+def test_a_segmentation_has_at_most_a_step_per_line_or_sentence():
+    """Three lines of one sentence each: at most three steps, split alone or fused."""
+    request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
+    route = respx.post("http://llm.test/v1/chat/completions").mock(side_effect=ok)
+    respx_grader("http://llm.test/v1").grade(request)
+    respx_grader("http://llm.test/v1").grade(request.model_copy(update={"fused": True}))
+    sent = {operation_of(body_of(c.request))[0]: body_of(c.request) for c in route.calls}
+    for operation in ("segmentation", "fused_judgement"):
+        schema = sent[operation]["response_format"]["json_schema"]["schema"]
+        assert schema["properties"]["steps"]["maxItems"] == 3, operation
+
+
+@respx.mock
 def test_an_ignored_bound_still_ends_in_a_check():
     """A server that ignores the bounds and answers more steps gets the check and the repair."""
     extra = {"index": 4, "label": "correct", "reason": "extra", "depends_on": [],

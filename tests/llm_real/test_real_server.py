@@ -1,18 +1,11 @@
 """LLM mode against a real server (llama.cpp's `llama-server`, Gemma 3 270M, one thread), through
-the CLI and the service, default and fused. Issue 13 asks: every operation got a model answer
-through a structured method (never degraded for transport, format or deadline; a small base
-model's answers may be rejected on content, and the report says so); every grade finishes within
-60 s; no request is still running on the server after a grade returns.
+the CLI and the service, default and fused. Issue 13 asks, and this asserts: every operation got
+a model answer through a structured method (never degraded for transport, format or deadline; a
+small base model's answers may be rejected on content, and the report says so); every grade
+finishes within 60 s; no request is still running on the server after a grade returns.
 
-All of it is asserted, but for two clauses, on this 2-core machine shared with other work:
-- the server decodes 10-15 tokens/s on its thread and the model writes every list and string of a
-  judgement out to its bound, so a judgement may still be generating when the grade's LLM time
-  (35 s) ends. That operation is then `degraded: deadline` and the grade finishes in time with the
-  offline twin, saying so. `make test-llm LLM_ANSWERED=1` asserts that none did (a faster machine).
-- the grade closes a cancelled request's connection, but llama-server does not notice that a
-  non-streamed request's client went away: that generation runs on to its `max_tokens` (seen
-  after service grades and after CLI grades alike, even when the CLI's exit reset the socket).
-  After a grade whose request the deadline cut, the test waits for it (bounded) before the next.
+The grade's LLM time is 50 s, so that a grade that used all of it still ends within the 60 s
+(the service's request deadline is that plus its 8 s for an offline fallback).
 """
 
 from __future__ import annotations
@@ -23,6 +16,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -34,13 +29,10 @@ from eval_sets.processes import free_port, stop
 from .conftest import ROWS, RealServer
 
 GRADE_SECONDS = 60.0
-# A grade whose requests all answered leaves nothing running; the slack is for /slots to say so.
-IDLE_SECONDS = 3.0
-EVERY_ANSWER = os.environ.get("STEPGRADE_TEST_LLM_ANSWERED") == "1"
-ALLOWED = ("content",) if EVERY_ANSWER else ("content", "deadline")
-ABANDONED_SECONDS = 300.0  # the longest generation a ceiling allows here, with room
-LLM_ENV = {"STEPGRADE_LLM_MODEL": "gemma-3-270m", "STEPGRADE_LLM_BUDGET": "35",
-           "STEPGRADE_LLM_TIMEOUT": "35", "STEPGRADE_LLM_REASON_TOKENS": "8",
+# Every request has answered when the grade returns: the slack is for `/slots` to say so.
+IDLE_SECONDS = 1.0
+LLM_ENV = {"STEPGRADE_LLM_MODEL": "gemma-3-270m", "STEPGRADE_LLM_BUDGET": "50",
+           "STEPGRADE_LLM_TIMEOUT": "50", "STEPGRADE_LLM_REASON_TOKENS": "8",
            "STEPGRADE_LOG_LEVEL": "warning", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 CASES = [(name, fused) for name in example_names() for fused in (False, True)]
 
@@ -65,17 +57,10 @@ def _check(report: dict[str, Any], seconds: float, server: RealServer, label: st
         + (f" [{op['degraded']}: {op['detail'][:60]}]" if op["degraded"] else "")
         for op in operations))
     idle = server.idle_within(IDLE_SECONDS)
-    cut = any(op["degraded"] == "deadline" and op["requests"] for op in operations)
-    if not idle and cut:  # see the module's note: wait for it, bounded
-        t0 = time.monotonic()
-        assert server.idle_within(ABANDONED_SECONDS), "an abandoned request outran its max_tokens"
-        ROWS[-1] += f"  (an abandoned request ran {time.monotonic() - t0:.0f} s more)"
-        idle = True
     assert meta["mode"] == "llm" and operations
     for op in operations:  # a model answer through a structured method, maybe rejected on content
-        assert op["degraded"] in (None, *ALLOWED), op
-        assert op["method"] == "json_schema" or op["degraded"] == "deadline", op
-    assert any(op["requests"] for op in operations), "no request reached the server"
+        assert op["degraded"] in (None, "content"), op
+        assert op["method"] == "json_schema" and op["requests"], op
     if any(op["degraded"] for op in operations):  # and the report says so
         assert meta["degraded"] and meta["warnings"], meta
     assert seconds < GRADE_SECONDS and meta["elapsed_ms"] < GRADE_SECONDS * 1000
@@ -98,11 +83,11 @@ def test_cli_grades_in_llm_mode(llama_server: RealServer, name: str, fused: bool
            f"cli {_label(name, fused)} ({wall:.0f} s run)")
 
 
-@pytest.fixture(scope="module")
-def service(llama_server: RealServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def _serving(server: RealServer, cwd: Path, **settings: str) -> Iterator[str]:
+    """`stepgrade serve` on the real server, with `LLM_ENV` and `settings`; yields its URL."""
     port = free_port()
-    env = {**os.environ, **LLM_ENV, "STEPGRADE_LLM_BASE_URL": llama_server.base_url}
-    cwd = tmp_path_factory.mktemp("service")
+    env = {**os.environ, **LLM_ENV, "STEPGRADE_LLM_BASE_URL": server.base_url, **settings}
     process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
                                env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -121,6 +106,12 @@ def service(llama_server: RealServer, tmp_path_factory: pytest.TempPathFactory) 
         stop(process, grace=30)
 
 
+@pytest.fixture(scope="module")
+def service(llama_server: RealServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with _serving(llama_server, tmp_path_factory.mktemp("service")) as base:
+        yield base
+
+
 @pytest.mark.parametrize(("name", "fused"), CASES, ids=IDS)
 def test_service_grades_in_llm_mode(llama_server: RealServer, service: str, name: str,
                                     fused: bool) -> None:
@@ -129,3 +120,26 @@ def test_service_grades_in_llm_mode(llama_server: RealServer, service: str, name
     seconds = time.monotonic() - t0
     assert r.status_code == 200, r.text[:500]
     _check(r.json(), seconds, llama_server, f"service {_label(name, fused)}")
+
+
+# A grade given too little LLM time for its step judgement: the deadline cuts a request that
+# is running on the server. A streamed generation stops at its next token once its client is
+# gone; one still reading its prompt (about 230 tokens/s on the one thread) stops after it.
+CUT_BUDGET = "12"
+CUT_IDLE_SECONDS = 10.0
+
+
+def test_a_request_the_deadline_cut_stops_on_the_server(llama_server: RealServer,
+                                                        tmp_path: Path) -> None:
+    with _serving(llama_server, tmp_path, STEPGRADE_LLM_BUDGET=CUT_BUDGET) as base:
+        r = httpx.post(f"{base}/grade", json=_request("reference_solution", False), timeout=300)
+        returned = time.monotonic()
+        idle = llama_server.idle_within(CUT_IDLE_SECONDS)
+        waited = time.monotonic() - returned
+    assert r.status_code == 200, r.text[:500]
+    operations = r.json()["meta"]["llm_operations"]
+    cut = [op["operation"] for op in operations if op["degraded"] == "deadline" and op["requests"]]
+    ROWS.append(f"service, {CUT_BUDGET} s of LLM time: cut {cut}; the server idle "
+                f"{waited:.1f} s after the grade returned")
+    assert cut, operations
+    assert idle, "the request the deadline cut was still running on the server"
