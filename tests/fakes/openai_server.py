@@ -351,6 +351,7 @@ class _Stuck(Response):
                 await send({"type": "http.response.body", "body": self.space, "more_body": True})
             except OSError:
                 break
+        gone.cancel()
         self.server.went_away()
 
 
