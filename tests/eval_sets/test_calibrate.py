@@ -112,7 +112,8 @@ def test_a_whole_run_writes_a_calibration_the_judge_can_load(tmp_path, capsys):
     data = json.loads(out.read_text(encoding="utf-8"))
     assert set(data["models"]) == {"en", "zh"}
     assert data["kinds"]["calculation_false"]["likelihood_ratio"] > 1
-    assert data["models"]["en"]["weights"]["finding:calculation_false"] > 0
+    weights = data["models"]["en"]["weights"]
+    assert weights["family:symbolic"] + weights["finding:calculation_false"] > 0
     assert "Tom has" not in out.read_text(encoding="utf-8")  # statistics, not rows
     assert main(["--data", str(tmp_path), "--out", str(out), "--check-only"]) == 0
 
