@@ -21,7 +21,6 @@ from eval_sets.calibrate.evidence import Observed, observe
 from eval_sets.calibrate.fit import (
     FEATURE_SETS,
     L2,
-    L2_KIND,
     LENIENCES,
     MIN_FIRES,
     MIN_PRECISION,
@@ -71,7 +70,7 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
         "fitted": time.strftime("%Y-%m-%d"),
         "solutions": {f"{s}/{h}": n for (s, h), n in sorted(counts.items())},
         "fitted_on": "natural sets, fit half (split by a hash of the problem text)",
-        "min_precision": MIN_PRECISION, "min_fires": MIN_FIRES, "l2": L2, "l2_kind": L2_KIND,
+        "min_precision": MIN_PRECISION, "min_fires": MIN_FIRES, "l2": L2,
         "leniences": list(LENIENCES),
         "feature_sets": {n: list(f) for n, f in FEATURE_SETS.items()},
     }

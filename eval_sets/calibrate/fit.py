@@ -31,12 +31,7 @@ from eval_sets.metrics.processbench import processbench_score
 from eval_sets.metrics.scores import mse
 from scoring.aggregate import expected_score, score_solution
 from scoring.judge.calibration import Calibration, Decision, KindStats, StepModel
-from scoring.judge.decide.features import (
-    CONTINUOUS,
-    FAMILY_FEATURES,
-    finding_feature,
-    step_features,
-)
+from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
 from scoring.judge.findings import FINDING_KINDS, REDUNDANCY_KINDS, SUPPORT_KINDS, FindingKind
 from scoring.tree import build_tree
@@ -45,12 +40,6 @@ MIN_PRECISION = 0.5
 MIN_FIRES = 5
 MIN_FIRES_WEIGHTED = 3  # a kind seen fewer times gets no weight at all
 L2 = 0.1
-# A kind's departure from its family's weight has a unit-normal prior in log-odds: a kind may be
-# worth a factor e more or less than its family before its own firings have to show it. (On the
-# check half, 0.1, 1, 3 and 10 give perturbation AUC 0.731 / 0.735 / 0.736 / 0.733 and
-# StepMathBench MSE 5.37 / 5.25 / 5.41 / 5.43; 1 is the conventional choice, not the best of
-# every row.)
-L2_KIND = 1.0
 THRESHOLDS = tuple(round(t, 3) for t in np.arange(0.05, 0.951, 0.025))
 LENIENCES = tuple(round(d, 1) for d in np.arange(0.0, 1.01, 0.1))  # points of Eq. 1
 
@@ -107,17 +96,12 @@ def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:
 
 
 def fit_weights(observed: Sequence[Observed], features: Sequence[str],
-                stats: dict[FindingKind, KindStats], l2: float = L2,
-                l2_kind: float = L2_KIND) -> dict[str, float]:
+                stats: dict[FindingKind, KindStats], l2: float = L2) -> dict[str, float]:
     """One logistic regression of "this step is wrong" on the prior's features and the
     findings: a finding's weight is its log-odds ratio given the rest (its likelihood ratio
     conditioned on where the step stands and what it says, not the marginal one of the
-    table). It is the sum of its family's weight (`family:symbolic`, ...) and its kind's,
-    which is penalised `l2_kind`: a kind with a few firings stays near its family instead of
-    taking the sign of those few (continuation fired on 0 wrong and 3 right steps of the fit
-    half and 10 wrong, 2 right of the check half; its own weight alone was -1.13)."""
-    kinds = [finding_feature(k) for k in weighted_kinds(stats)]
-    names = [*features, *FAMILY_FEATURES, *kinds]
+    table)."""
+    names = [*features, *(finding_feature(k) for k in weighted_kinds(stats))]
     rows, labels, weights = [], [], []
     for o in observed:
         for i, wrong in enumerate(o.solution.wrong):
@@ -129,8 +113,7 @@ def fit_weights(observed: Sequence[Observed], features: Sequence[str],
             weights.append(o.solution.weight)
     if not rows or len(set(labels)) < 2:
         raise ValueError("too few labelled steps (or only one class) to fit the step model")
-    penalty = np.array([l2] * (len(features) + len(FAMILY_FEATURES)) + [l2_kind] * len(kinds))
-    beta = fit_logistic(np.array(rows), np.array(labels), penalty, np.array(weights))
+    beta = fit_logistic(np.array(rows), np.array(labels), l2, np.array(weights))
     return {n: round(float(b), 4) for n, b in zip(names, beta, strict=True)}
 
 

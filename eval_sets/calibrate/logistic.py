@@ -10,14 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float | np.ndarray = 1.0,
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0,
                  sample_weight: np.ndarray | None = None, max_iter: int = 100) -> np.ndarray:
-    """Coefficients beta (column 0 is the intercept, not penalised) of P(y=1) = sigmoid(x @ beta).
-
-    `l2` is one penalty for every coefficient or one per column."""
+    """Coefficients beta (column 0 is the intercept, not penalised) of P(y=1) = sigmoid(x @ beta)."""
     n, d = x.shape
     w = np.ones(n) if sample_weight is None else sample_weight
-    penalty = np.diag(np.broadcast_to(np.asarray(l2, dtype=float), (d,)).copy())
+    penalty = l2 * np.eye(d)
     penalty[0, 0] = 0.0
     beta = np.zeros(d)
     for _ in range(max_iter):

@@ -12,17 +12,8 @@ from eval_sets.metrics.classification import auc
 from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Table
 from scoring.aggregate import expected_score, score_solution
-from scoring.judge.calibration import Calibration, StepModel
-from scoring.judge.decide.features import finding_features
-from scoring.judge.findings import FINDING_KINDS, Finding, FindingKind
-
-
-def _net_weight(model: StepModel, kind: FindingKind) -> float | None:
-    """What one finding of `kind` adds to a step's log-odds: its family's weight and its own."""
-    features = finding_features([Finding(kind, 0, "")])
-    if not features.keys() & model.weights.keys():
-        return None
-    return round(model.log_odds(features), 4)
+from scoring.judge.calibration import Calibration
+from scoring.judge.findings import FINDING_KINDS
 
 
 def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:
@@ -33,7 +24,7 @@ def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table
         unseen = fit is None or fit.wrong + fit.right == 0
         if unseen and check[kind].wrong + check[kind].right == 0:
             continue
-        weights = {lang: _net_weight(m, kind) for lang, m in calibration.models.items()}
+        weights = {lang: m.weights.get(f"finding:{kind}") for lang, m in calibration.models.items()}
         c = check[kind]
         rows.append((kind, fit.wrong if fit else 0, fit.right if fit else 0,
                      fit.precision if fit else None, fit.likelihood_ratio if fit else None,
@@ -41,8 +32,7 @@ def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table
                      "decides" if fit and fit.decisive else "warns",
                      *(weights[lang] for lang in sorted(calibration.models))))
     return Table("kinds", "Finding kinds: fires on wrong / right steps (fit half), precision, "
-                 "likelihood ratio; the check half's firings and precision; role; log-odds weight "
-                 "(its family's and its own)",
+                 "likelihood ratio; the check half's firings and precision; role; log-odds weight",
                  ("kind", "wrong", "right", "precision", "LR", "check fires", "check precision",
                   "role", *(f"weight {lang}" for lang in sorted(calibration.models))), tuple(rows),
                  note="precision: share of firings on wrong steps (on right steps for the support "

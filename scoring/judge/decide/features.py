@@ -4,13 +4,8 @@ A step's prior depends on the problem (type, length; each language has a model o
 solution (first, second, ..., last, relative position, solution length), on how much it says
 (its length, how many numbers and relations it holds: a step that says more can be wrong in more
 ways) and on the answer verdict when one is known (a wrong final answer makes every earlier step
-more likely wrong). Findings enter as indicators of their kind and of their family: the source
-of evidence an error kind belongs to (`scoring.judge.findings.SOURCE`: symbolic, structure,
-answer, alignment). The family weight is what any error finding of that source is worth; a kind's
-own weight is how far it departs from its family, and the fit charges more for that departure
-(`eval_sets.calibrate.fit`), so a kind seen a handful of times is read mostly as its family, not
-as its few firings (hierarchical shrinkage, Gelman & Hill 2007, ch. 12). Every feature is named,
-so the calibration file stores weights by name and a reader sees what each weight is for.
+more likely wrong). Findings enter as indicators of their kind. Every feature is named, so the
+calibration file stores weights by name and a reader sees what each weight is for.
 """
 
 from __future__ import annotations
@@ -19,14 +14,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from scoring.judge.findings import (
-    FINDING_KINDS,
-    REDUNDANCY_KINDS,
-    SOURCE,
-    SUPPORT_KINDS,
-    Finding,
-    FindingKind,
-)
+from scoring.judge.findings import Finding, FindingKind
 from scoring.judge.input import JudgeInput
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -47,28 +35,6 @@ CONTINUOUS: tuple[str, ...] = (
 
 def finding_feature(kind: FindingKind) -> str:
     return f"finding:{kind}"
-
-
-def family_feature(kind: FindingKind) -> str | None:
-    """The family indicator an error finding of `kind` sets (None for support and redundancy
-    kinds, which are not evidence of an error)."""
-    if kind in REDUNDANCY_KINDS or kind in SUPPORT_KINDS:
-        return None
-    return f"family:{SOURCE[kind]}"
-
-
-FAMILY_FEATURES: tuple[str, ...] = tuple(sorted({
-    f for k in FINDING_KINDS if (f := family_feature(k)) is not None}))
-
-
-def finding_features(findings: Sequence[Finding]) -> dict[str, float]:
-    """The indicators `findings` set: each one's kind and, for an error finding, its family."""
-    out: dict[str, float] = {}
-    for finding in findings:
-        out[finding_feature(finding.kind)] = 1.0
-        if (family := family_feature(finding.kind)) is not None:
-            out[family] = 1.0
-    return out
 
 
 def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[str, float]:
@@ -94,5 +60,6 @@ def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[
         "answer_correct_earlier": float(earlier and verdict is True),
         "answer_wrong_earlier": float(earlier and verdict is False),
     }
-    features.update(finding_features(findings))
+    for finding in findings:
+        features[finding_feature(finding.kind)] = 1.0
     return features

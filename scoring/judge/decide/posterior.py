@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.judge.calibration import Calibration
-from scoring.judge.decide.features import finding_features, step_features
+from scoring.judge.decide.features import finding_feature, step_features
 from scoring.judge.decide.reliability import RELIABILITY, Reliability
 from scoring.judge.findings import Evidence, Finding
 from scoring.judge.input import JudgeInput
@@ -49,14 +49,16 @@ def posteriors(
         found = evidence.at(i)
         counted = tuple(f for f in found if calibration.decisive(f.kind))
         warned = tuple(f for f in found if not calibration.decisive(f.kind))
-        full = model.log_odds(step_features(inp, i, found))
-        decide = model.log_odds(step_features(inp, i, counted))
-        checks = model.log_odds(finding_features(counted))
+        features = step_features(inp, i, found)
+        full = model.log_odds(features)
+        decide = full - sum(model.weights.get(finding_feature(k), 0.0)
+                            for k in {f.kind for f in warned})
+        checks = sum(model.weights.get(finding_feature(k), 0.0) for k in {f.kind for f in counted})
         if model_says_wrong is not None and model_says_wrong[i] is not None:
             said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))
             full, decide, checks = full + said, decide + said, checks + said
         errors = [f for f in counted if f.polarity == "error"]
-        strongest = max(errors, key=lambda f: model.log_odds(finding_features([f])),
+        strongest = max(errors, key=lambda f: model.weights.get(finding_feature(f.kind), 0.0),
                         default=None)
         out.append(StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest,
                                  checks))

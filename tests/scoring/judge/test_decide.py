@@ -199,28 +199,3 @@ def test_length_mismatch_is_an_error():
 def test_reliability_must_be_informative():
     with pytest.raises(ValueError):
         Reliability(sensitivity=0.1, false_alarm=0.2)
-
-
-FAMILY = {"bias": PRIOR, "family:symbolic": math.log(10), "family:structure": math.log(2),
-          "finding:contradiction": math.log(0.5)}
-FAMILY_KINDS = {"contradiction": KindStats(3, 7, 0.3, 1.5, False),
-                "derivation": KindStats(8, 2, 0.8, 12.0, True)}
-FAMILY_CAL = Calibration("family", {"en": StepModel(FAMILY, 0.5)}, FAMILY_KINDS)
-
-
-def test_a_finding_weighs_its_familys_weight_and_its_own():
-    derived = decide(inp(1), evidence(1, ("derivation", 0)), FAMILY_CAL)[0][0]
-    assert derived.p_wrong == pytest.approx((10 / 9) / (1 + 10 / 9))  # no own weight: the family's
-    contradicted = decide(inp(1), evidence(1, ("contradiction", 0)), FAMILY_CAL)[0][0]
-    assert contradicted.p_wrong == pytest.approx((5 / 9) / (1 + 5 / 9))  # x 10 x 0.5
-    both = decide(inp(1), evidence(1, ("derivation", 0), ("contradiction", 0)), FAMILY_CAL)[0][0]
-    assert both.p_wrong == pytest.approx(contradicted.p_wrong)  # the family counts once
-    support = decide(inp(1), evidence(1, ("calculation_true", 0)), FAMILY_CAL)[0][0]
-    assert support.p_wrong == pytest.approx(0.1)  # support findings are in no error family
-
-
-def test_a_family_moves_a_label_only_through_a_decisive_kind():
-    warned = decide(inp(1), evidence(1, ("contradiction", 0)), FAMILY_CAL)[0][0]
-    assert warned.p_wrong > 0.3 and warned.label == "correct"  # contradiction only warns
-    decided = decide(inp(1), evidence(1, ("derivation", 0)), FAMILY_CAL)[0][0]
-    assert decided.label == "incorrect" and decided.reason == "derivation at 0"
