@@ -33,7 +33,7 @@ class GradingSettings(BaseSettings):
         default_factory=lambda: list(METHODS), min_length=1)
     llm_reason_tokens: int = Field(default=64, gt=0)
     llm_max_tokens: int = Field(default=4096, gt=0)
-    llm_stream: bool = True
+    llm_stream: bool = False
     llm_record: Path | None = None
     llm_replay: Path | None = None
     embedding_model: str | None = None

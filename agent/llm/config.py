@@ -32,10 +32,11 @@ class LlmConfig:
         cache_dir: answers are stored here and answered from here (``STEPGRADE_LLM_RECORD``).
         replay_only: answer from `cache_dir` only, never the network (``STEPGRADE_LLM_REPLAY``).
         max_connections: the HTTP connection pool of one event loop.
-        stream: ask for streamed answers (server-sent events, aggregated by LangChain). On by
-            default so that a cancelled request stops on the server: llama.cpp's server stops
-            a streamed generation at the next token once its client is gone, but may run a
-            non-streamed one on to its `max_tokens` (see `agent/llm/client.py`).
+        stream: ask for streamed answers (server-sent events, aggregated by LangChain), so that
+            a cancelled request stops on the server: llama.cpp's server stops a streamed
+            generation at the next token once its client is gone, but may run a non-streamed one
+            on to its `max_tokens` (see `agent/llm/client.py`). Off by default: streaming costs
+            client CPU per answer token (README, "Streaming"); turn it on for llama.cpp.
     """
 
     base_url: str
@@ -51,4 +52,4 @@ class LlmConfig:
     cache_dir: Path | None = None
     replay_only: bool = False
     max_connections: int = 256
-    stream: bool = True
+    stream: bool = False

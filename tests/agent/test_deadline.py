@@ -79,7 +79,7 @@ def test_a_streamed_answer_that_never_ends_is_cut_at_the_request_time_out(reques
     time-out, which restarts at every chunk: the request's own time-out ends it, the
     connection is closed, and the operation says why."""
     with FakeOpenAI() as server:
-        grader = llm_grader(server.base_url, timeout=1.0)
+        grader = llm_grader(server.base_url, timeout=1.0, stream=True)
         _, report, _ = _grade_with_budget(server, "trickle", grader, request_llm, 20.0)
         time.sleep(0.3)
         gone, seen = list(server.gone), list(server.seen)

@@ -124,7 +124,7 @@ def test_happy_path_uses_two_round_trips_and_counts_tokens(request_llm, stream):
     route = respx.post(URL).mock(side_effect=ok)
     report = respx_grader(BASE, stream=stream).grade(request_llm)
     sent = [body_of(c.request) for c in route.calls]
-    # streamed (server-sent events, with the usage at the end) unless configured otherwise
+    # streamed (server-sent events, with the usage at the end) when configured so
     assert [(b.get("stream", False), b.get("stream_options")) for b in sent] == [
         (True, {"include_usage": True}) if stream else (False, None)] * 4
     assert {op.operation: op.completion_tokens for op in report.meta.llm_operations} == {
