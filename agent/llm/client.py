@@ -11,8 +11,8 @@ a grade that difference alone is most of the service's 20 ms budget. Calls are b
 (operation, method, `max_tokens`, bounds) and reused: building one costs more than a call
 (`agent/llm/tokens.py` rounds the ceilings so that there are few).
 
-Answers are streamed (`LlmConfig.stream`, on by default) so that a request the grade's deadline
-cancels stops on the server too. llama.cpp's server checks a streamed request's connection at
+Answers can be streamed (`LlmConfig.stream`, off by default for its CPU) so that a request the
+grade's deadline cancels stops on the server too. llama.cpp's server checks a streamed request's connection at
 every token it sends; a non-streamed request's only when a full second passes with no result
 for any request on the server (`server_response_reader::next` in its `server-queue.cpp`),
 which another request streaming keeps from happening. Measured with that server: a
