@@ -9,7 +9,7 @@ from typing import Annotated
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from agent.llm.config import METHODS
+from agent.llm.config import METHODS, StreamSetting
 from scoring.schema import StructuredMethod
 
 
@@ -33,7 +33,7 @@ class GradingSettings(BaseSettings):
         default_factory=lambda: list(METHODS), min_length=1)
     llm_reason_tokens: int = Field(default=64, gt=0)
     llm_max_tokens: int = Field(default=4096, gt=0)
-    llm_stream: bool = False
+    llm_stream: StreamSetting = "auto"
     llm_record: Path | None = None
     llm_replay: Path | None = None
     embedding_model: str | None = None

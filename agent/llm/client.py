@@ -11,8 +11,8 @@ a grade that difference alone is most of the service's 20 ms budget. Calls are b
 (operation, method, `max_tokens`, bounds) and reused: building one costs more than a call
 (`agent/llm/tokens.py` rounds the ceilings so that there are few).
 
-Answers can be streamed (`LlmConfig.stream`, off by default for its CPU) so that a request the
-grade's deadline cancels stops on the server too. llama.cpp's server checks a streamed request's connection at
+Answers can be streamed (`LlmConfig.stream`; by default only to llama.cpp's server, for its
+CPU) so that a request the grade's deadline cancels stops on the server too. llama.cpp's server checks a streamed request's connection at
 every token it sends; a non-streamed request's only when a full second passes with no result
 for any request on the server (`server_response_reader::next` in its `server-queue.cpp`),
 which another request streaming keeps from happening. Measured with that server: a
@@ -32,6 +32,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import httpx
 import httpx2
 import openai
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
@@ -40,7 +41,7 @@ from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableSequence
 from langchain_openai.chat_models.base import BaseChatOpenAI
 
-from agent.llm.config import LlmConfig
+from agent.llm.config import STREAM_FOR_SERVERS, LlmConfig
 from agent.llm.factory import ceiling_field, grading_client, grammar_bounds, make_chat_model
 from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
 from scoring.schema import StructuredMethod
@@ -87,8 +88,13 @@ class Slots(Protocol):
     def ahold(self) -> AbstractAsyncContextManager[None]: ...
 
 
+# Seconds the one `GET /models` that identifies the endpoint may take (at most the request time-out).
+IDENTIFY_TIMEOUT = 5.0
+
+
 @dataclass
 class _LoopModels:
+    http: Any
     model: BaseChatOpenAI
     calls: dict[tuple[Any, ...], StructuredCall] = field(default_factory=dict)
     negotiating: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -105,8 +111,7 @@ class LlmClient:
         self.http_client = http_client
         self.slots = slots
         self.bounded = grammar_bounds(config.base_url)
-        # LangChain's answer cache sits in front of `ainvoke` only: cached answers come whole.
-        self.streams = config.stream and config.cache_dir is None
+        self.identity: str | None = None  # the endpoint's `Server` header, once read
         self.accepted: StructuredMethod | None = None
         self.unsupported: set[StructuredMethod] = set()
         self.last_answer: float | None = None  # time.monotonic() of the last HTTP 200
@@ -118,8 +123,34 @@ class LlmClient:
         models = self._loops.get(loop)
         if models is None:
             client = self.http_client() if self.http_client else grading_client(self.config)
-            models = self._loops[loop] = _LoopModels(make_chat_model(self.config, client))
+            models = self._loops[loop] = _LoopModels(client, make_chat_model(self.config, client))
         return models
+
+    @property
+    def streams(self) -> bool:
+        """Whether requests ask for streamed answers (`LlmConfig.stream`)."""
+        if self.config.cache_dir is not None:  # LangChain's answer cache answers whole
+            return False
+        if self.config.stream == "auto":
+            return (self.identity or "").startswith(STREAM_FOR_SERVERS)
+        return self.config.stream
+
+    def unidentified(self) -> bool:
+        """Streaming is "auto" and the endpoint has not yet said what server it is."""
+        return self.config.stream == "auto" and self.identity is None and self.config.cache_dir is None
+
+    async def identify(self) -> None:
+        """The endpoint's `Server` header, from `GET /models`: any HTTP answer gives it (a 404
+        too); a failed request leaves it unknown, for the next operation to ask again (a
+        service may start before its model server)."""
+        try:
+            response = await self._here().http.get(
+                f"{self.config.base_url}/models",
+                headers={"Authorization": f"Bearer {self.config.api_key}"},
+                timeout=min(self.config.timeout, IDENTIFY_TIMEOUT))
+        except (httpx.HTTPError, httpx2.HTTPError):
+            return
+        self.identity = response.headers.get("server", "")
 
     def structured(self, operation: str, method: StructuredMethod, max_tokens: int,
                    bounds: Bounds) -> StructuredCall:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from scoring.schema import StructuredMethod
 
 METHODS: tuple[StructuredMethod, ...] = ("json_schema", "function_calling", "json_mode")
 REPLAY_BASE_URL = "http://replay.invalid/v1"
+# Servers known to run a non-streamed request on after its client has gone (`Server` header).
+STREAM_FOR_SERVERS = ("llama.cpp",)
+StreamSetting = bool | Literal["auto"]
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,10 @@ class LlmConfig:
         stream: ask for streamed answers (server-sent events, aggregated by LangChain), so that
             a cancelled request stops on the server: llama.cpp's server stops a streamed
             generation at the next token once its client is gone, but may run a non-streamed one
-            on to its `max_tokens` (see `agent/llm/client.py`). Off by default: streaming costs
-            client CPU per answer token (README, "Streaming"); turn it on for llama.cpp.
+            on to its `max_tokens` (see `agent/llm/client.py`). Streaming costs client CPU per
+            answer token (README, "Streaming"), so "auto" (the default) streams only to servers
+            that need it: those whose `Server` header names one of `STREAM_FOR_SERVERS`, read
+            once per endpoint from `GET /models` before the first request.
     """
 
     base_url: str
@@ -52,4 +58,4 @@ class LlmConfig:
     cache_dir: Path | None = None
     replay_only: bool = False
     max_connections: int = 256
-    stream: bool = False
+    stream: StreamSetting = "auto"

@@ -48,11 +48,16 @@ POOL_SIZE = 8
 
 
 class TakeTurns(httpx2.AsyncBaseTransport):
-    """Requests in turn over several small httpx2 connection pools (see the module's note)."""
+    """Requests in turn over several small httpx2 connection pools (see the module's note).
+
+    The pools share one TLS context: each would otherwise load the system's certificates
+    itself, 20 ms of CPU apiece (0.63 s for the default 32 pools, at every grader's first
+    request, measured here)."""
 
     def __init__(self, connections: int, pool_size: int = POOL_SIZE) -> None:
         sizes = [pool_size] * (connections // pool_size) + [connections % pool_size]
-        self.pools = [httpx2.AsyncHTTPTransport(limits=httpx2.Limits(
+        tls = httpx2.create_ssl_context()  # as each pool would make its own
+        self.pools = [httpx2.AsyncHTTPTransport(verify=tls, limits=httpx2.Limits(
             max_connections=n, max_keepalive_connections=n)) for n in sizes if n]
         self._turn = itertools.cycle(self.pools)
 

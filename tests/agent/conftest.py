@@ -46,5 +46,7 @@ def make_llm_grader():
 
 
 def respx_grader(base_url: str, **kwargs) -> Grader:
-    """A grader whose requests respx intercepts."""
+    """A grader whose requests respx intercepts; whole answers unless `stream` says otherwise
+    ("auto" would first ask `GET /models`, which the tests' routes leave unmocked)."""
+    kwargs.setdefault("stream", False)
     return llm_grader(base_url, mock_http=True, **kwargs)

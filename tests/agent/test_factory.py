@@ -35,7 +35,16 @@ def test_settings_become_one_config(tmp_path):
     assert replay is not None and replay.base_url == REPLAY_BASE_URL and replay.replay_only
 
 
+def test_streaming_is_auto_unless_set(monkeypatch):
+    assert GradingSettings(_env_file=None).llm_stream == "auto"
+    for text, value in (("true", True), ("false", False), ("auto", "auto")):
+        monkeypatch.setenv("STEPGRADE_LLM_STREAM", text)
+        assert GradingSettings(_env_file=None).llm_stream == value
+
+
 def test_bad_llm_settings_are_refused_by_name(tmp_path):
+    with pytest.raises(ValidationError, match="llm_stream"):
+        GradingSettings(llm_stream="sometimes", _env_file=None)
     with pytest.raises(ValidationError, match="llm_methods"):
         GradingSettings(llm_methods="json_schema,xml", _env_file=None)
     with pytest.raises(ValidationError, match="llm_budget"):
@@ -63,3 +72,19 @@ def test_openai_gets_max_completion_tokens_and_other_servers_max_tokens():
     assert ceiling_field("http://127.0.0.1:8080/v1") == "max_tokens"
     model = make_chat_model(LlmConfig(base_url="http://127.0.0.1:8080/v1", model="m"))
     assert model._get_request_payload("hi", max_tokens=5)["max_tokens"] == 5  # not renamed
+
+
+def test_connection_pools_share_one_tls_context(monkeypatch):
+    """Loading the certificates costs ~20 ms of CPU: once per client, not once per pool."""
+    import httpcore2
+
+    from agent.llm.factory import TakeTurns
+
+    loads = []
+    real = httpcore2.default_ssl_context
+    monkeypatch.setattr(httpcore2, "default_ssl_context",
+                        lambda *a, **k: loads.append(1) or real(*a, **k))
+    transport = TakeTurns(20, pool_size=8)
+    assert [p._pool._max_connections for p in transport.pools] == [8, 8, 4]
+    assert len(loads) == 1
+    assert len({id(p._pool._ssl_context) for p in transport.pools}) == 1

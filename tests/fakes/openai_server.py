@@ -4,7 +4,8 @@ single requests): a real HTTP server on 127.0.0.1 that answers like a model.
 It speaks `POST /v1/chat/completions` for the three structured-output methods (json_schema, a
 forced tool call, JSON mode with the schema in the prompt), whole or streamed (`"stream": true`:
 server-sent chunks of a token each, the usage last when `stream_options.include_usage` asks for
-it), and `GET /v1/models`. What it answers comes from `answers` (an operation -> JSON mapping, or
+it), and `GET /v1/models`; its `Server` header says uvicorn, or what `server` names (say
+"llama.cpp", to be taken for one). What it answers comes from `answers` (an operation -> JSON mapping, or
 a function of (operation, prompt)); it honours `max_tokens` (a longer answer is cut there,
 finish_reason "length"); `latency` holds every answer back; `refuse` names methods it turns down
 as llama-cpp-python does (HTTP 500); `fault` makes it misbehave: `429`, `500`, `malformed` (HTTP
@@ -198,7 +199,7 @@ class FakeOpenAI:
     def __init__(self, answers: Mapping[str, dict[str, Any]] | Oracle | None = None, *,
                  latency: float = 0.0, fault: Fault = "none", refuse: frozenset[str] = frozenset(),
                  port: int = 0, reuse_port: bool = False, fault_rate: float = 0.0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, server: str | None = None) -> None:
         answers = ARITHMETIC_SLIP_ANSWERS if answers is None else answers
         self.oracle: Oracle = answers if callable(answers) else (lambda op, prompt: answers.get(op))
         self._lookup = not callable(answers)  # a mapping: answered at once, no worker thread
@@ -210,6 +211,7 @@ class FakeOpenAI:
         self.injected: dict[str, int] = dict.fromkeys(FAULTS, 0)
         self.seen: list[Seen] = []
         self.gone: list[float] = []  # when a client went away before its answer
+        self.models_asked = 0
         self._sock = socket.socket()
         if reuse_port:  # several fake processes on one port: the kernel spreads the connections
             self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
@@ -222,7 +224,9 @@ class FakeOpenAI:
         # Kept-alive connections live as long as on a real server (uvicorn's 5 s default makes
         # a client that reuses one race the server closing it).
         config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1, backlog=2048, timeout_keep_alive=75)
+                                timeout_graceful_shutdown=1, backlog=2048, timeout_keep_alive=75,
+                                server_header=server is None,
+                                headers=[("server", server)] if server else None)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self.serve, daemon=True)
 
@@ -242,6 +246,7 @@ class FakeOpenAI:
         await self._server.serve(sockets=[self._sock])
 
     async def _models(self, _: Request) -> Response:
+        self.models_asked += 1
         return JSONResponse({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
 
     async def _chat(self, request: Request) -> Response:

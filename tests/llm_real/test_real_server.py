@@ -31,8 +31,9 @@ from .conftest import ROWS, RealServer
 GRADE_SECONDS = 60.0
 # Every request has answered when the grade returns: the slack is for `/slots` to say so.
 IDLE_SECONDS = 1.0
-# Streamed, as the README advises for llama.cpp: only then does a cancelled request stop there.
-LLM_ENV = {"STEPGRADE_LLM_STREAM": "true", "STEPGRADE_LLM_MODEL": "gemma-3-270m",
+# Streaming on its default ("auto"): llama-server says who it is, and is answered streamed,
+# the only way a cancelled request stops there.
+LLM_ENV = {"STEPGRADE_LLM_MODEL": "gemma-3-270m",
            "STEPGRADE_LLM_BUDGET": "50", "STEPGRADE_LLM_TIMEOUT": "50", "STEPGRADE_LLM_REASON_TOKENS": "8",
            "STEPGRADE_LOG_LEVEL": "warning", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 CASES = [(name, fused) for name in example_names() for fused in (False, True)]
