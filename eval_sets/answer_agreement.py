@@ -26,8 +26,8 @@ With `--solutions`, the files are graded solutions instead (StepMathBench rows: 
 `answers`, the human label of the final step; ProcessBench rows: `steps`, `reference_answer`,
 `final_answer_correct`; MR-MATH rows: `model_output`, `ground_truth_answer`,
 `model_output_answer_correctness`): `check_answer` finds each solution's answer (given the
-problem, as a grade does) and its verdict is set against the human one, split into halves by
-problem and into stated (anchored) and guessed answers. That measures extraction, where the
+problem, as a grade does) and its verdict is set against the human one, split into the
+benchmark's halves by problem (`eval_sets.halves`) and into stated (anchored) and guessed answers. That measures extraction, where the
 pairs measure equivalence. The verdicts the rounding reading changed (against `check_answer`
 without it) are counted with how many of them agree with the human one, per half.
 """
@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval_sets.halves import half_of as problem_half
 from eval_sets.loaders._io import read_records, require
 from eval_sets.registry import DatasetError
 from scoring.answer import Equivalence, Outcome, check_answer, compare_answers, default_verifier
@@ -167,15 +168,16 @@ def solutions_report(paths: list[Path], timeout: float) -> int:
         for item in read_solutions(path):
             check = check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem)
             ok = bool(check.correct) == item.correct
-            for key in (half_of(item.problem), "stated" if check.anchored else "guessed"):
+            half = problem_half(item.problem)
+            for key in (half, "stated" if check.anchored else "guessed"):
                 total[key] += 1
                 agree[key] += ok
             if check.reading == "rounded_computation":
                 exact = check_answer(item.text, list(item.golds), timeout=timeout,
                                      problem=item.problem, rounding=False)
                 if bool(exact.correct) != bool(check.correct):
-                    changed[half_of(item.problem)] += 1
-                    changed_agree[half_of(item.problem)] += ok
+                    changed[half] += 1
+                    changed_agree[half] += ok
         n, n_agree = total["fit"] + total["check"], agree["fit"] + agree["check"]
         print(f"{path.name}: answer verdict agrees with the human one on {_share(n_agree, n)}")
         for key in ("fit", "check", "stated", "guessed"):

@@ -70,24 +70,28 @@ def _number(text: str) -> float | None:
     return float(value) if isinstance(value, Fraction) else value
 
 
-def _numbers(text: str) -> list[float] | None:
-    """The numbers an answer states, in order: one, or each part of a list; None otherwise."""
+def _numbers(text: str) -> tuple[str, list[float]] | None:
+    """The brackets and the numbers an answer states, in order: one number (no brackets), or
+    each part of a list, tuple, interval or set; None when any part is not a number."""
     parts = read_parts(text)
     if parts is None:
         one = _number(text)
-        return None if one is None else [one]
+        return None if one is None else ("", [one])
     values = [_number(p) for p in parts.values]
-    return None if any(v is None for v in values) else values  # type: ignore[return-value]
+    if any(v is None for v in values):
+        return None
+    return parts.brackets, values  # type: ignore[return-value]
 
 
 def within_rounding(gold: str, pred: str) -> bool | None:
-    """True when both answers state the same count of numbers and each pair agrees to `REL_TOL`
-    (in order); None otherwise: this reading only ever equates, never refuses."""
+    """True when both answers state the same count of numbers in the same brackets (an interval
+    is not a tuple) and each pair agrees to `REL_TOL`, in order; None otherwise: this reading
+    only ever equates, never refuses."""
     if too_long(gold, pred):
         return None
     g, p = _numbers(gold), _numbers(pred)
-    if not g or not p or len(g) != len(p):
+    if not g or not p or g[0] != p[0] or not g[1] or len(g[1]) != len(p[1]):
         return None
     close = all(math.isfinite(a) and math.isfinite(b) and math.isclose(a, b, rel_tol=REL_TOL)
-                for a, b in zip(g, p, strict=True))
+                for a, b in zip(g[1], p[1], strict=True))
     return True if close else None

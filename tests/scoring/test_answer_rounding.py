@@ -46,6 +46,8 @@ def test_within_rounding_is_relative_and_only_equates() -> None:
     assert within_rounding("3.14", "3.15") is None
     assert within_rounding("1, 2", "1") is None
     assert within_rounding("x + 1", "x + 1.00001") is None
+    assert within_rounding("(0, 9)", "(0, 9.0001)") is True
+    assert within_rounding("(0, 9)", "[0, 9)") is None  # an open interval is not a closed one
 
 
 def test_counts_stay_different_without_an_inexact_quantity() -> None:
