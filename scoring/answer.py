@@ -270,7 +270,7 @@ def _normalise(answer: str) -> str:
 @dataclass(frozen=True)
 class Equivalence:
     """A verdict and the reading that decided it (`same_text`, a name from
-    `scoring.answer_readings.READINGS`, `math_verify`, or `empty`)."""
+    `scoring.answer_readings.READINGS`, `rounded_computation`, `math_verify`, or `empty`)."""
 
     verdict: bool | None
     reading: str
