@@ -38,6 +38,12 @@ def test_exact_computations_are_not(text: str) -> None:
     assert not computed_inexactly(text)
 
 
+def test_a_long_solution_is_read_whole() -> None:
+    work = "We add the numbers one by one. " * 40  # longer than any answer
+    assert computed_inexactly(work + "so the total is approximately 12.4 km")
+    assert not computed_inexactly(work + "so the total is 12.4 km")
+
+
 def test_within_rounding_is_relative_and_only_equates() -> None:
     assert within_rounding("9369635", "9369646.135") is True
     assert within_rounding("4250,9369635", "4250,9369646") is True
