@@ -3,6 +3,7 @@
     python -m eval_sets.answer_agreement PATH [--timeout SECONDS] [--show-disagreements]
                                               [--without READING ...] [--ablation]
     python -m eval_sets.answer_agreement --solutions PATH [PATH ...]
+    python -m eval_sets.answer_agreement PATH --inexact   # every pair within rounding
 
 Each line needs `gold`, `pred` and `equal`; `source`, when present, groups the figures. Counted
 are the string pairs not disabled in their source suite: rows with `disabled_in_source: true`
@@ -16,11 +17,19 @@ The table also gives, for each reading that decided a pair, how often its verdic
 with each reading left out in turn (a reading that helps the fit half and hurts the check half
 does not belong in the configuration).
 
+The pairs come without a problem or a solution, so the rounding reading
+(`scoring.answer_rounding`, which needs one showing a rounded quantity) decides none of them;
+`--inexact` compares every pair as if it had been computed with rounded quantities, which is
+the tolerance ungated (Qwen2.5-Math's reading), to measure what the gate keeps out.
+
 With `--solutions`, the files are graded solutions instead (StepMathBench rows: `model_output`,
 `answers`, the human label of the final step; ProcessBench rows: `steps`, `reference_answer`,
-`final_answer_correct`): `check_answer` finds each solution's answer and its verdict is set
-against the human one, split into halves by problem and into stated (anchored) and guessed
-answers. That measures extraction, where the pairs measure equivalence.
+`final_answer_correct`; MR-MATH rows: `model_output`, `ground_truth_answer`,
+`model_output_answer_correctness`): `check_answer` finds each solution's answer (given the
+problem, as a grade does) and its verdict is set against the human one, split into the
+benchmark's halves by problem (`eval_sets.halves`) and into stated (anchored) and guessed answers. That measures extraction, where the
+pairs measure equivalence. The verdicts the rounding reading changed (against `check_answer`
+without it) are counted with how many of them agree with the human one, per half.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval_sets.halves import half_of as problem_half
 from eval_sets.loaders._io import read_records, require
 from eval_sets.registry import DatasetError
 from scoring.answer import Equivalence, Outcome, check_answer, compare_answers, default_verifier
@@ -95,13 +105,13 @@ class CachedVerifier:
 
 
 def judge(pairs: list[Pair], readings: Sequence[tuple[str, Reading]], timeout: float,
-          verifier: CachedVerifier) -> tuple[list[Equivalence], list[float]]:
+          verifier: CachedVerifier, inexact: bool = False) -> tuple[list[Equivalence], list[float]]:
     """Each pair's verdict and the milliseconds it took (math-verify's from a cold cache)."""
     results, times = [], []
     for p in pairs:
         t0 = time.perf_counter()
         results.append(compare_answers(p.gold, p.pred, timeout=timeout, verifier=verifier,
-                                       readings=readings))
+                                       readings=readings, inexact=inexact))
         times.append((time.perf_counter() - t0) * 1000.0)
     return results, times
 
@@ -141,6 +151,10 @@ def read_solutions(path: Path) -> list[Solution]:
             golds = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
             out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
                                 tuple(map(str, golds)), row["gold_step_score"][-1] == "1"))
+        elif row.get("model_output_answer_correctness") and row.get("ground_truth_answer"):
+            out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
+                                (str(row["ground_truth_answer"]),),
+                                row["model_output_answer_correctness"] == "correct"))
     return out
 
 
@@ -149,16 +163,27 @@ def solutions_report(paths: list[Path], timeout: float) -> int:
     for path in paths:
         agree: Counter[str] = Counter()
         total: Counter[str] = Counter()
+        changed: Counter[str] = Counter()
+        changed_agree: Counter[str] = Counter()
         for item in read_solutions(path):
-            check = check_answer(item.text, list(item.golds), timeout=timeout)
+            check = check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem)
             ok = bool(check.correct) == item.correct
-            for key in (half_of(item.problem), "stated" if check.anchored else "guessed"):
+            half = problem_half(item.problem)
+            for key in (half, "stated" if check.anchored else "guessed"):
                 total[key] += 1
                 agree[key] += ok
+            if check.reading == "rounded_computation":
+                exact = check_answer(item.text, list(item.golds), timeout=timeout,
+                                     problem=item.problem, rounding=False)
+                if bool(exact.correct) != bool(check.correct):
+                    changed[half] += 1
+                    changed_agree[half] += ok
         n, n_agree = total["fit"] + total["check"], agree["fit"] + agree["check"]
         print(f"{path.name}: answer verdict agrees with the human one on {_share(n_agree, n)}")
         for key in ("fit", "check", "stated", "guessed"):
             print(f"  {key:<10} {_share(agree[key], total[key])}")
+        print("  verdicts the rounding reading changed, agreeing with the human one: "
+              + ", ".join(f"{h} {_share(changed_agree[h], changed[h]).strip()}" for h in HALVES))
     return 0
 
 
@@ -177,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="print every pair whose verdict differs from its label")
     parser.add_argument("--without", action="append", default=[], metavar="READING",
                         help="leave a reading out (repeatable)")
+    parser.add_argument("--inexact", action="store_true",
+                        help="compare every pair within rounding (the rounding reading ungated)")
     parser.add_argument("--ablation", action="store_true",
                         help="also measure both halves with each reading left out in turn")
     args = parser.parse_args(argv)
@@ -207,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     verifier = CachedVerifier()
     verifier.outcome(["1/2"], "0.5")  # start the worker before timing
     start = time.perf_counter()
-    results, times = judge(pairs, readings, args.timeout, verifier)
+    results, times = judge(pairs, readings, args.timeout, verifier, args.inexact)
     elapsed = time.perf_counter() - start
     report(pairs, results, skipped, elapsed, args.show_disagreements)
     in_process = [t for t, r in zip(times, results, strict=True) if r.reading != "math_verify"]
@@ -219,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {'left out':<34} {'fit':>16} {'check':>16}")
         for name, _ in readings:
             fewer = [(n, r) for n, r in readings if n != name]
-            split = halves(pairs, judge(pairs, fewer, args.timeout, verifier)[0])
+            split = halves(pairs, judge(pairs, fewer, args.timeout, verifier, args.inexact)[0])
             print(f"  {name:<34} {_share(*split['fit']):>16} {_share(*split['check']):>16}")
     return 0
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from scoring.answer_readings import READINGS, Reading, read_pair, restate
+from scoring.answer_rounding import computed_inexactly, within_rounding
 from scoring.extract import answer_candidates, extract_answer, find_answer
 
 __all__ = [
@@ -269,7 +270,7 @@ def _normalise(answer: str) -> str:
 @dataclass(frozen=True)
 class Equivalence:
     """A verdict and the reading that decided it (`same_text`, a name from
-    `scoring.answer_readings.READINGS`, `math_verify`, or `empty`)."""
+    `scoring.answer_readings.READINGS`, `rounded_computation`, `math_verify`, or `empty`)."""
 
     verdict: bool | None
     reading: str
@@ -292,13 +293,16 @@ def compare_answers(
     timeout: float = 2.0,
     verifier: Comparer | None = None,
     readings: Sequence[tuple[str, Reading]] = READINGS,
+    inexact: bool = False,
 ) -> Equivalence:
     """Whether `pred` equals the gold answer (any of them, for a list), and what decided it.
 
     The readings of `scoring.answer_readings` are tried first (exact, in this process), on the
     answers as written and then as values (`restate`: the answer a text in words states, without
     units and names); a pair none of them decides goes to math-verify in its worker. `readings`
-    is there to measure what each one adds.
+    is there to measure what each one adds. With `inexact` (the computation went through a
+    rounded quantity, `scoring.answer_rounding`), numbers that agree to a relative 1e-4 are
+    equal (`rounded_computation`).
     """
     items = [gold] if isinstance(gold, (str, int, float)) else list(gold)
     golds = [clean_answer(str(g)) for g in items if g is not None and str(g).strip()]
@@ -314,6 +318,8 @@ def compare_answers(
         if found is None and (values := restate(g, pred)) != (g, pred):
             found = read_pair(*values, readings)
         restated = values != (g, pred)
+        if inexact and not (found and found[0]) and within_rounding(*values):
+            return Equivalence(True, "rounded_computation", restated)
         if found is None:
             sent = (_for_math_verify(values[0]), restated)
             undecided.setdefault(_for_math_verify(values[1]), []).append(sent)
@@ -374,21 +380,28 @@ def check_answer(
     timeout: float = 2.0,
     candidate_timeout: float = 0.5,
     verifier: Comparer | None = None,
+    problem: str = "",
+    rounding: bool = True,
 ) -> AnswerCheck:
     """Check a solution's final answer against the reference.
 
     A marked answer (boxed, "final answer", ...) is decisive. An unmarked one is looked for among
     the closing lines' expressions: the solution is right if any of them equals the reference.
+    When the problem or the solution shows a rounded quantity, numbers are compared within
+    rounding (`scoring.answer_rounding`); `rounding=False` leaves that reading out (to measure it).
     """
+    inexact = rounding and computed_inexactly(problem, text)
     found = find_answer(text)
     golds = [gold] if isinstance(gold, str) else list(gold)
     if not golds:
         return AnswerCheck(found.text, None, found.anchored)
     if found.anchored:
-        result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier)
+        result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier,
+                                 inexact=inexact)
         return AnswerCheck(found.text, result.verdict, True, result.reading, result.timed_out)
     for candidate in answer_candidates(text):
-        result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier)
+        result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier,
+                                 inexact=inexact)
         if result.verdict:
             return AnswerCheck(candidate, True, False, result.reading)
         if result.timed_out:

@@ -44,7 +44,8 @@ def answer_verdict(check: AnswerCheck, gold: Sequence[str]) -> AnswerVerdict:
     )
 
 
-def symbolic_verdict(text: str, gold: Sequence[str], timeout: float) -> tuple[AnswerVerdict, list[str]]:
+def symbolic_verdict(text: str, gold: Sequence[str], timeout: float,
+                     problem: str = "") -> tuple[AnswerVerdict, list[str]]:
     """The final answer found in `text` checked against the references, and what to warn about."""
-    check = check_answer(text, list(gold), timeout=timeout)
+    check = check_answer(text, list(gold), timeout=timeout, problem=problem)
     return answer_verdict(check, gold), answer_warnings(check, gold, timeout)

@@ -40,6 +40,7 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         warnings = [EMPTY_SOLUTION]
     else:
         check = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
+                          problem=request.problem,
                           default=None)
         # A failed check is reported as such; "no answer found" would mislead.
         warnings = answer_warnings(check, gold, timeout) if check else []

@@ -28,7 +28,7 @@ def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
     for n, sol in enumerate(solutions, 1):
         text = "\n".join(sol.steps)
         if sol.references:
-            answer, _ = symbolic_verdict(text, sol.references, answer_timeout)
+            answer, _ = symbolic_verdict(text, sol.references, answer_timeout, sol.problem)
         else:
             answer = AnswerVerdict(extract_answer(text), ())
         inp = JudgeInput(sol.problem, sol.steps, sol.problem_type, answer, language=sol.language)

@@ -93,6 +93,16 @@ def test_no_reference_answer_means_undecided(grader):
     assert report.score == 10
 
 
+def test_the_problem_reaches_the_answer_check(grader):
+    """A rounding the problem states lets a differently rounded number be the reference."""
+    solution = "Area = 3.1416 * 10^2 = 314.16\n\nFinal answer: 314.16"
+    request = GradeRequest(problem="Taking pi as approximately 3.1416, find the area of a circle "
+                           "of radius 10.", solution=solution, reference_answer="314.159")
+    assert grader.grade(request).answer.correct is True
+    exact = request.model_copy(update={"problem": "Find the area of a circle of radius 10."})
+    assert grader.grade(exact).answer.correct is False
+
+
 def test_llm_mode_without_an_endpoint_is_refused(grader):
     with pytest.raises(LlmUnavailableError, match="STEPGRADE_LLM_BASE_URL"):
         grader.grade(GradeRequest(problem="p", solution="s", mode="llm"))

@@ -106,3 +106,19 @@ def test_solutions_mode_measures_the_whole_answer_check(tmp_path, capsys):
 def test_several_pair_files_need_solutions_mode(tmp_path, capsys):
     assert answer_agreement.main([str(tmp_path / "a"), str(tmp_path / "b")]) == 2
     assert "several only with --solutions" in capsys.readouterr().err
+
+
+def test_solutions_mode_reads_mr_math_and_counts_what_rounding_changed(tmp_path, capsys):
+    path = tmp_path / "mr_math.jsonl"
+    _write(path, [
+        {"question": "Convert 4250 tonnes to pounds.", "ground_truth_answer": "9369635",
+         "model_output": "1 t = 2204.62262 lb, so the answer is \\boxed{9369646}.",
+         "model_output_answer_correctness": "correct"},
+        {"question": "How many seats?", "ground_truth_answer": "10000",
+         "model_output": "So \\boxed{10001}.", "model_output_answer_correctness": "wrong"},
+    ])
+    assert answer_agreement.main(["--solutions", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "mr_math.jsonl: answer verdict agrees with the human one on    2/2 " in out
+    changed = out.split("rounding reading changed")[1]
+    assert changed.count("1/1 ") == 1 and changed.count("0/0 ") == 1
