@@ -54,6 +54,23 @@ def _stepmath_row(grades: Sequence[Grade], half: str) -> tuple:
 REDUNDANCY_TYPES = frozenset({"repeat step"})
 
 
+def perturbation_type_aucs(grades: Sequence[Grade]) -> dict[str, tuple[int, float | None]]:
+    """Per error type, (its count, the AUC of its solutions against the originals by the score
+    that measures it in ReasonEval's protocol: redundancy for a repeated step, P(wrong) for
+    the rest; a solution's score is its steps' maximum)."""
+    originals = [g for g in grades if g.observed.solution.subset == "original"]
+    perturbed = [g for g in grades if g.observed.solution.subset != "original"]
+    out: dict[str, tuple[int, float | None]] = {}
+    for kind in sorted({g.observed.solution.subset for g in perturbed}):
+        group = [g for g in perturbed if g.observed.solution.subset == kind]
+        redundant = kind.strip().lower() in REDUNDANCY_TYPES
+        score = [max(g.redundancy if redundant else g.p_wrong, default=0.0)
+                 for g in (*group, *originals)]
+        value = auc([1] * len(group) + [0] * len(originals), score) if originals else None
+        out[kind] = (len(group), value)
+    return out
+
+
 def perturbation_aucs(grades: Sequence[Grade]) -> tuple[float | None, float | None]:
     """(AUC of max P(wrong) over all perturbed solutions against the originals, the same with
     ReasonEval's protocol: each error type against the originals by the score that measures it,
@@ -65,19 +82,15 @@ def perturbation_aucs(grades: Sequence[Grade]) -> tuple[float | None, float | No
     risk = [max(g.p_wrong, default=0.0) for g in (*perturbed, *originals)]
     pooled = auc([1] * len(perturbed) + [0] * len(originals), risk)
     weighted, total = 0.0, 0
-    for kind in sorted({g.observed.solution.subset for g in perturbed}):
-        group = [g for g in perturbed if g.observed.solution.subset == kind]
-        redundant = kind.strip().lower() in REDUNDANCY_TYPES
-        score = [max(g.redundancy if redundant else g.p_wrong, default=0.0)
-                 for g in (*group, *originals)]
-        value = auc([1] * len(group) + [0] * len(originals), score)
+    for count, value in perturbation_type_aucs(grades).values():
         if value is not None:
-            weighted, total = weighted + value * len(group), total + len(group)
+            weighted, total = weighted + value * count, total + count
     return pooled, (weighted / total if total else None)
 
 
 def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> list[Table]:
     sm, pb, pert = [], [], []
+    by_type: dict[str, dict[str, tuple[int, float | None]]] = {}
     for half in ("fit", "check"):
         mine = [o for o in observed if o.solution.half == half]
         grades = grade_all(mine, calibration)
@@ -91,6 +104,8 @@ def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> 
         perturbed = [g for g in grades if g.observed.solution.set == "perturbation"]
         if perturbed:
             pert.append((half, len(perturbed), *perturbation_aucs(perturbed)))
+            for kind, found in perturbation_type_aucs(perturbed).items():
+                by_type.setdefault(kind, {})[half] = found
     tables = []
     if sm:
         tables.append(Table("stepmath", "StepMathBench: Eq. 1 on the decided labels and in "
@@ -109,4 +124,11 @@ def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> 
                                  "ranked by solution redundancy (max over steps); every other "
                                  "type by max P(wrong); per type against the originals, then "
                                  "averaged weighted by the type's count."))
+    if by_type:
+        halves = ("fit", "check")
+        rows = tuple((kind, *(v for h in halves for v in found.get(h, (0, None))))
+                     for kind, found in sorted(by_type.items()))
+        tables.append(Table("perturbation_types", "Perturbations per error type (ReasonEval "
+                            "protocol): count and AUC against the originals, per half",
+                            ("type", *(f"{c} {h}" for h in halves for c in ("n", "AUC"))), rows))
     return tables

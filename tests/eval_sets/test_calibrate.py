@@ -144,3 +144,18 @@ def test_perturbations_follow_reasoneval_protocol_for_repeated_steps():
     pooled, protocol = perturbation_aucs([*originals, *slips, *repeats])
     assert pooled == pytest.approx(0.5)  # the repeat ranks below both originals by P(wrong)
     assert protocol == pytest.approx(1.0)  # each type is ranked by the score that measures it
+
+
+def test_each_perturbation_type_is_ranked_against_the_originals_on_its_own():
+    from eval_sets.calibrate.report import perturbation_type_aucs
+
+    originals = [_graded("original", [0.1, 0.2], [0.05, 0.05]),
+                 _graded("original", [0.3, 0.1], [0.05, 0.05])]
+    # One swap ranks above both originals, the other between them; the removal below both.
+    swaps = [_graded("swap steps", [0.1, 0.4], [0.05, 0.05]),
+             _graded("swap steps", [0.25, 0.1], [0.05, 0.05])]
+    removals = [_graded("remove step", [0.05], [0.05])]
+    repeats = [_graded("repeat step", [0.1, 0.1], [0.05, 0.9])]
+    found = perturbation_type_aucs([*originals, *swaps, *removals, *repeats])
+    assert found == {"remove step": (1, pytest.approx(0.0)), "repeat step": (1, pytest.approx(1.0)),
+                     "swap steps": (2, pytest.approx(0.75))}

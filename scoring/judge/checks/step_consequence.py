@@ -7,7 +7,11 @@ decidable numerically: find the real roots of both equations (sign changes on a 
 refined by bisection, all through the bounded evaluator of `scoring.parse.numeric`) and require a shared
 root. The check only fires when both equations have roots we found and none is shared, and never
 in steps that try cases or list alternatives ("if x = 0 ...; if x = 1 ...", "x - 1 = 0 or x = 2"),
-never from a bare value (`x = 3, 2x = 7` is a new case, not a derivation), and never for identities.
+never from a bare value (`x = 3, 2x = 7` is a new case, not a derivation), never between two
+computations of the unknown's value (`x = (-4 + 2)/2`, then `x = (-4 - 2)/2`: the roots one
+formula gives, listed), and never for identities. Across steps, a step continues the step before
+it when it agrees with any equation that step states for the unknown: a step that lists two
+roots is continued by one that keeps either.
 """
 
 from __future__ import annotations
@@ -176,6 +180,12 @@ def _is_value(rel: RelationLike, lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     return False
 
 
+def _computes(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
+    """`x = (-4 + 2)/2`: the bare unknown on one side, a closed expression on the other."""
+    return any(isinstance(a, sympy.Symbol) and not b.free_symbols
+               for a, b in ((lhs, rhs), (rhs, lhs)))
+
+
 def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[BrokenDerivation]:
     """Pairs of consecutive one-unknown equations of a step with no root in common.
 
@@ -197,7 +207,8 @@ def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[Bro
         if (previous is not None and previous[3] == name and not chained
                 and not _separated(step, previous[0], rel)):
             premise, plhs, prhs, _ = previous
-            if not _is_value(premise, plhs, prhs):
+            listed = _computes(plhs, prhs) and _computes(lhs, rhs) and not _is_value(rel, lhs, rhs)
+            if not _is_value(premise, plhs, prhs) and not listed:
                 broken = _compare(premise, plhs, prhs, rel, lhs, rhs, name)
                 if broken is not None:
                     found.append(broken)
@@ -264,4 +275,12 @@ def broken_continuation(
     drel = next(rel for rel in relations if _univariate(rel) is not None)
     if _is_value(prel, premise[0], premise[1]):
         return None
-    return _compare(prel, premise[0], premise[1], drel, derived[0], derived[1], premise[2])
+    broken = _compare(prel, premise[0], premise[1], drel, derived[0], derived[1], premise[2])
+    if broken is None:
+        return None
+    for rel in previous:  # any other equation the previous step states for the unknown
+        other = _univariate(rel) if rel is not prel else None
+        if other is not None and other[2] == premise[2] and \
+                _compare(rel, other[0], other[1], drel, derived[0], derived[1], premise[2]) is None:
+            return None
+    return broken

@@ -102,3 +102,21 @@ def test_a_computation_and_the_value_it_gives():
 
 def test_currency_is_not_merged_into_a_relation():
     assert extract_relations("the cost=$5 and the tax=$3 in total") == []
+
+
+ROOTS = "The two solutions are: \\[ x = \\frac{-4 + 2}{2} = -1 \\] \\[ x = \\frac{-4 - 2}{2} = -3 \\]"
+
+
+def test_the_roots_a_formula_gives_are_listed_not_derived():
+    assert broken(ROOTS) == []
+    # a computation followed by the value it should give is still a derivation
+    assert broken("So $y = \\frac{9 + 3}{2}$, which gives $y = 7$.") != []
+
+
+def test_a_step_may_continue_from_any_root_the_previous_step_lists():
+    def cont(step):
+        return broken_continuation(ROOTS, extract_relations(ROOTS), step, extract_relations(step))
+
+    assert cont("We keep the first one: \\[ x = -1 \\]") is None
+    assert cont("We keep the second one: \\[ x = -3 \\]") is None
+    assert cont("So \\[ x = -2 \\]") is not None  # neither root
