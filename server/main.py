@@ -55,7 +55,8 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
         # A grade allocates many short-lived objects (LangChain, the SDK, pydantic): with the
         # default threshold of 700 the young generation was collected about twice per LLM-mode
         # grade, 1.2 ms of CPU per grade in collections; at 20,000 it is 0.3 ms, the pause of
-        # one collection a few milliseconds (measured here by `gc.callbacks`).
+        # one collection a few milliseconds (measured here by `gc.callbacks`, grading the
+        # bundled arithmetic_slip in LLM mode in one process against the fake endpoint).
         gc.set_threshold(YOUNG_GC_THRESHOLD, *gc.get_threshold()[1:])
         log.info("ready", extra={"checks": app.state.readiness, "llm": built.llm_configured})
         shared = run_dir()
