@@ -141,13 +141,18 @@ class LlmClient:
 
     async def identify(self) -> None:
         """The endpoint's `Server` header, from `GET /models`: any HTTP answer gives it (a 404
-        too); a failed request leaves it unknown, for the next operation to ask again (a
-        service may start before its model server)."""
+        too). A refused or broken connection leaves it unknown, for the next operation to ask
+        again (a service may start before its model server); an endpoint that takes the
+        connection but does not answer in time is not asked again (answers come whole), so
+        that no operation waits for it twice."""
         try:
             response = await self._here().http.get(
                 f"{self.config.base_url}/models",
                 headers={"Authorization": f"Bearer {self.config.api_key}"},
                 timeout=min(self.config.timeout, IDENTIFY_TIMEOUT))
+        except (httpx.TimeoutException, httpx2.TimeoutException):
+            self.identity = ""
+            return
         except (httpx.HTTPError, httpx2.HTTPError):
             return
         self.identity = response.headers.get("server", "")

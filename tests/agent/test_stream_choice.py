@@ -66,6 +66,15 @@ def test_an_endpoint_not_up_yet_is_asked_again():
     assert route.call_count == 2
 
 
+@respx.mock
+def test_an_endpoint_silent_on_models_is_asked_once():
+    route = respx.get(f"{BASE}/models").mock(side_effect=httpx.ReadTimeout("no answer"))
+    client = LlmClient(LlmConfig(base_url=BASE, model="m"), http_client=httpx.AsyncClient)
+    asyncio.run(client.identify())
+    assert not client.unidentified() and not client.streams
+    assert route.call_count == 1
+
+
 def test_recorded_answers_are_never_streamed(tmp_path):
     client = LlmClient(LlmConfig(base_url=BASE, model="m", cache_dir=tmp_path))
     client.identity = "llama.cpp"
