@@ -95,11 +95,13 @@ def test_no_reference_answer_means_undecided(grader):
 
 def test_the_problem_reaches_the_answer_check(grader):
     """A rounding the problem states lets a differently rounded number be the reference."""
-    solution = "Area = 3.1416 * 10^2 = 314.16\n\nFinal answer: 314.16"
-    request = GradeRequest(problem="Taking pi as approximately 3.1416, find the area of a circle "
-                           "of radius 10.", solution=solution, reference_answer="314.159")
+    solution = "Perimeter = 4 * 12.5 = 50 m, and 50 * 3.281 = 164.05 ft\n\nFinal answer: 164.05"
+    request = GradeRequest(problem="A square plot has sides of 12.5 m. Taking a metre as "
+                           "approximately 3.2808 ft, what is its perimeter in feet?",
+                           solution=solution, reference_answer="164.04")
     assert grader.grade(request).answer.correct is True
-    exact = request.model_copy(update={"problem": "Find the area of a circle of radius 10."})
+    exact = request.model_copy(update={"problem": "A square plot has sides of 12.5 m. What is "
+                                                  "its perimeter in feet?"})
     assert grader.grade(exact).answer.correct is False
 
 
