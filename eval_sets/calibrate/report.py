@@ -13,6 +13,7 @@ from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Table
 from scoring.aggregate import expected_score, score_solution
 from scoring.judge.calibration import Calibration
+from scoring.judge.decide.features import finding_feature
 from scoring.judge.findings import FINDING_KINDS
 
 
@@ -24,7 +25,7 @@ def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table
         unseen = fit is None or fit.wrong + fit.right == 0
         if unseen and check[kind].wrong + check[kind].right == 0:
             continue
-        weights = {lang: m.weights.get(f"finding:{kind}") for lang, m in calibration.models.items()}
+        weights = {lang: m.weights.get(finding_feature(kind)) for lang, m in calibration.models.items()}
         c = check[kind]
         rows.append((kind, fit.wrong if fit else 0, fit.right if fit else 0,
                      fit.precision if fit else None, fit.likelihood_ratio if fit else None,

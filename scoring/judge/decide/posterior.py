@@ -10,13 +10,13 @@ label.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.judge.calibration import Calibration
+from scoring.judge.calibration import Calibration, StepModel
 from scoring.judge.decide.features import finding_feature, step_features
 from scoring.judge.decide.reliability import RELIABILITY, Reliability
-from scoring.judge.findings import Evidence, Finding
+from scoring.judge.findings import Evidence, Finding, FindingKind
 from scoring.judge.input import JudgeInput
 
 
@@ -36,6 +36,11 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
 
+def _weight(model: StepModel, kinds: Iterable[FindingKind]) -> float:
+    """What findings of these kinds add to a step's log-odds: each kind once (an indicator)."""
+    return sum(model.weights.get(finding_feature(kind), 0.0) for kind in set(kinds))
+
+
 def posteriors(
     inp: JudgeInput,
     evidence: Evidence,
@@ -51,15 +56,13 @@ def posteriors(
         warned = tuple(f for f in found if not calibration.decisive(f.kind))
         features = step_features(inp, i, found)
         full = model.log_odds(features)
-        decide = full - sum(model.weights.get(finding_feature(k), 0.0)
-                            for k in {f.kind for f in warned})
-        checks = sum(model.weights.get(finding_feature(k), 0.0) for k in {f.kind for f in counted})
+        decide = full - _weight(model, (f.kind for f in warned))
+        checks = _weight(model, (f.kind for f in counted))
         if model_says_wrong is not None and model_says_wrong[i] is not None:
             said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))
             full, decide, checks = full + said, decide + said, checks + said
         errors = [f for f in counted if f.polarity == "error"]
-        strongest = max(errors, key=lambda f: model.weights.get(finding_feature(f.kind), 0.0),
-                        default=None)
+        strongest = max(errors, key=lambda f: _weight(model, (f.kind,)), default=None)
         out.append(StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest,
                                  checks))
     return out
