@@ -390,11 +390,11 @@ def check_answer(
     When the problem or the solution shows a rounded quantity, numbers are compared within
     rounding (`scoring.answer_rounding`); `rounding=False` leaves that reading out (to measure it).
     """
-    inexact = rounding and computed_inexactly(problem, text)
     found = find_answer(text)
     golds = [gold] if isinstance(gold, str) else list(gold)
     if not golds:
         return AnswerCheck(found.text, None, found.anchored)
+    inexact = rounding and computed_inexactly(problem, text)
     if found.anchored:
         result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier,
                                  inexact=inexact)
