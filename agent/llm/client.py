@@ -144,18 +144,24 @@ class LlmClient:
         too). A refused or broken connection leaves it unknown, for the next operation to ask
         again (a service may start before its model server); an endpoint that takes the
         connection but does not answer in time is not asked again (answers come whole), so
-        that no operation waits for it twice."""
-        try:
-            response = await self._here().http.get(
-                f"{self.config.base_url}/models",
-                headers={"Authorization": f"Bearer {self.config.api_key}"},
-                timeout=min(self.config.timeout, IDENTIFY_TIMEOUT))
-        except (httpx.TimeoutException, httpx2.TimeoutException):
-            self.identity = ""
+        that no operation waits for it twice. Asked by one operation at a time, and only while
+        unknown."""
+        if not self.unidentified():
             return
-        except (httpx.HTTPError, httpx2.HTTPError):
-            return
-        self.identity = response.headers.get("server", "")
+        async with self.negotiation():
+            if not self.unidentified():  # another operation found it meanwhile
+                return
+            try:
+                response = await self._here().http.get(
+                    f"{self.config.base_url}/models",
+                    headers={"Authorization": f"Bearer {self.config.api_key}"},
+                    timeout=min(self.config.timeout, IDENTIFY_TIMEOUT))
+            except (httpx.TimeoutException, httpx2.TimeoutException):
+                self.identity = ""
+                return
+            except (httpx.HTTPError, httpx2.HTTPError):
+                return
+            self.identity = response.headers.get("server", "")
 
     def structured(self, operation: str, method: StructuredMethod, max_tokens: int,
                    bounds: Bounds) -> StructuredCall:

@@ -79,10 +79,7 @@ async def ask(llm: LlmClient, run: LlmRun, question: Ask) -> Any:
     timeout = asyncio.timeout_at(run.deadline)
     try:
         async with timeout:
-            if llm.unidentified():
-                async with llm.negotiation():
-                    if llm.unidentified():
-                        await llm.identify()
+            await llm.identify()
             if llm.accepted is None:
                 async with llm.negotiation():
                     if llm.accepted is None:  # else another operation found it meanwhile
