@@ -77,6 +77,27 @@ def grading_client(config: LlmConfig) -> httpx2.AsyncClient:
     return httpx2.AsyncClient(timeout=httpx2.Timeout(config.timeout), transport=transport)
 
 
+class WireChatOpenAI(BaseChatOpenAI):
+    """`BaseChatOpenAI` whose messages reach the request body as they are (`extra_body`).
+
+    The OpenAI SDK walks every request's parameters against its typed declarations before
+    sending them; for chat messages of plain text the walk changes nothing. Its share for the
+    messages is 0.12 ms of CPU a request (a 2,000-character prompt: 0.21 ms for the whole walk,
+    0.09 ms with the messages out of it; measured here), about 0.5 ms of a four-request grade.
+    `_wire_only` already sends the format fields the same way. The JSON on the wire is
+    unchanged: the SDK writes `extra_body` over the body it built, so the empty `messages` it
+    was given is replaced."""
+
+    def _get_request_payload(self, input_: Any, *, stop: list[str] | None = None,
+                             **kwargs: Any) -> dict[str, Any]:
+        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if "messages" in payload:  # the chat-completions API (not the responses API)
+            payload["extra_body"] = {**(payload.get("extra_body") or {}),
+                                     "messages": payload["messages"]}
+            payload["messages"] = []
+        return payload
+
+
 def make_chat_model(config: LlmConfig, http_async_client: Any | None = None) -> BaseChatOpenAI:
     """A chat model on the chat-completions API: one time-out, no SDK retries, the cache.
 
@@ -86,7 +107,7 @@ def make_chat_model(config: LlmConfig, http_async_client: Any | None = None) -> 
     if http_async_client is None:
         http_async_client = httpx.AsyncClient(timeout=httpx.Timeout(config.timeout))
     cache = AnswerCache(config.cache_dir) if config.cache_dir else None
-    return BaseChatOpenAI(
+    return WireChatOpenAI(
         model=config.model,
         base_url=config.base_url,
         api_key=config.api_key,  # type: ignore[arg-type]

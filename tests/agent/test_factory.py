@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
 import pytest
@@ -65,6 +66,24 @@ def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
     assert request.headers["authorization"] == "Bearer sk-1"
     assert request.extensions["timeout"]["read"] == 3
     assert model.max_retries == 0 and model.temperature == 0
+
+
+@respx.mock
+def test_messages_reach_the_wire_once_and_as_given():
+    """They travel as `extra_body` (past the SDK's parameter walk): the body is the same."""
+    route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(200, json={
+        "id": "c", "object": "chat.completion", "created": 0, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": "ok"}}]}))
+    model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m"))
+    bound = model.bind(max_tokens=9, extra_body={"response_format": {"type": "json_object"}})
+    answer = asyncio.run(bound.ainvoke([("system", "be brief"), ("human", "2 + 2 = ?")]))
+    assert answer.content == "ok"
+    sent = json.loads(route.calls[0].request.content)
+    assert sent["messages"] == [{"role": "system", "content": "be brief"},
+                                {"role": "user", "content": "2 + 2 = ?"}]
+    assert sent["response_format"] == {"type": "json_object"} and sent["max_tokens"] == 9
+    assert "extra_body" not in sent
 
 
 def test_openai_gets_max_completion_tokens_and_other_servers_max_tokens():
