@@ -38,7 +38,7 @@ import openai
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import add_ai_message_chunks
 from langchain_core.output_parsers import BaseOutputParser
-from langchain_core.runnables import Runnable, RunnableBinding, RunnableSequence
+from langchain_core.runnables import Runnable, RunnableSequence
 from langchain_openai.chat_models.base import BaseChatOpenAI
 
 from agent.llm.config import STREAM_FOR_SERVERS, LlmConfig
@@ -54,24 +54,6 @@ def schema_for(operation: str, method: StructuredMethod, bounds: Bounds | None) 
     if method == "function_calling":
         return {"name": operation, "description": f"Report the {operation}.", "parameters": schema}
     return {"name": operation, "schema": schema, "strict": True}
-
-
-# The request fields `with_structured_output` binds that only need to reach the wire.
-_WIRE_FIELDS = ("response_format", "tools", "tool_choice")
-
-
-def _wire_only(bound: RunnableBinding[Any, Any]) -> RunnableBinding[Any, Any]:
-    """The same request, with the format fields sent as `extra_body`: the JSON on the wire is
-    the same, but the OpenAI SDK no longer walks the schema to transform it (it does so for
-    every request) and a `json_schema` request goes through `create` rather than `parse`, which
-    builds a second, typed copy of the completion. 3.5 ms of CPU a `json_schema` call before,
-    2.6 ms after (measured here against the fake endpoint; a bare httpx request is 0.9 ms).
-    A finish at `max_tokens` then comes back as a completion, not `LengthFinishReasonError`;
-    `structured._read` treats both the same. Not with an answer cache: its keys name the bound
-    fields, so recorded answers keep replaying."""
-    kwargs = dict(bound.kwargs)
-    wire = {name: kwargs.pop(name) for name in _WIRE_FIELDS if name in kwargs}
-    return bound.bound.bind(**kwargs, extra_body=wire) if wire else bound  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -177,10 +159,7 @@ class LlmClient:
                 schema_for(operation, method, shape), method=method,
                 **{ceiling_field(self.config.base_url): max_tokens}, **strict)
             assert isinstance(runnable, RunnableSequence)
-            bound = runnable.first
-            if self.config.cache_dir is None:
-                bound = _wire_only(bound)  # type: ignore[arg-type]
-            call = models.calls[key] = StructuredCall(bound, runnable.last)  # type: ignore[arg-type]
+            call = models.calls[key] = StructuredCall(runnable.first, runnable.last)
         return call
 
     async def answer(self, call: StructuredCall, messages: list[BaseMessage]) -> AIMessage:

@@ -143,14 +143,7 @@ async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: St
         except (AttributeError, TypeError, KeyError, ValueError) as err:
             raise UnreadableReplyError(f"{type(err).__name__}: {err}"[:300]) from err
 
-    try:
-        raw = await retrying(llm.config.max_retries, run.deadline)(attempt)
-    except openai.LengthFinishReasonError as err:  # the SDK's `parse` (json_schema) refuses it
-        llm.answered()
-        usage = err.completion.usage
-        record.prompt_tokens += usage.prompt_tokens if usage else 0
-        record.completion_tokens += usage.completion_tokens if usage else 0
-        return _cut_off(question, err.completion.choices[0].message.content or "")
+    raw = await retrying(llm.config.max_retries, run.deadline)(attempt)
     llm.answered()
     usage = raw.usage_metadata or {}
     record.prompt_tokens += int(usage.get("input_tokens", 0))

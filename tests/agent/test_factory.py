@@ -69,14 +69,15 @@ def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
 
 
 @respx.mock
-def test_messages_reach_the_wire_once_and_as_given():
-    """They travel as `extra_body` (past the SDK's parameter walk): the body is the same."""
+def test_messages_and_format_reach_the_wire_once_and_as_given():
+    """They and the format fields travel as `extra_body` (past the SDK's parameter walk):
+    the body is the same."""
     route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(200, json={
         "id": "c", "object": "chat.completion", "created": 0, "model": "m",
         "choices": [{"index": 0, "finish_reason": "stop",
                      "message": {"role": "assistant", "content": "ok"}}]}))
     model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m"))
-    bound = model.bind(max_tokens=9, extra_body={"response_format": {"type": "json_object"}})
+    bound = model.bind(max_tokens=9, response_format={"type": "json_object"})
     answer = asyncio.run(bound.ainvoke([("system", "be brief"), ("human", "2 + 2 = ?")]))
     assert answer.content == "ok"
     sent = json.loads(route.calls[0].request.content)
