@@ -113,6 +113,22 @@ def _after_marker(text: str) -> str:
     return _value_in(_SENTENCE_END.split(line, 1)[0])
 
 
+def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
+    """The answer a marker that closes its sentence points back to ("so $x = -1$, and that is
+    our final answer."): nothing but punctuation follows the marker on its line, and the line
+    states a value before it, the right-hand side of its last formula's equation (the formula
+    itself if it has none), else its last number written in prose."""
+    rest = text[marker_end:].split("\n", 1)[0]
+    if rest.strip(" \t.。!！*_"):
+        return None
+    line = text[text.rfind("\n", 0, marker_start) + 1:marker_start]
+    formulas = [f for f in (_clean(line[s:e]) for s, e in math_spans(line)) if f]
+    if formulas:
+        return _clean(formulas[-1].rsplit("=", 1)[-1])
+    numbers = _NUMBER.findall(strip_math(line))
+    return _clean(numbers[-1]) if numbers else None
+
+
 def _closing_lines_start(text: str, lines: int = 3) -> int:
     """Where the last `lines` non-empty lines begin."""
     starts = [m.start() for m in re.finditer(r"^[ \t]*\S", text, re.MULTILINE)]
@@ -132,8 +148,9 @@ def find_answer(text: str) -> FoundAnswer:
 
     In order: the last `\\boxed{}`/`\\fbox{}` (with the boxes just before it that only "and",
     commas or spacing separate), StepMathBench's `最终答案：【...】`, "Final Answer:", PRM800K's
-    "# Answer", "the answer is", "Answer:", "答案是/为", GSM8K's "####"; then, unmarked, the
-    right-hand side of the last line's equation, then the last number.
+    "# Answer", "the answer is", "Answer:", "答案是/为", GSM8K's "####" (a marker that closes
+    its sentence marks what the sentence stated before it); then, unmarked, the right-hand side
+    of the last line's equation, then the last number.
     """
     if not text or not text.strip():
         return FoundAnswer(None, False)
@@ -150,7 +167,9 @@ def find_answer(text: str) -> FoundAnswer:
         if pattern is _ANSWER_COLON:  # a heading "Answer:" may open the working, not close it
             hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
         if hits:
-            answer = _clean(_after_marker(text[hits[-1].end():]))
+            last = hits[-1]
+            answer = (_clean(_after_marker(text[last.end():]))
+                      or _before_marker(text, last.end(), last.start()))
             if answer:
                 return FoundAnswer(answer, True)
     if hits := _GSM8K.findall(text):

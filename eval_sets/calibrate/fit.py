@@ -95,26 +95,63 @@ def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:
             if s.wrong + s.right >= MIN_FIRES_WEIGHTED and k not in REDUNDANCY_KINDS]
 
 
-def fit_weights(observed: Sequence[Observed], features: Sequence[str],
-                stats: dict[FindingKind, KindStats], l2: float = L2) -> dict[str, float]:
-    """One logistic regression of "this step is wrong" on the prior's features and the
-    findings: a finding's weight is its log-odds ratio given the rest (its likelihood ratio
-    conditioned on where the step stands and what it says, not the marginal one of the
-    table)."""
-    names = [*features, *(finding_feature(k) for k in weighted_kinds(stats))]
+# One reading in several places: a relation the bounded evaluator found false (in the step's own
+# arithmetic, against earlier values, between an equation and the one it is derived from, across
+# an operation carried onto the previous result or an announced rewrite, or with the solution's
+# final values put back).
+FALSE_RELATION_KINDS: tuple[FindingKind, ...] = (
+    "calculation_false", "contradiction", "derivation", "continuation", "rewrite",
+    "back_substitution")
+FALSE_RELATION = "family:false_relation"
+
+
+def _design(observed: Sequence[Observed], names: Sequence[str],
+            pooled: Sequence[FindingKind] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The labelled steps' features `names`; `FALSE_RELATION` among them is 1 when any finding
+    of the `pooled` kinds is about the step."""
     rows, labels, weights = [], [], []
     for o in observed:
         for i, wrong in enumerate(o.solution.wrong):
             if wrong is None:
                 continue
-            values = step_features(o.inp, i, o.evidence.at(i))
+            found = o.evidence.at(i)
+            values = step_features(o.inp, i, found)
+            values[FALSE_RELATION] = float(any(f.kind in pooled for f in found))
             rows.append([values.get(n, 0.0) for n in names])
             labels.append(float(wrong))
             weights.append(o.solution.weight)
     if not rows or len(set(labels)) < 2:
         raise ValueError("too few labelled steps (or only one class) to fit the step model")
-    beta = fit_logistic(np.array(rows), np.array(labels), l2, np.array(weights))
+    return np.array(rows), np.array(labels), np.array(weights)
+
+
+def _fit(observed: Sequence[Observed], names: Sequence[str], l2: float,
+         pooled: Sequence[FindingKind] = ()) -> dict[str, float]:
+    x, y, w = _design(observed, names, pooled)
+    beta = fit_logistic(x, y, l2, w)
     return {n: round(float(b), 4) for n, b in zip(names, beta, strict=True)}
+
+
+def fit_weights(observed: Sequence[Observed], features: Sequence[str],
+                stats: dict[FindingKind, KindStats], l2: float = L2) -> dict[str, float]:
+    """One logistic regression of "this step is wrong" on the prior's features and the
+    findings: a finding's weight is its log-odds ratio given the rest (its likelihood ratio
+    conditioned on where the step stands and what it says, not the marginal one of the
+    table).
+
+    A false-relation kind that fired too rarely on the labelled steps to be weighed by itself
+    backs off to its family's weight (Katz's back-off, in spirit): the weight of "some relation
+    was found false", fitted the same way with the family's kinds as one feature. Left at
+    nothing, such a finding would count for less than a vaguer one (a number nobody explains),
+    though it says the same as a false calculation."""
+    own = weighted_kinds(stats)
+    weights = _fit(observed, [*features, *(finding_feature(k) for k in own)], l2)
+    thin = [k for k in FALSE_RELATION_KINDS if k not in own]
+    if thin and len(thin) < len(FALSE_RELATION_KINDS):
+        rest = [finding_feature(k) for k in own if k not in FALSE_RELATION_KINDS]
+        family = _fit(observed, [*features, *rest, FALSE_RELATION], l2, FALSE_RELATION_KINDS)
+        weights.update({finding_feature(k): family[FALSE_RELATION] for k in thin})
+    return weights
 
 
 def feature_ranges(observed: Sequence[Observed], features: Sequence[str]) -> dict[str, tuple[float, float]]:

@@ -8,7 +8,7 @@ import pytest
 
 from eval_sets.calibrate.__main__ import main
 from eval_sets.calibrate.evidence import Observed
-from eval_sets.calibrate.fit import kind_stats
+from eval_sets.calibrate.fit import fit_weights, kind_stats
 from eval_sets.calibrate.labelled import LabelledSolution
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.calibrate.transfer import carry_labels
@@ -62,6 +62,40 @@ def test_kind_statistics_count_labelled_steps_only():
     assert not false.decisive  # 3 firings: fewer than the 5 a decisive kind needs
     assert stats["calculation_true"].precision == 1.0  # support: right when it fires
     assert stats["odd_copy"] == type(false)(0, 0, None, None, False)
+
+
+def _toy_set():
+    """Wrong steps found by false calculations or contradictions, right steps mostly plain; one
+    derivation and one odd copy, each seen once."""
+    data = []
+    for _ in range(30):
+        data.append(_observed([True, False], [["calculation_false"], []]))
+        data.append(_observed([False, False, False], [[], [], []]))
+    for _ in range(10):
+        data.append(_observed([True, False], [["contradiction"], []]))
+        data.append(_observed([False, False], [["calculation_false"], []]))
+    data.append(_observed([True, False], [["derivation"], ["odd_copy"]]))
+    return data
+
+
+def test_a_false_relation_seen_too_rarely_takes_its_familys_weight():
+    data = _toy_set()
+    weights = fit_weights(data, ("bias",), kind_stats(data))
+    own = weights["finding:calculation_false"], weights["finding:contradiction"]
+    assert min(own) > 1.0  # their own fitted weights
+    # one firing: no weight of its own, the weight of "some relation was found false", which
+    # lies between those of the kinds that make up the family
+    assert min(own) < weights["finding:derivation"] < max(own)
+    assert weights["finding:continuation"] == weights["finding:derivation"]  # never seen
+    assert "finding:odd_copy" not in weights  # seen once, and no family to back off to
+
+
+def test_no_back_off_without_a_weighed_false_relation():
+    data = [_observed([True, False, False], [["derivation"], [], []]) for _ in range(2)]
+    data += [_observed([True, False, False], [["unexplained_number"], [], []]) for _ in range(5)]
+    weights = fit_weights(data, ("bias",), kind_stats(data))
+    assert "finding:unexplained_number" in weights
+    assert not any(k in weights for k in ("finding:derivation", "finding:continuation"))
 
 
 def test_halves_keep_a_problems_solutions_together():

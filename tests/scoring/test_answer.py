@@ -28,6 +28,12 @@ from scoring.answer import (
         ("Final Answer: The final answer is $\\frac{5}{3}$. I hope it is correct.", r"\frac{5}{3}"),
         ("Step 3: done.\n\n# Answer\n\n216", "216"),
         ("Adding up, the answer is 29.", "29"),
+        # a marker that closes its sentence marks what the sentence stated before it
+        ("So $(a_1)^9=-1$, and that is our final answer.", "-1"),
+        ("Since $a_9=a_1$, the answer is $(a_1)^9$.\nSo $(a_1)^9=-1$, and that is our final answer.",
+         "-1"),
+        ("The sum is 12, which is the final answer.", "12"),
+        ("Let us now find the final answer.\nWe get 7 apples.", "7"),  # it states no value
         ("She pays 5 * 4 = 20 dollars.\n#### 20", "20"),
         ("所以答案是 \\(12\\)。", "12"),
         ("The total cost is $3 \\times 4 = 12$", "12"),
