@@ -85,12 +85,14 @@ def _align_where_needed(node: Callable[..., Update]) -> Callable[..., Awaitable[
     return run
 
 
-def route_after_align(
+async def route_after_align(
     state: GradeState, runtime: Runtime[Context]
 ) -> Literal["aggregate"] | list[str | Send]:
     """Simple problems skip the judge; long solutions in LLM mode fan out in chunks.
 
-    `collect_evidence` always runs beside the judging: `verify` waits for both.
+    `collect_evidence` always runs beside the judging: `verify` waits for both. A coroutine
+    only so that LangGraph runs it on the event loop: a plain function it hands to a worker
+    thread, two thread switches a grade for reading the state.
     """
     if not state["evaluate_process"]:
         return "aggregate"
