@@ -1,6 +1,7 @@
 """The offline grading graph end to end, on the bundled examples and hand-written cases."""
 
 import asyncio
+import concurrent.futures
 
 import pytest
 
@@ -131,3 +132,24 @@ def test_relatedness_check_embeds_the_problem_with_the_steps(fake_embedder):
     related = grader.grade(request.model_copy(update={"solution_steps": [
         "3 spiders have 8 legs each.", "3 spiders have 3 * 8 = 24 legs."]}))
     assert all("unrelated" not in s.reason for s in related.steps)
+
+
+def test_only_the_heavy_nodes_leave_the_event_loop(grader):
+    """A thread hop costs two thread switches; only the work that may block on math-verify or is
+    heavy takes one: prepare, the offline segmentation and collect_evidence. The router and the
+    light nodes run on the loop."""
+
+    class Counting(concurrent.futures.ThreadPoolExecutor):
+        jobs = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            Counting.jobs += 1
+            return super().submit(fn, *args, **kwargs)
+
+    async def grade():
+        asyncio.get_running_loop().set_default_executor(Counting(max_workers=2))
+        return await grader.agrade(load_example("arithmetic_slip"))
+
+    report = asyncio.run(grade())
+    assert report.steps[0].label == "incorrect"
+    assert Counting.jobs == 3
