@@ -29,9 +29,10 @@ from scoring.answer import (
         ("Step 3: done.\n\n# Answer\n\n216", "216"),
         ("Adding up, the answer is 29.", "29"),
         # a marker that closes its sentence marks what the sentence stated before it
-        ("So $(a_1)^9=-1$, and that is our final answer.", "-1"),
-        ("Since $a_9=a_1$, the answer is $(a_1)^9$.\nSo $(a_1)^9=-1$, and that is our final answer.",
-         "-1"),
+        ("Hence $f(3)=-4$, which is the final answer.\nI checked it in 2 ways.", "-4"),
+        # ... and beats an earlier "the answer is" that named the quantity, not its value
+        ("We need $g(2)$, so the answer is $g(2)$.\nWorking it out, $g(2)=11$; that is the final answer.",
+         "11"),
         ("The sum is 12, which is the final answer.", "12"),
         ("Let us now find the final answer.\nWe get 7 apples.", "7"),  # it states no value
         ("She pays 5 * 4 = 20 dollars.\n#### 20", "20"),
