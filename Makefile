@@ -7,15 +7,17 @@ DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install serve test test-llm test-browser bench bench-dev bench-ray bench-fallible lint clean snapshots fuzz soak
+.PHONY: install serve test test-db test-llm test-browser test-wheel bench bench-dev bench-ray bench-fallible bench-replay lint clean snapshots fuzz soak
 
 install: $(STAMP)
 
-# torch first: the local CPU wheel, not the registry's multi-GB CUDA build.
+# torch first: the local CPU wheel, not the registry's multi-GB CUDA build. Rebuilt whenever
+# pyproject.toml changes: the editable install's metadata carries the `stepgrade.commands`
+# entry points (`stepgrade bench`), which only a reinstall refreshes.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,bench]'
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -26,6 +28,11 @@ test: $(STAMP)
 	@command -v $${STEPGRADE_CHROMIUM:-chromium} >/dev/null 2>&1 || echo "make test: Chromium is not installed: the review \
 	page's browser tests (tests/browser) will be SKIPPED; make test-browser installs it and runs them."
 	$(BIN)/python -m pytest -q -rs
+
+# The grade store's and its API's tests against a real PostgreSQL (make test runs them on
+# SQLite): installs Debian's postgresql when missing, runs a throwaway server on a free port.
+test-db: $(STAMP)
+	TEST_PYTHON=$(BIN)/python scripts/test_db.sh
 
 # The review page in headless Chromium against a running `stepgrade serve`. Installs Debian's
 # chromium (and a CJK font, so the Chinese example's screenshot shows glyphs) when missing;
@@ -50,12 +57,18 @@ snapshots: $(STAMP)
 	STEPGRADE_UPDATE_SNAPSHOTS=1 $(BIN)/python -m pytest -q tests/prompts/test_snapshots.py
 
 # Service latency, throughput and CPU per grade against a fake LLM of latency L = 2 s and 0.5 s.
+# Then StepMathBench dev graded afresh offline on its human segmentation (both halves; about 30 s):
+# the summary's risk-against-coverage tables (review flags, interval coverage and width, step ECE)
+# and $(BENCH_OUT)/review/risk_coverage.png.
 SERVICE_BENCH ?=
 bench: $(STAMP)
 	-$(BIN)/python -m eval_sets.latency --data $(DATA)
 	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
 	$(BIN)/python -m eval_sets.answer_agreement $(DATA)/answer_equivalence_cases.jsonl
 	$(BIN)/python -m eval_sets.service_bench $(SERVICE_BENCH)
+	rm -rf $(BENCH_OUT)/review
+	$(BIN)/stepgrade bench grade --dataset stepmath_steps --path $(DATA)/stepmathbench_dev.jsonl \
+		--out $(BENCH_OUT)/review --answer-timeout 30 --no-progress
 
 # The offline benchmark runner over the development sets; results in $(BENCH_OUT)/<kind>/.
 BENCH_OUT ?= /tmp/stepgrade-bench
@@ -71,13 +84,25 @@ bench-ray: $(STAMP)
 	$(BIN)/python -m eval_sets.runner.ray_bench --data $(DATA) --out $(BENCH_OUT)/ray
 
 # LLM mode against a fake judge that answers from StepMathBench's human labels but misses 30% of
-# the wrong steps and calls 10% of the right ones wrong (tests/fakes/label_server.py), per half of
+# the wrong steps and calls 10% of the right ones wrong (eval_sets/fakes/label_server.py), per half of
 # the dev set and per seed: Corr / MSE / OR of the fused score, of score_expected and of Eq. 1 on
 # the model's labels alone (mean ± sd over the seeds). Not in make test.
 FALLIBLE ?= --miss 0.3 --false-alarm 0.1 --seeds 0 1 2 3 4
 bench-fallible: $(STAMP)
 	$(BIN)/python -m eval_sets.fallible_bench --data $(DATA)/stepmathbench_dev.jsonl \
 		--out $(BENCH_OUT)/fallible $(FALLIBLE)
+
+# LLM mode against two real models' own errors: a fake replaying GPT-4's and GPT-3.5-turbo's
+# published MR-MATH verdicts (eval_sets/fakes/replay_oracle.py, a test double), per half, with the
+# assumed reliability and with the one calibrate-llm measures on the fit half: first-error F1 of
+# the fused labels against the model's labels alone. Not in make test. The fake serves the models
+# as replay-<name>: langchain-openai rewrites the structured-output method for model names
+# starting gpt-3 / gpt-4, which is not what is measured here.
+REPLAY_MODELS ?= --model replay-gpt-4=$(DATA)/mr_math_invalid_dev_gpt4.jsonl \
+	--model replay-gpt-3.5-turbo=$(DATA)/mr_math_invalid_dev_gpt3_5_turbo.jsonl
+bench-replay: $(STAMP)
+	$(BIN)/python -m eval_sets.replay_bench --data $(DATA)/mr_math_invalid_dev.jsonl \
+		--out $(BENCH_OUT)/replay $(REPLAY_MODELS)
 
 # The long hunt (hours; not in make test): schemathesis over the service's OpenAPI schema
 # (make test runs 12 examples each), the hypothesis property tests with the `fuzz` profile
@@ -95,8 +120,15 @@ SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
 soak: $(STAMP)
 	$(BIN)/python -m eval_sets.soak $(SOAK)
 
+# ruff over everything; mypy over scoring, agent and server ([tool.mypy] in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests
+	$(BIN)/mypy
+
+# The built wheel installed in a fresh venv, used from outside the source tree: `stepgrade serve`
+# serves the review page, the service benchmark runs (scripts/check_wheel.sh).
+test-wheel:
+	PYTHON=$(PYTHON) scripts/check_wheel.sh
 
 clean:
 	rm -rf $(VENV) $(LLM_VENV)

@@ -11,8 +11,11 @@ from agent.context import Context
 from agent.grader import Grader
 from agent.llm.config import REPLAY_BASE_URL, LlmConfig
 from agent.settings import GradingSettings
-from scoring.embed import EmbedConfig
+from scoring.align.embed import EmbedConfig
 from scoring.judge import JudgeConfig, Reliability, load_calibration
+from scoring.judge.calibration import Calibration
+from scoring.judge.decide.reliability import RELIABILITY, measured_reliability
+from scoring.score.uncertainty import uncertainty_of
 
 
 def llm_config(settings: GradingSettings) -> LlmConfig | None:
@@ -48,20 +51,56 @@ class ConfigError(ValueError):
     """A setting that cannot work: the service and the CLI stop with its message."""
 
 
+def reliabilities(settings: GradingSettings, calibration: Calibration
+                  ) -> tuple[Reliability, tuple[tuple[str, Reliability], ...]]:
+    """The configured model's reliability: (the default, per-language ones).
+
+    Measured rates come from the calibration's section for `STEPGRADE_LLM_MODEL` (written by
+    `stepgrade bench calibrate-llm`), one per language measured. A rate set explicitly
+    (STEPGRADE_LLM_SENSITIVITY / STEPGRADE_LLM_FALSE_ALARM) wins over the measured one in every
+    language: the user knows their model; the other rate stays as measured (or assumed). With
+    neither, the assumed defaults hold (`source` "assumed": the grade says so).
+
+    Raises:
+        ValueError: the rates cannot work together (0 < false alarm < sensitivity < 1).
+    """
+    sens, fa = settings.llm_sensitivity, settings.llm_false_alarm
+    measured = measured_reliability(calibration, settings.llm_model) if settings.llm_model \
+        else {}
+
+    def overridden(base: Reliability) -> Reliability:
+        if sens is None and fa is None:
+            return base
+        return Reliability(base.sensitivity if sens is None else sens,
+                           base.false_alarm if fa is None else fa, "set", base.wrong, base.right)
+
+    by_language = tuple((lang, overridden(r)) for lang, r in sorted(measured.items()))
+    return overridden(RELIABILITY), by_language
+
+
 def judge_config(settings: GradingSettings) -> JudgeConfig:
     """The calibration file (`STEPGRADE_CALIBRATION`, else the shipped one) and the LLM's
     reliability; a bad file or an impossible reliability stops start-up with the reason."""
     try:
         calibration = load_calibration(settings.calibration) if settings.calibration else \
             load_calibration()
-        reliability = Reliability(settings.llm_sensitivity, settings.llm_false_alarm)
+        reliability, by_language = reliabilities(settings, calibration)
     except ValueError as err:  # CalibrationError is one
         raise ConfigError(f"STEPGRADE_CALIBRATION / STEPGRADE_LLM_*: {err}") from None
-    return JudgeConfig(calibration=calibration, reliability=reliability)
+    return JudgeConfig(calibration=calibration, reliability=reliability, by_language=by_language)
 
 
 def make_grader(settings: GradingSettings) -> Grader:
-    context = Context(answer_timeout=settings.answer_timeout, judge=judge_config(settings))
+    """The grader the settings describe: one place turns environment settings into a context.
+
+    The score interval's statistics come from the same calibration file as the step model
+    (its `uncertainty` section; a file without one grades without an interval)."""
+    judge = judge_config(settings)
+    try:
+        uncertainty = uncertainty_of(judge.calibration)
+    except ValueError as err:  # UncertaintyError is one
+        raise ConfigError(f"STEPGRADE_CALIBRATION: {err}") from None
+    context = Context(answer_timeout=settings.answer_timeout, judge=judge, uncertainty=uncertainty)
     if settings.embedding_model:
         context = replace(context, embed=EmbedConfig(model=settings.embedding_model))
     config = llm_config(settings)

@@ -30,10 +30,10 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context
 from agent.state import ChunkState, ChunkVerdicts, GradeState
-from scoring.guard import CheckFailure, describe
 from scoring.judge import Evidence
-from scoring.segment import cap_steps
-from scoring.tree import build_tree
+from scoring.judge.guard import CheckFailure, describe
+from scoring.score.tree import build_tree
+from scoring.steps.segment import cap_steps
 
 log = logging.getLogger("stepgrade.containment")
 

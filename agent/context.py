@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agent.llm.records import LlmRun
-from scoring.align import AlignConfig
-from scoring.difficulty import DifficultyConfig
-from scoring.embed import EmbedConfig, Embedder
-from scoring.fuse import FuseConfig
+from scoring.align.embed import EmbedConfig, Embedder
+from scoring.align.realign import AlignConfig
 from scoring.judge import JudgeConfig
+from scoring.score.fuse import FuseConfig
+from scoring.score.uncertainty import UncertaintyModel, load_uncertainty
+from scoring.steps.difficulty import DifficultyConfig
 
 if TYPE_CHECKING:
     from agent.llm.client import LlmClient
@@ -24,7 +25,8 @@ class Context:
     `llm_model` is only reported in `meta.versions`; `chunk_steps` is the most steps judged in
     one `step_judgement` call (longer solutions fan out in parallel parts). `run` belongs to one
     grade (the grader gives each grade its own): the LLM deadline and the record of every
-    operation.
+    operation. `uncertainty` is the score interval's statistics, by default the shipped
+    calibration's (`agent.build.make_grader` reads them from the calibration in use).
     """
 
     embed: EmbedConfig = field(default_factory=EmbedConfig)
@@ -38,3 +40,4 @@ class Context:
     llm_model: str = ""
     chunk_steps: int = 30
     run: LlmRun = field(default_factory=LlmRun)
+    uncertainty: UncertaintyModel | None = field(default_factory=load_uncertainty)

@@ -40,6 +40,7 @@ class Grader:
         return self.context.llm.config.budget if self.context.llm is not None else None
 
     def check_mode(self, request: GradeRequest) -> None:
+        """Refuse mode 'llm' up front when no endpoint is configured, rather than degrade silently."""
         if request.mode == "llm" and not self.llm_configured:
             raise LlmUnavailableError(
                 "mode 'llm' needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL and "

@@ -1,4 +1,4 @@
-"""The grading graph (DESIGN.md 3), built in a function, never at import time.
+"""The grading graph (docs/architecture.md 3), built in a function, never at import time.
 
 prepare -> (calibrate_difficulty || segment || judge_answer) -> align -> (score_steps ||
 collect_evidence) -> verify -> build_tree -> aggregate; a problem the difficulty module rates simple
@@ -44,7 +44,7 @@ from agent.timing import atimed, timed
 
 Update = dict[str, Any]
 
-PLAIN = {
+PLAIN: dict[str, Callable[..., Update]] = {
     "prepare": prepare,
     "align": align_steps,
     "collect_evidence": collect_evidence,
@@ -52,7 +52,7 @@ PLAIN = {
     "build_tree": build_tree,
     "aggregate": aggregate,
 }
-ASKING = {
+ASKING: dict[str, Callable[..., Awaitable[Update]]] = {
     "calibrate_difficulty": calibrate_difficulty,
     "segment": segment,
     "judge_answer": judge_answer,
@@ -102,7 +102,7 @@ async def route_after_align(
     return ["score_steps", "collect_evidence"]
 
 
-def build_graph() -> CompiledStateGraph:
+def build_graph() -> CompiledStateGraph[GradeState, Context, InputState, OutputState]:
     """Compile the grading graph; the same object serves offline and LLM mode."""
     builder = StateGraph(
         GradeState, context_schema=Context, input_schema=InputState, output_schema=OutputState

@@ -9,13 +9,14 @@ from agent.llm.operations import JudgeRequest
 from agent.state import GradeState
 from scoring.judge import JudgeInput
 from scoring.schema import GradeRequest
-from scoring.segment import segment_steps
+from scoring.steps.segment import segment_steps
 
 if TYPE_CHECKING:
     from agent.llm.client import LlmClient
 
 
 def solution_text(request: GradeRequest) -> str:
+    """The solution as one text, whether it came whole or as given steps."""
     if request.solution_steps is not None:
         return "\n".join(request.solution_steps)
     return request.solution or ""

@@ -40,10 +40,12 @@ class GradingSettings(BaseSettings):
     answer_timeout: float = Field(default=2.0, gt=0)
     # The offline judge's evidence model (python -m eval_sets.calibrate writes one) and what a
     # model's step label is worth against it: the share of wrong steps it catches and of right
-    # steps it calls wrong.
+    # steps it calls wrong. Unset, they come from the calibration's measured section for the
+    # configured model (`stepgrade bench calibrate-llm`), else the assumed 0.7 / 0.1; set, they
+    # win over any measurement.
     calibration: Path | None = None
-    llm_sensitivity: float = 0.7
-    llm_false_alarm: float = 0.1
+    llm_sensitivity: float | None = None
+    llm_false_alarm: float | None = None
 
     @field_validator("llm_methods", mode="before")
     @classmethod
@@ -61,4 +63,5 @@ class GradingSettings(BaseSettings):
 
     @property
     def llm_configured(self) -> bool:
+        """Whether an endpoint and a model are both set, which LLM mode needs."""
         return bool(self.llm_base_url and self.llm_model)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, NamedTuple, TypedDict
 
-from scoring.align import Alignment
-from scoring.guard import CheckFailure
+from scoring.align.realign import Alignment
 from scoring.judge import Evidence
+from scoring.judge.guard import CheckFailure
 from scoring.schema import GradeReport, GradeRequest, ProblemType
-from scoring.tree import TreeResult
+from scoring.score.tree import TreeResult
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, StepVerdict
 
 
@@ -55,7 +55,7 @@ class GradeState(InputState, total=False):
     warnings: Annotated[list[str], operator.add]
     node_ms: Annotated[dict[str, float], merge_dicts]
     degraded: Annotated[bool, operator.or_]
-    check_failures: Annotated[list[CheckFailure], operator.add]  # contained failures (`scoring.guard`)
+    check_failures: Annotated[list[CheckFailure], operator.add]  # contained failures (`scoring.judge.guard`)
 
 
 class OutputState(TypedDict):

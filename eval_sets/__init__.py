@@ -1,1 +1,1 @@
-"""Benchmark sets, loaders, metrics and the runner (DESIGN.md section 6; see README.md here)."""
+"""Benchmark sets, loaders, metrics and the runner (docs/architecture.md section 6; see README.md here)."""

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from scoring.aggregate import parse_human_label, score_solution
+from scoring.score.aggregate import parse_human_label, score_solution
 
 TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_ended"}
 

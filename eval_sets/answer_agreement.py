@@ -4,6 +4,7 @@
                                               [--without READING ...] [--ablation]
     python -m eval_sets.answer_agreement --solutions PATH [PATH ...]
     python -m eval_sets.answer_agreement PATH --inexact   # every pair within rounding
+    python -m eval_sets.answer_agreement PATH --write-routes FILE --with-solutions SOL [SOL ...]
 
 Each line needs `gold`, `pred` and `equal`; `source`, when present, groups the figures. Counted
 are the string pairs not disabled in their source suite: rows with `disabled_in_source: true`
@@ -18,7 +19,7 @@ with each reading left out in turn (a reading that helps the fit half and hurts 
 does not belong in the configuration).
 
 The pairs come without a problem or a solution, so the rounding reading
-(`scoring.answer_rounding`, which needs one showing a rounded quantity) decides none of them;
+(`scoring.answer.readings.rounding`, which needs one showing a rounded quantity) decides none of them;
 `--inexact` compares every pair as if it had been computed with rounded quantities, which is
 the tolerance ungated (Qwen2.5-Math's reading), to measure what the gate keeps out.
 
@@ -29,13 +30,20 @@ With `--solutions`, the files are graded solutions instead (StepMathBench rows: 
 problem, as a grade does) and its verdict is set against the human one, split into the
 benchmark's halves by problem (`eval_sets.halves`) and into stated (anchored) and guessed answers. That measures extraction, where the
 pairs measure equivalence. The verdicts the rounding reading changed (against `check_answer`
-without it) are counted with how many of them agree with the human one, per half.
+without it) are counted with how many of them agree with the human one, per half, and so are
+the verdicts any reading added since (`NEW_READINGS`) changed.
+
+Both tables give each answer route's precision (`scoring.answer.routes`): the share of the
+verdicts it decided that agree with the label. `--write-routes FILE` measures the routes on the
+fit halves of the pairs and of the `--with-solutions` files pooled and writes them as the route
+statistics the grader reads (`scoring/answer/routes.json`).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 import time
 from collections import Counter
@@ -44,12 +52,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.halves import half_of as problem_half
-from eval_sets.loaders._io import read_records, require
+from eval_sets.loaders.rows import read_records, require
+from eval_sets.processes import percentile
 from eval_sets.registry import DatasetError
-from scoring.answer import Equivalence, Outcome, check_answer, compare_answers, default_verifier
-from scoring.answer_readings import READINGS, Reading
+from scoring.answer.compare import AnswerCheck, Equivalence, check_answer, compare_answers
+from scoring.answer.pool import Outcome, default_verifier
+from scoring.answer.readings import READINGS, Reading
+from scoring.answer.routes import ROUTES, Routes, RouteStats
+from scoring.schema import AnswerRoute
 
 HALVES = ("fit", "check")
+# Readings added with the answer routes (issue 25): their changed verdicts are counted.
+NEW_READINGS = frozenset({"worded_parts", "base_number"})
 
 
 @dataclass(frozen=True)
@@ -116,11 +130,6 @@ def judge(pairs: list[Pair], readings: Sequence[tuple[str, Reading]], timeout: f
     return results, times
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
-
-
 def halves(pairs: list[Pair], results: list[Equivalence]) -> dict[str, tuple[int, int]]:
     """(agreeing, total) per half."""
     out = {h: (0, 0) for h in HALVES}
@@ -158,33 +167,69 @@ def read_solutions(path: Path) -> list[Solution]:
     return out
 
 
+def solution_verdicts(path: Path, timeout: float) -> list[tuple[Solution, AnswerCheck]]:
+    """Each solution with a reference and the answer check of it, given its problem."""
+    return [(item, check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem))
+            for item in read_solutions(path)]
+
+
 def solutions_report(paths: list[Path], timeout: float) -> int:
-    """Print how often `check_answer` agrees with the human verdict, by half and by anchoring."""
+    """Print how often `check_answer` agrees with the human verdict, by half, by anchoring and
+    by route, and the verdicts the rounding and the new readings changed."""
+    older = [(n, r) for n, r in READINGS if n not in NEW_READINGS]
     for path in paths:
         agree: Counter[str] = Counter()
         total: Counter[str] = Counter()
-        changed: Counter[str] = Counter()
-        changed_agree: Counter[str] = Counter()
-        for item in read_solutions(path):
-            check = check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem)
+        changed: Counter[tuple[str, str]] = Counter()
+        changed_agree: Counter[tuple[str, str]] = Counter()
+        for item, check in solution_verdicts(path, timeout):
             ok = bool(check.correct) == item.correct
             half = problem_half(item.problem)
-            for key in (half, "stated" if check.anchored else "guessed"):
+            keys = [half, "stated" if check.anchored else "guessed"]
+            if check.route is not None:
+                keys.append(f"route:{half}:{check.route}")
+            for key in keys:
                 total[key] += 1
                 agree[key] += ok
-            if check.reading == "rounded_computation":
-                exact = check_answer(item.text, list(item.golds), timeout=timeout,
-                                     problem=item.problem, rounding=False)
-                if bool(exact.correct) != bool(check.correct):
-                    changed[half] += 1
-                    changed_agree[half] += ok
+            rounded = check.reading in ("rounded_computation", "stated_precision")
+            if rounded or check.reading in NEW_READINGS:
+                before = check_answer(item.text, list(item.golds), timeout=timeout,
+                                      problem=item.problem, rounding=not rounded,
+                                      readings=READINGS if rounded else older)
+                name = "rounding reading" if rounded else "new readings"
+                if bool(before.correct) != bool(check.correct):
+                    changed[name, half] += 1
+                    changed_agree[name, half] += ok
         n, n_agree = total["fit"] + total["check"], agree["fit"] + agree["check"]
         print(f"{path.name}: answer verdict agrees with the human one on {_share(n_agree, n)}")
         for key in ("fit", "check", "stated", "guessed"):
             print(f"  {key:<10} {_share(agree[key], total[key])}")
-        print("  verdicts the rounding reading changed, agreeing with the human one: "
-              + ", ".join(f"{h} {_share(changed_agree[h], changed[h]).strip()}" for h in HALVES))
+        print(f"  {'route':<24} {'fit':>16} {'check':>16}")
+        for route in ROUTES:
+            cells = [_share(agree[f"route:{h}:{route}"], total[f"route:{h}:{route}"])
+                     for h in HALVES]
+            print(f"  {route:<24} {cells[0]:>16} {cells[1]:>16}")
+        for name in ("rounding reading", "new readings"):
+            print(f"  verdicts the {name} changed, agreeing with the human one: " + ", ".join(
+                f"{h} {_share(changed_agree[name, h], changed[name, h]).strip()}" for h in HALVES))
     return 0
+
+
+def measure_routes(pairs: list[Pair], results: list[Equivalence],
+                   solutions: list[tuple[Solution, AnswerCheck]]) -> Routes:
+    """Each route's verdicts and agreements on the fit halves, pairs and solutions pooled."""
+    cases: Counter[AnswerRoute] = Counter()
+    agree: Counter[AnswerRoute] = Counter()
+    for pair, result in zip(pairs, results, strict=True):
+        if half_of(pair.gold) == "fit" and result.route is not None:
+            cases[result.route] += 1
+            agree[result.route] += bool(result.verdict) == pair.equal
+    for item, check in solutions:
+        if problem_half(item.problem) == "fit" and check.route is not None:
+            cases[check.route] += 1
+            agree[check.route] += bool(check.correct) == item.correct
+    stats = {r: RouteStats(cases[r], agree[r]) for r in ROUTES if cases[r]}
+    return Routes(stats, {"pairs": len(pairs), "solutions": len(solutions)})
 
 
 def _share(agree: int, total: int) -> str:
@@ -206,12 +251,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="compare every pair within rounding (the rounding reading ungated)")
     parser.add_argument("--ablation", action="store_true",
                         help="also measure both halves with each reading left out in turn")
+    parser.add_argument("--write-routes", type=Path, metavar="FILE",
+                        help="write the routes' fit-half precision (scoring/answer/routes.json)")
+    parser.add_argument("--with-solutions", type=Path, nargs="+", default=[], metavar="PATH",
+                        help="graded solutions whose fit half joins the pairs' in --write-routes")
     args = parser.parse_args(argv)
     if args.more and not args.solutions:
         print("answer_agreement: one file of labelled pairs at a time (several only with "
               "--solutions)", file=sys.stderr)
         return 2
-    for path in (args.path, *args.more):
+    if args.with_solutions and not args.write_routes:
+        print("answer_agreement: --with-solutions needs --write-routes", file=sys.stderr)
+        return 2
+    for path in (args.path, *args.more, *args.with_solutions):
         if not path.is_file():
             print(f"answer_agreement: no such file: {path}", file=sys.stderr)
             return 2
@@ -237,11 +289,22 @@ def main(argv: list[str] | None = None) -> int:
     results, times = judge(pairs, readings, args.timeout, verifier, args.inexact)
     elapsed = time.perf_counter() - start
     report(pairs, results, skipped, elapsed, args.show_disagreements)
+    if args.write_routes:
+        try:
+            solved = [v for p in args.with_solutions for v in solution_verdicts(p, args.timeout)]
+        except DatasetError as exc:
+            print(f"answer_agreement: {exc}", file=sys.stderr)
+            return 2
+        routes = measure_routes(pairs, results, solved)
+        args.write_routes.write_text(json.dumps(routes.to_json(), indent=2) + "\n",
+                                     encoding="utf-8")
+        print(f"  routes written to {args.write_routes}: " + ", ".join(
+            f"{r} {routes.precision(r):.3f} ({s.cases})" for r, s in routes.stats.items()))
     in_process = [t for t, r in zip(times, results, strict=True) if r.reading != "math_verify"]
     worker = [t for t, r in zip(times, results, strict=True) if r.reading == "math_verify"]
     for name, group in (("decided in process", in_process), ("sent to math-verify", worker)):
-        print(f"  latency, {name:<24} pairs {len(group):>4}  p50 {_percentile(group, 0.5):7.2f} ms"
-              f"  p95 {_percentile(group, 0.95):7.2f} ms")
+        print(f"  latency, {name:<24} pairs {len(group):>4}  p50 {percentile(group, 0.5):7.2f} ms"
+              f"  p95 {percentile(group, 0.95):7.2f} ms")
     if args.ablation:
         print(f"  {'left out':<34} {'fit':>16} {'check':>16}")
         for name, _ in readings:
@@ -260,7 +323,10 @@ def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed:
         ok = bool(result.verdict) == pair.equal
         half = half_of(pair.gold)
         reading = result.reading + (" (restated)" if result.restated else "")
-        for key in ((half, pair.source), (half, "all"), (half, f"reading:{reading}")):
+        keys = [(half, pair.source), (half, "all"), (half, f"reading:{reading}")]
+        if result.route is not None:
+            keys.append((half, f"route:{result.route}"))
+        for key in keys:
             total[key] += 1
             agree[key] += ok
         if show_disagreements and not ok:
@@ -274,10 +340,11 @@ def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed:
           f"check {_share(agree['check', 'all'], total['check', 'all'])}); "
           f"skipped {skipped} rows (disabled in source or not a string pair); "
           f"undecided (None) {undecided}; wall time {elapsed:.1f} s")
-    for title, prefix in (("source", ""), ("reading that decided", "reading:")):
+    for title, prefix in (("source", ""), ("reading that decided", "reading:"),
+                          ("route", "route:")):
         print(f"  {title:<34} {'fit':>16} {'check':>16} {'total':>16}")
         keys = sorted({k for _, k in total if k != "all" and k.startswith(prefix)
-                       and (prefix or not k.startswith("reading:"))})
+                       and (prefix or not k.startswith(("reading:", "route:")))})
         for key in keys:
             cells = [_share(agree[h, key], total[h, key]) for h in HALVES]
             both = _share(agree["fit", key] + agree["check", key],

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from eval_sets.halves import HALVES
@@ -61,6 +63,12 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibrate_llm(args: argparse.Namespace) -> int:
+    from eval_sets.llm_reliability import calibrate_llm
+
+    return calibrate_llm(args)
+
+
 def _list(args: argparse.Namespace) -> int:
     from eval_sets.registry import get_loader, loader_names
 
@@ -87,8 +95,22 @@ def _engine(p: argparse.ArgumentParser) -> None:
                    help="LLM requests in flight across all Ray actors (default 8)")
 
 
-def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add `bench grade | generate | fit-hazard | list` to the stepgrade parser."""
+# What `stepgrade bench` needs beyond the service: the `bench` extra (progress bar, figures).
+BENCH_EXTRA_MODULES = ("tqdm", "matplotlib")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `bench grade | generate | fit-hazard | calibrate-llm | list` to the stepgrade parser.
+
+    The `stepgrade.commands` entry point: the service's CLI finds this through the installed
+    package's metadata, so `server/` never imports the benchmark runner.
+
+    Raises:
+        ModuleNotFoundError: the `bench` extra is not installed; the CLI then says so.
+    """
+    for module in BENCH_EXTRA_MODULES:
+        if importlib.util.find_spec(module) is None:
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
     bench = sub.add_parser("bench", help="run the benchmark runner over a data set")
     bsub = bench.add_subparsers(dest="bench_command", required=True)
 
@@ -131,11 +153,32 @@ def add_bench_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     _engine(n)
     n.set_defaults(func=_bench(_generate))
 
+    c = bsub.add_parser("calibrate-llm", help="measure a model's step sensitivity and false "
+                                              "alarms per language into a calibration file")
+    _common(c)
+    c.add_argument("--half", choices=[*HALVES, "all"], default="fit",
+                   help="measure on this half of the problems (default fit)")
+    c.add_argument("--base-url", help="endpoint (default STEPGRADE_LLM_BASE_URL)")
+    c.add_argument("--model", help="model name, the section's key (default STEPGRADE_LLM_MODEL)")
+    c.add_argument("--calibration", help="calibration to start from (default "
+                                         "STEPGRADE_CALIBRATION, else the shipped one)")
+    c.add_argument("--out", help="file to write (default ./calibration.json: a copy of the "
+                                 "starting calibration, updated in place if it exists)")
+    c.add_argument("--in-place", action="store_true",
+                   help="write into the starting calibration itself (the shipped one included)")
+    c.add_argument("--work", help="keep the graded run here (resumable); default a temp folder")
+    c.add_argument("--concurrency", type=_positive_int, default=4, help="items in flight")
+    c.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
+    c.add_argument("--answer-timeout", type=_positive_float,
+                   help="seconds per symbolic answer check")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    c.set_defaults(func=_bench(_calibrate_llm))
+
     ls = bsub.add_parser("list", help="list the dataset loaders")
     ls.set_defaults(func=_list)
 
 
-def _bench(fn):  # type: ignore[no-untyped-def]
+def _bench(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Run a bench command; bad input becomes one line on stderr and exit code 2, no traceback."""
 
     def run(args: argparse.Namespace) -> int:
@@ -158,3 +201,17 @@ def _bench(fn):  # type: ignore[no-untyped-def]
             return 130
 
     return run
+
+
+def register_calibrate(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `calibrate` (recalibration from teachers' corrections) to the stepgrade parser.
+
+    Its own `stepgrade.commands` entry point, apart from `bench`: it needs no extra (numpy and
+    httpx are the service's own dependencies), so a service install has it.
+    """
+    from eval_sets.calibrate.corrections import add_arguments, run
+
+    c = sub.add_parser("calibrate", help="refit the calibration on the corrected grades of a "
+                       "service (or an export file) and write a new calibration file")
+    add_arguments(c)
+    c.set_defaults(func=run)

@@ -1,7 +1,6 @@
 """`make bench-fallible`: LLM mode against a judge that errs like a real one, does fusion help?
 
-For each seed, the label server (`tests/fakes/label_server.py`, from the checkout: production
-code ships no fake) answers from StepMathBench's human labels but misses a share `--miss` of the
+For each seed, the label server (`eval_sets/fakes/label_server.py`, a test double) answers from StepMathBench's human labels but misses a share `--miss` of the
 wrong steps and calls a share `--false-alarm` of the right ones wrong. `stepgrade bench grade
 --mode llm --half H` grades each half against it, and the run's score_sources table gives, per
 half, Corr / MSE / OR of the fused `score`, of `score_expected` and of Eq. 1 on the model's
@@ -21,21 +20,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.halves import HALVES
-from eval_sets.processes import free_port, stop
+from eval_sets.processes import (
+    NotReadyError,
+    free_port,
+    llm_grading_env,
+    stepgrade_command,
+    stop,
+    wait_ready,
+)
 
-LABEL_SERVER = Path(__file__).resolve().parents[1] / "tests" / "fakes" / "label_server.py"
 READINGS = ("score", "score_expected", "model labels alone")
 METRICS = ("Corr", "MSE", "OR")
 READY_TIMEOUT_S = 60.0
@@ -106,56 +109,42 @@ def read_run(out_dir: Path) -> dict[str, dict[str, float | None]]:
     return table["rows"]
 
 
-def _wait_ready(base_url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + READY_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"fallible_bench: the label server exited with {server.returncode}")
-        try:
-            with urllib.request.urlopen(f"{base_url}/models", timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"fallible_bench: the label server did not answer in {READY_TIMEOUT_S:g} s")
+def grading_env(base_url: str, miss: float, false_alarm: float) -> dict[str, str]:
+    """The environment of `stepgrade bench grade` against the label server at `base_url`.
 
-
-def _env(base_url: str, miss: float, false_alarm: float) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("STEPGRADE_LLM_RECORD", "STEPGRADE_LLM_REPLAY")}
-    env.update(STEPGRADE_LLM_BASE_URL=base_url, STEPGRADE_LLM_MODEL="fake-model")
+    Recording or replaying would grade from a cassette, not from the fallible judge; the judge's
+    rates are told to the decision layer unless the user set them.
+    """
+    env = llm_grading_env(base_url, "fake-model")
     # Reliability needs 0 < false alarm < sensitivity < 1.
     env.setdefault("STEPGRADE_LLM_SENSITIVITY", f"{min(max(1.0 - miss, 0.002), 0.999):g}")
     env.setdefault("STEPGRADE_LLM_FALSE_ALARM", f"{min(max(false_alarm, 0.001), 0.998):g}")
     return env
 
 
-def _stepgrade() -> list[str]:
-    script = Path(sys.executable).with_name("stepgrade")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "server.cli"]
-
-
 def run_seed(args: argparse.Namespace, seed: int) -> None:
     """Start the label server for `seed`, grade each half against it, stop it."""
-    if not LABEL_SERVER.is_file():
-        raise SystemExit(f"fallible_bench: {LABEL_SERVER} is not here; run from a checkout")
     port = free_port()
     base_url = f"http://127.0.0.1:{port}/v1"
-    server = subprocess.Popen([sys.executable, str(LABEL_SERVER), "--data", str(args.data),
-                               "--port", str(port), "--miss", str(args.miss), "--false-alarm",
-                               str(args.false_alarm), "--seed", str(seed)])
+    server = subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.label_server", "--data",
+                               str(args.data), "--port", str(port), "--miss", str(args.miss),
+                               "--false-alarm", str(args.false_alarm), "--seed", str(seed)])
     try:
-        _wait_ready(base_url, server)
+        try:
+            wait_ready(f"{base_url}/models", server, READY_TIMEOUT_S, name="the label server")
+        except NotReadyError as err:
+            raise SystemExit(f"fallible_bench: {err}") from err
         for half in args.halves:
             out = args.out / f"seed{seed}" / half
             shutil.rmtree(out, ignore_errors=True)  # a fresh run: no resumed items, no cache
             print(f"fallible_bench: seed {seed}, {half} half -> {out}", file=sys.stderr)
             done = subprocess.run(
-                [*_stepgrade(), "bench", "grade", "--dataset", "stepmath", "--path",
+                [*stepgrade_command(), "bench", "grade", "--dataset", "stepmath", "--path",
                  str(args.data), "--mode", "llm", "--half", half, "--out", str(out),
                  "--answer-timeout", str(args.answer_timeout), "--concurrency",
                  str(args.concurrency), "--no-progress",
                  *(["--limit", str(args.limit)] if args.limit else [])],
-                env=_env(base_url, args.miss, args.false_alarm), stdout=subprocess.DEVNULL,
+                env=grading_env(base_url, args.miss, args.false_alarm), stdout=subprocess.DEVNULL,
                 check=False)
             if done.returncode != 0:
                 raise SystemExit(f"fallible_bench: stepgrade bench grade exited with "

@@ -21,9 +21,15 @@ HALVES: tuple[Half, ...] = ("fit", "check")
 _SPACE = re.compile(r"\s+")
 
 
+def problem_digest(problem: str) -> bytes:
+    """A hash of the problem's text (spacing aside): every split by problem reads its bytes, so
+    all solutions of one problem land on the same side."""
+    return hashlib.sha1(_SPACE.sub(" ", problem).strip().encode("utf-8")).digest()
+
+
 def half_of(problem: str) -> Half:
-    key = _SPACE.sub(" ", problem).strip().encode("utf-8")
-    return "fit" if hashlib.sha1(key).digest()[0] % 2 == 0 else "check"
+    """The half of a problem: the first byte of its digest, even for fit."""
+    return "fit" if problem_digest(problem)[0] % 2 == 0 else "check"
 
 
 def in_half(items: Sequence[GoldItem], half: Half) -> list[GoldItem]:

@@ -1,11 +1,11 @@
-"""`fit-hazard`: the first-error hazard table of DESIGN.md 4.8, refitted from any labelled set."""
+"""`fit-hazard`: the first-error hazard table of docs/architecture.md 4.8, refitted from any labelled set."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from eval_sets.items import GoldItem
-from scoring.hcrs import fit_hazard
+from scoring.score.hcrs import fit_hazard
 
 
 def first_error_of(item: GoldItem) -> tuple[int, int | None] | None:

@@ -20,21 +20,17 @@ import time
 from pathlib import Path
 
 from agent.grader import Grader
-from eval_sets.examples import example_names, load_example
 from eval_sets.items import GoldItem
 from eval_sets.loaders.processbench import load_processbench
 from eval_sets.loaders.stepmath import load_stepmath
+from eval_sets.processes import percentile
 from scoring.schema import GradeRequest
+from server.examples import example_names, load_example
 
 TARGET_P50_MS = 25.0
 TARGET_P95_MS = 150.0
 DEV_SETS = {"stepmath": ("stepmathbench_dev.jsonl", load_stepmath),
             "processbench": ("processbench_dev.jsonl", load_processbench)}
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def _timed(grader: Grader, request: GradeRequest) -> float:
@@ -49,10 +45,10 @@ def _clocked(grader: Grader, request: GradeRequest) -> tuple[float, float]:
 
 
 def _row(name: str, n: object, times: list[float], cpu: list[float] | None = None) -> str:
-    row = (f"{name:<22} {n!s:>5} {_percentile(times, 0.5):>8.1f} "
-           f"{_percentile(times, 0.95):>8.1f} {statistics.fmean(times):>8.1f}")
+    row = (f"{name:<22} {n!s:>5} {percentile(times, 0.5):>8.1f} "
+           f"{percentile(times, 0.95):>8.1f} {statistics.fmean(times):>8.1f}")
     if cpu is not None:
-        row += f" {_percentile(cpu, 0.5):>8.1f} {_percentile(cpu, 0.95):>8.1f}"
+        row += f" {percentile(cpu, 0.5):>8.1f} {percentile(cpu, 0.95):>8.1f}"
     return row
 
 
@@ -77,7 +73,7 @@ def dev_latency(grader: Grader, data: Path, limit: int | None) -> int:
     if not every:
         return 0
     print(_row("all", len(every), every, every_cpu))
-    p50, p95 = _percentile(every, 0.5), _percentile(every, 0.95)
+    p50, p95 = percentile(every, 0.5), percentile(every, 0.95)
     met = p50 <= TARGET_P50_MS and p95 <= TARGET_P95_MS
     print(f"target p50 <= {TARGET_P50_MS:.0f} ms, p95 <= {TARGET_P95_MS:.0f} ms: "
           + ("met" if met else "MISSED"))

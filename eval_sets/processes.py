@@ -1,10 +1,24 @@
 """The child processes a benchmark or a test starts on this machine: a free loopback port for
-each, and a stop that always ends them (asked first, killed after `grace` seconds)."""
+each, `stepgrade serve` pointed at a fake LLM, a wait until it answers, its process tree, and a
+stop that always ends them (asked first, killed after `grace` seconds); and the percentile the
+benchmarks report their latencies with."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+import httpx
+
+
+class NotReadyError(RuntimeError):
+    """A started server exited, or did not answer in time."""
 
 
 def free_port() -> int:
@@ -22,3 +36,80 @@ def stop(process: subprocess.Popen, grace: float = 20.0) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
+
+
+def stepgrade_command() -> list[str]:
+    """The `stepgrade` command of this interpreter's environment (its console script when
+    installed, else the same entry point run as a module)."""
+    script = Path(sys.executable).with_name("stepgrade")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "server.cli"]
+
+
+# A cassette answers from recorded calls: a benchmark against a live (fake) judge must not use one.
+CASSETTE_SETTINGS = ("STEPGRADE_LLM_RECORD", "STEPGRADE_LLM_REPLAY")
+
+
+def llm_grading_env(base_url: str, model: str, drop: tuple[str, ...] = ()) -> dict[str, str]:
+    """This process's environment for a grading run against the judge at `base_url`, without a
+    cassette and without the `drop` settings."""
+    env = {k: v for k, v in os.environ.items() if k not in (*CASSETTE_SETTINGS, *drop)}
+    env.update(STEPGRADE_LLM_BASE_URL=base_url, STEPGRADE_LLM_MODEL=model)
+    return env
+
+
+def start_service(llm_url: str, port: int, *, workers: int, max_concurrency: int,
+                  env: Mapping[str, str] | None = None,
+                  stdout: int | IO[bytes] | None = None) -> subprocess.Popen[bytes]:
+    """`stepgrade serve` on 127.0.0.1:`port` in LLM mode against `llm_url` (the fake model).
+
+    Offline (no hub) and quiet; `env` adds or overrides STEPGRADE_* settings of one benchmark.
+    """
+    full = {**os.environ, "STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model",
+            "STEPGRADE_MAX_CONCURRENCY": str(max_concurrency), "STEPGRADE_LOG_LEVEL": "warning",
+            "STEPGRADE_WORKERS": str(workers), "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1", **(env or {})}
+    return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+                            env=full, stdout=stdout)
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float = 180.0,
+               name: str = "the service") -> None:
+    """Poll `url` until it answers 200: a benchmark measures a server that is up, not its start.
+
+    Raises:
+        NotReadyError: `process` exited first, or `seconds` passed.
+    """
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise NotReadyError(f"{name} exited with {process.returncode} during start-up")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise NotReadyError(f"{name} did not answer in {seconds:g} s")
+
+
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants (Linux /proc): the service's workers and theirs.
+
+    A child is listed under the thread that started it, so every task's `children` is read, not
+    only the main thread's (a math-verify worker started from a worker thread would be missed).
+    """
+    pids, i = [pid], 0
+    while i < len(pids):
+        for task in Path(f"/proc/{pids[i]}/task").glob("*"):
+            try:
+                pids += map(int, (task / "children").read_text().split())
+            except FileNotFoundError:
+                pass
+        i += 1
+    return pids
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank `q` quantile (0 <= q <= 1) the benchmarks report; 0.0 for no values."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0

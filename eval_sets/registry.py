@@ -12,59 +12,37 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
+import eval_sets.loaders  # registers the built-in loaders
+import eval_sets.metrics  # noqa: F401  (registers the built-in metrics)
 from eval_sets.items import GoldItem, RowError
+from eval_sets.plugins import (
+    LOADERS,
+    METRICS,
+    DatasetError,
+    Loader,
+    LoaderSpec,
+    Metric,
+    register_loader,
+    register_metric,
+)
 
-Loader = Callable[[Path], Iterable[GoldItem | RowError]]
-F = TypeVar("F", bound=Callable[..., object])
-
-
-class DatasetError(ValueError):
-    """A file that does not fit its loader; the message names the file, line and missing fields."""
-
-
-@dataclass(frozen=True)
-class LoaderSpec:
-    name: str
-    fn: Loader
-    version: str
-    description: str
-
-
-_LOADERS: dict[str, LoaderSpec] = {}
-
-
-def register_loader(name: str, *, version: str = "1", description: str = "") -> Callable[[F], F]:
-    """Register a loader under `name`; a second loader with the same name is an error."""
-
-    def wrap(fn: F) -> F:
-        if name in _LOADERS:
-            raise ValueError(f"loader {name!r} is already registered ({_LOADERS[name].fn.__module__})")
-        doc = description or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
-        _LOADERS[name] = LoaderSpec(name, fn, version, doc)  # type: ignore[arg-type]
-        return fn
-
-    return wrap
-
-
-def _ensure_loaded() -> None:
-    import eval_sets.loaders  # noqa: F401  (registers the built-in loaders)
+__all__ = ["DatasetError", "Loaded", "Loader", "LoaderSpec", "Metric", "get_loader", "get_metric",
+           "load_dataset", "loader_names", "metric_names", "read_dataset", "register_loader",
+           "register_metric"]
 
 
 def loader_names() -> list[str]:
-    _ensure_loaded()
-    return sorted(_LOADERS)
+    return sorted(LOADERS)
 
 
 def get_loader(name: str) -> LoaderSpec:
-    _ensure_loaded()
-    if name not in _LOADERS:
-        raise DatasetError(f"unknown dataset kind {name!r}; known: {', '.join(sorted(_LOADERS))}")
-    return _LOADERS[name]
+    if name not in LOADERS:
+        raise DatasetError(f"unknown dataset kind {name!r}; known: {', '.join(sorted(LOADERS))}")
+    return LOADERS[name]
 
 
 def normalise_subset(name: str) -> str:
@@ -137,31 +115,11 @@ def load_dataset(
 
 # ----------------------------------------------------------------------------------- metrics
 
-Metric = Callable[..., float | None]
-_METRICS: dict[str, Metric] = {}
-
-
-def register_metric(name: str) -> Callable[[F], F]:
-    """Register a metric function under `name`; duplicates are refused."""
-
-    def wrap(fn: F) -> F:
-        if name in _METRICS:
-            raise ValueError(f"metric {name!r} is already registered")
-        _METRICS[name] = fn  # type: ignore[assignment]
-        return fn
-
-    return wrap
-
-
 def get_metric(name: str) -> Metric:
-    import eval_sets.metrics  # noqa: F401  (registers the built-in metrics)
-
-    if name not in _METRICS:
-        raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(_METRICS))}")
-    return _METRICS[name]
+    if name not in METRICS:
+        raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
+    return METRICS[name]
 
 
 def metric_names() -> list[str]:
-    import eval_sets.metrics  # noqa: F401
-
-    return sorted(_METRICS)
+    return sorted(METRICS)

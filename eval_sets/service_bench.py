@@ -1,7 +1,7 @@
 """Service benchmark: latency and throughput of the real HTTP service against a fake LLM.
 
 For each latency L (`--latency`, repeatable; default 2 s and 0.5 s) it starts the fake
-OpenAI-compatible endpoint of the tests (`tests/fakes/openai_server.py`, answering after L) in
+OpenAI-compatible endpoint of the tests (`eval_sets/fakes/openai_server.py`, answering after L) in
 its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
 
 - p50/p95 grade latency, one client, default mode (target <= 2L + 50 ms) and fused (<= L + 50 ms);
@@ -22,7 +22,7 @@ its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
   beside it, not counted in it. They share the machine's cores with the service: when the
   machine is busy, CPU rather than the service's concurrency bounds the rate;
 - offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores.
-A table of both latencies ends the run. The fake lives with the tests, so run from a checkout.
+A table of both latencies ends the run.
 
     python -m eval_sets.service_bench [--latency 2 --latency 0.5] [--requests 30] [--clients 64]
         [--rounds 4] [--client-processes 4] [--fake-processes 2]
@@ -45,34 +45,16 @@ from typing import Any
 
 import httpx
 
-from eval_sets.examples import example_names, load_example
-from eval_sets.processes import free_port, stop
-from server.examples import ARITHMETIC_SLIP
-
-FAKE = Path(__file__).resolve().parents[1] / "tests" / "fakes" / "openai_server.py"
-
+from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
+from server.examples import ARITHMETIC_SLIP, example_names, load_example
 
 _RESENT: list[int] = []
-
-
-def _tree(pid: int) -> list[int]:
-    """A process and all its descendants: the service's workers and their math-verify workers
-    (a child is listed under the thread that started it, hence every task's list)."""
-    pids, i = [pid], 0
-    while i < len(pids):
-        for task in Path(f"/proc/{pids[i]}/task").glob("*"):
-            try:
-                pids += map(int, (task / "children").read_text().split())
-            except FileNotFoundError:
-                pass
-        i += 1
-    return pids
 
 
 def _cpu_by_process(pid: int) -> dict[int, float]:
     """User + system CPU seconds of a process and each of its descendants (Linux /proc)."""
     seconds: dict[int, float] = {}
-    for each in _tree(pid):
+    for each in tree(pid):
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
@@ -90,34 +72,6 @@ def _machine_busy() -> tuple[float, float]:
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + fields[4]  # idle + iowait
     return sum(fields) - idle, sum(fields)
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def _start_service(llm_url: str, port: int, clients: int, workers: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model",
-           "STEPGRADE_LLM_TIMEOUT": "30",
-           "STEPGRADE_MAX_CONCURRENCY": str(max(clients, 64)), "STEPGRADE_LOG_LEVEL": "warning",
-           "STEPGRADE_WORKERS": str(workers), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-                            env=env)
-
-
-def _wait_ready(base: str, proc: subprocess.Popen[bytes], seconds: float = 180.0) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError("the service exited during start-up")
-        try:
-            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise RuntimeError("the service did not become ready")
 
 
 async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any], float]:
@@ -248,7 +202,7 @@ def _observed_llm_latency(llm_url: str, n: int = 6) -> float:
             t0 = time.perf_counter()
             client.post(f"{llm_url}/chat/completions", json=body)
             times.append(time.perf_counter() - t0)
-    return _percentile(times[1:], 0.5)
+    return percentile(times[1:], 0.5)
 
 
 async def _latency(base: str, L: float, requests: int, observed: float) -> None:
@@ -259,7 +213,7 @@ async def _latency(base: str, L: float, requests: int, observed: float) -> None:
         fused = await _sequential(client, {**llm, "fused": True}, requests)
     for name, times, bound in (("default (2 round trips)", default, 2 * L + 0.05),
                                ("fused (1 round trip)", fused, L + 0.05)):
-        p50, p95 = _percentile(times, 0.5), _percentile(times, 0.95)
+        p50, p95 = percentile(times, 0.5), percentile(times, 0.95)
         verdict = "ok" if p95 <= bound else "OVER TARGET"
         trips = 2 if bound > 1.5 * L else 1
         print(f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
@@ -364,10 +318,8 @@ def _offline(args: argparse.Namespace, pool: ProcessPoolExecutor, base: str, pid
 
 
 def _fake_llm(port: int, latency: float) -> subprocess.Popen[bytes]:
-    if not FAKE.is_file():
-        raise SystemExit(f"service_bench: the fake LLM {FAKE} is not here; run from a checkout")
-    return subprocess.Popen([sys.executable, str(FAKE), "--port", str(port),
-                             "--latency", str(latency), "--reuse-port"])
+    return subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.openai_server", "--port",
+                             str(port), "--latency", str(latency), "--reuse-port"])
 
 
 def _run(args: argparse.Namespace, L: float) -> Result:
@@ -379,9 +331,10 @@ def _run(args: argparse.Namespace, L: float) -> Result:
     fakes = [_fake_llm(llm_port, L) for _ in range(max(1, args.fake_processes))]
     print(f"\nfake LLM latency L = {L * 1000:.0f} ms ({len(fakes)} process(es)); "
           f"service on {base} with {args.workers} worker process(es)")
-    proc = _start_service(f"http://127.0.0.1:{llm_port}/v1", port, args.clients, args.workers)
+    proc = start_service(f"http://127.0.0.1:{llm_port}/v1", port, workers=args.workers,
+                         max_concurrency=max(args.clients, 64), env={"STEPGRADE_LLM_TIMEOUT": "30"})
     try:
-        _wait_ready(base, proc)
+        wait_ready(f"{base}/readyz", proc)
         observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
         print(f"fake LLM observed by a bare client: {observed * 1000:.1f} ms per call")
         asyncio.run(_latency(base, L, args.requests, observed))

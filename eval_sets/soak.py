@@ -1,7 +1,7 @@
 """Soak: many clients for a long time against a fake LLM that fails one call in ten.
 
-Starts the tests' fake OpenAI-compatible endpoint (`tests/fakes/openai_server.py`, so it runs
-from a checkout) in this process, with a fault drawn per call (HTTP
+Starts the fake OpenAI-compatible endpoint (`eval_sets/fakes/openai_server.py`) in this
+process, with a fault drawn per call (HTTP
 500, 429, a call that never answers, a malformed answer, a body that is not JSON), and
 `stepgrade serve` as a subprocess pointed at it; then `--clients` clients (spread over
 `--client-processes` processes) grade in LLM mode back to back for `--minutes`. It reports:
@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import multiprocessing
-import os
 import subprocess
 import sys
 import threading
@@ -35,23 +33,11 @@ from typing import Any
 
 import httpx
 
-from eval_sets.processes import free_port
-from eval_sets.service_bench import FAKE, _percentile, _wait_ready
+from eval_sets.fakes.openai_server import FakeOpenAI
+from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
 from server.examples import ARITHMETIC_SLIP
 
 MAX_RSS_GROWTH_MB = 100.0
-
-
-def _fake_server() -> Any:
-    """The tests' fake endpoint, loaded from the checkout: production code ships no fake."""
-    if not FAKE.is_file():
-        raise SystemExit(f"soak: the fake LLM {FAKE} is not here; run from a checkout")
-    spec = importlib.util.spec_from_file_location("stepgrade_fake_openai", FAKE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
 
 
 @dataclass
@@ -107,24 +93,10 @@ def _client_process(base: str, clients: int, until: float, timeout: float) -> Ou
     return asyncio.run(_clients(base, clients, until, timeout))
 
 
-def _tree(pid: int) -> list[int]:
-    """`pid` and all its descendants (Linux /proc)."""
-    found, queue = [], [pid]
-    while queue:
-        each = queue.pop()
-        found.append(each)
-        try:
-            children = Path(f"/proc/{each}/task/{each}/children").read_text().split()
-        except FileNotFoundError:
-            continue
-        queue += [int(c) for c in children]
-    return found
-
-
 def rss_mb(pid: int) -> float:
     """Resident memory of a process and its descendants, in MB."""
     total = 0
-    for each in _tree(pid):
+    for each in tree(pid):
         try:
             status = Path(f"/proc/{each}/status").read_text()
         except FileNotFoundError:
@@ -134,19 +106,9 @@ def rss_mb(pid: int) -> float:
     return total / 1024.0
 
 
-def _start_service(llm_url: str, port: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model",
-           "STEPGRADE_LLM_TIMEOUT": str(args.llm_timeout), "STEPGRADE_LLM_MAX_RETRIES": "1",
-           "STEPGRADE_MAX_CONCURRENCY": str(max(args.clients, 64)),
-           "STEPGRADE_LOG_LEVEL": "warning", "STEPGRADE_WORKERS": str(args.workers),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL)
-
-
-def _sample_rss(pid: int, start: float, marks: dict[str, float], stop: threading.Event) -> None:
+def _sample_rss(pid: int, start: float, marks: dict[str, float], done: threading.Event) -> None:
     """RSS after the first minute, and the peak, while the load runs."""
-    while not stop.wait(1.0):
+    while not done.wait(1.0):
         now = rss_mb(pid)
         marks["peak"] = max(marks.get("peak", 0.0), now)
         if "minute" not in marks and time.time() - start >= 60:
@@ -156,16 +118,19 @@ def _sample_rss(pid: int, start: float, marks: dict[str, float], stop: threading
 def soak(args: argparse.Namespace) -> int:
     port, llm_port = free_port(), free_port()
     base = f"http://127.0.0.1:{port}"
-    fake = _fake_server().FakeOpenAI(port=llm_port, latency=args.latency,
-                                     fault_rate=args.fault_rate, seed=args.seed)
+    fake = FakeOpenAI(port=llm_port, latency=args.latency, fault_rate=args.fault_rate,
+                      seed=args.seed)
     with fake as llm:
-        service = _start_service(llm.base_url, port, args)
+        service = start_service(
+            llm.base_url, port, workers=args.workers, max_concurrency=max(args.clients, 64),
+            env={"STEPGRADE_LLM_TIMEOUT": str(args.llm_timeout), "STEPGRADE_LLM_MAX_RETRIES": "1"},
+            stdout=subprocess.DEVNULL)
         try:
-            _wait_ready(base, service, 300)
+            wait_ready(f"{base}/readyz", service, 300)
             start = time.time()
             marks = {"start": rss_mb(service.pid)}
-            stop = threading.Event()
-            sampler = threading.Thread(target=_sample_rss, args=(service.pid, start, marks, stop))
+            done = threading.Event()
+            sampler = threading.Thread(target=_sample_rss, args=(service.pid, start, marks, done))
             sampler.start()
             until = start + 60 * args.minutes
             processes = max(1, min(args.client_processes, args.clients))
@@ -178,7 +143,7 @@ def soak(args: argparse.Namespace) -> int:
                            for n in shares if n]
                 for future in futures:
                     total.merge(future.result())
-            stop.set()
+            done.set()
             sampler.join()
             marks["end"] = rss_mb(service.pid)
             return _report(args, total, marks, llm, time.time() - start)
@@ -200,8 +165,8 @@ def _report(args: argparse.Namespace, total: Outcome, marks: dict[str, float],
           f"({total.degraded / max(total.ok, 1):.1%}), 5xx {total.server_errors}, "
           f"4xx {total.client_errors}, lost {total.lost}")
     if total.latencies:
-        print(f"latency: p50 {_percentile(total.latencies, 0.5) * 1000:.0f} ms, "
-              f"p95 {_percentile(total.latencies, 0.95) * 1000:.0f} ms, "
+        print(f"latency: p50 {percentile(total.latencies, 0.5) * 1000:.0f} ms, "
+              f"p95 {percentile(total.latencies, 0.95) * 1000:.0f} ms, "
               f"max {max(total.latencies) * 1000:.0f} ms")
     print(f"service RSS (all processes): start {marks['start']:.0f} MB, after 1 min "
           f"{marks.get('minute', float('nan')):.0f} MB, end {marks['end']:.0f} MB, peak "

@@ -1,13 +1,10 @@
-"""Deterministic, pure grading functions: no LLM, no HTTP, no files (DESIGN.md section 1)."""
+"""Deterministic, pure grading functions: no LLM, no HTTP, no files (docs/architecture.md, 1)."""
 
-from scoring.aggregate import score_solution, stepmath_score
 from scoring.align import align
 from scoring.answer import check_answer, extract_answer, is_equivalent
-from scoring.fuse import fuse
-from scoring.hcrs import hcrs_score
 from scoring.judge import judge_steps
-from scoring.segment import segment_steps
-from scoring.tree import build_tree
+from scoring.score import build_tree, fuse, hcrs_score, score_solution, stepmath_score
+from scoring.steps import segment_steps
 
 __all__ = [
     "align",

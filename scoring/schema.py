@@ -1,4 +1,4 @@
-"""The public data contract: GradeRequest in, GradeReport out (DESIGN.md section 2).
+"""The public data contract: GradeRequest in, GradeReport out (docs/architecture.md section 2).
 
 These pydantic models are the boundary shared by the CLI, the service and the benchmark runner;
 inside the grader, typed dataclasses carry the data.
@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 StepLabel = Literal["correct", "incorrect", "meaningless", "redundant"]
 ProblemType = Literal["calculation", "proof", "open_ended"]
@@ -17,7 +24,14 @@ Language = Literal["auto", "en", "zh"]
 Mode = Literal["auto", "llm", "offline"]
 Evidence = Literal["llm", "symbolic", "alignment", "answer", "structure", "dependency"]
 AnswerMethod = Literal["symbolic", "llm", "both", "none"]
+# The group of readings that decided an answer verdict (`scoring.answer.routes`).
+AnswerRoute = Literal["exact_value", "rounding", "units", "parts", "text", "math_verify"]
 Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
+ReviewCode = Literal[
+    "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
+    "answer_weak_reading", "degraded", "checks_failed", "wide_interval", "model_unmeasured",
+    "model_unreliable",
+]
 
 MAX_TEXT_CHARS = 200_000
 MAX_STEPS = 500
@@ -30,7 +44,7 @@ class _Strict(BaseModel):
 
 
 class Modules(_Strict):
-    """StepMathAgent's extension modules (DESIGN.md 4.5); all off by default."""
+    """StepMathAgent's extension modules (docs/architecture.md 4.5); all off by default."""
 
     difficulty: bool = False
     simplicity: bool = False
@@ -86,13 +100,13 @@ class GradeRequest(_Strict):
 
     @field_validator("problem", "solution", "reference_solution")
     @classmethod
-    def _text_ok(cls, value: str | None, info) -> str | None:
-        return None if value is None else _check_text(value, info.field_name)
+    def _text_ok(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else _check_text(value, str(info.field_name))
 
     @field_validator("solution_steps", "reference_steps", "skeleton")
     @classmethod
-    def _steps_ok(cls, value: list[str] | None, info) -> list[str] | None:
-        return _check_steps(value, info.field_name)
+    def _steps_ok(cls, value: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        return _check_steps(value, str(info.field_name))
 
     @field_validator("reference_answer")
     @classmethod
@@ -129,6 +143,7 @@ class GradeRequest(_Strict):
 
 
 class StepReport(BaseModel):
+    """One graded step as the API reports it."""
     index: int = Field(description="1-based step number.")
     text: str
     label: StepLabel
@@ -153,6 +168,7 @@ class StepReport(BaseModel):
 
 
 class ErrorTreeReport(BaseModel):
+    """The error tree (1-based steps): where errors start and what they spoil."""
     roots: list[int] = Field(default_factory=list)
     edges: list[tuple[int, int]] = Field(default_factory=list)
     chains: list[list[int]] = Field(default_factory=list)
@@ -160,21 +176,30 @@ class ErrorTreeReport(BaseModel):
 
 
 class AnswerReport(BaseModel):
+    """The final-answer check as the API reports it, both verdicts shown."""
     extracted: str | None = None
     reference: list[str] = Field(default_factory=list)
     correct: bool | None = None
     method: AnswerMethod = "none"
     symbolic: bool | None = None
     llm: bool | None = None
+    route: AnswerRoute | None = Field(
+        default=None, description="The group of readings that decided the symbolic verdict "
+        "(None when nothing was compared).")
+    route_precision: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="The route's measured precision: the share "
+        "of its verdicts that agreed with human graders on the fit half.")
 
 
 class AlignedPair(BaseModel):
+    """One group of reference steps matched with solution steps."""
     reference: list[int] = Field(description="1-based reference steps of the group.")
     solution: list[int] = Field(description="1-based solution steps of the group.")
     similarity: float
 
 
 class AlignmentReport(BaseModel):
+    """The ReAlign alignment against the reference solution."""
     score: float
     pairs: list[AlignedPair] = Field(default_factory=list)
     insertions: list[int] = Field(default_factory=list)
@@ -183,6 +208,7 @@ class AlignmentReport(BaseModel):
 
 
 class HcrsReport(BaseModel):
+    """The HCRS score and its parts."""
     score: float
     base: float
     format_penalty: float
@@ -191,11 +217,13 @@ class HcrsReport(BaseModel):
 
 
 class ReasonEvalReport(BaseModel):
+    """ReasonEval's solution-level validity and redundancy."""
     validity: float
     redundancy: float
 
 
 class DifficultyReport(BaseModel):
+    """The problem's difficulty and whether the process was graded at that level."""
     level: int = Field(ge=1, le=3)
     process_evaluated: bool
 
@@ -224,6 +252,7 @@ class LlmOperation(BaseModel):
 
 
 class Meta(BaseModel):
+    """How the grade was made: mode, model calls, time, warnings and failed checks."""
     mode: Literal["llm", "offline"]
     llm_calls: int = Field(default=0, description="HTTP requests made to the model endpoint.")
     llm_operations: list[LlmOperation] = Field(default_factory=list)
@@ -240,7 +269,15 @@ class Meta(BaseModel):
     versions: dict[str, str] = Field(default_factory=dict)
 
 
+class ReviewReason(BaseModel):
+    """Why a grade should be looked at by a person: a stable code and its plain reading."""
+
+    code: ReviewCode
+    message: str
+
+
 class GradeReport(BaseModel):
+    """The whole grade of one solution: the API's response."""
     score: int = Field(ge=0, le=10)
     score_raw: float
     score_binary: int = Field(ge=0, le=1)
@@ -263,4 +300,13 @@ class GradeReport(BaseModel):
     lucky_guess: bool
     hallucination: bool
     difficulty: DifficultyReport | None = None
+    score_interval: tuple[int, int] | None = Field(
+        default=None,
+        description="A central 80% interval [lo, hi] for the human score, from a conformal model "
+        "of the score's error (docs/architecture.md 4.11); null where no model is loaded.",
+    )
+    needs_review: bool = Field(
+        default=False, description="The grade rests on something the judge could not see: "
+        "`review_reasons` says what.")
+    review_reasons: list[ReviewReason] = Field(default_factory=list)
     meta: Meta

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scoring.schema import AnswerMethod, Evidence, StepLabel
+from scoring.schema import AnswerMethod, AnswerRoute, Evidence, StepLabel
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,15 @@ class StepVerdict:
 class AnswerVerdict:
     """The final-answer check: the symbolic verdict and the model's, both reported (ReAlign).
 
-    `correct` is the decision (DESIGN.md 4.7, 4.10): the symbolic "equal" stands; a model's
+    `correct` is the decision (docs/architecture.md 4.7, 4.10): the symbolic "equal" stands; a model's
     "equal" counts where the symbolic check could not decide or could not prove equality,
     but not where both answers were read as values that differ (`plain_difference`: numbers,
     letters, matrices, parts compared in code), which no model's word overrules.
+
+    `route` is the group of readings that decided the symbolic verdict and `route_precision`
+    its measured precision (`scoring.answer.routes`); `route_decides` is False when that
+    precision is below the decision threshold, and then `deciding` withholds a decision that
+    rests on the symbolic verdict alone: it is reported, and warns, but moves no step label.
     """
 
     extracted: str | None
@@ -44,9 +49,24 @@ class AnswerVerdict:
     llm_reason: str = ""
     anchored: bool = True
     plain_difference: bool = False
+    route: AnswerRoute | None = None
+    route_precision: float | None = None
+    route_decides: bool = True
+
+    @property
+    def deciding(self) -> bool | None:
+        """`correct` where it may decide step labels; None where it rests on a symbolic verdict
+        whose route is too imprecise to decide (a model's own verdict still decides)."""
+        if self.route_decides:
+            return self.correct
+        from_model = self.llm is not None and self.symbolic is not True and not (
+            self.symbolic is False and self.plain_difference)
+        return self.correct if from_model else None
 
     @property
     def correct(self) -> bool | None:
+        """The decision from both verdicts: a symbolic 'equal' stands, a value difference
+        overrules the model, otherwise the model's verdict, else the symbolic one."""
         if self.symbolic is True:
             return True
         if self.symbolic is False and self.plain_difference:
@@ -62,6 +82,7 @@ class AnswerVerdict:
 
     @property
     def method(self) -> AnswerMethod:
+        """Which verdicts the decision had: the report says how the answer was judged."""
         if self.symbolic is not None and self.llm is not None:
             return "both"
         if self.symbolic is not None:

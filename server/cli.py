@@ -1,6 +1,8 @@
 """The `stepgrade` command: `grade` files of requests, `serve` the HTTP service.
 
-`grade` exits 0 when every line got a report, 1 when some line got an error in its place (the
+Other installed parts add their own subcommands through the `stepgrade.commands` entry-point
+group (`bench`, from the benchmark runner, with the `bench` extra), so the service does not
+import them. `grade` exits 0 when every line got a report, 1 when some line got an error in its place (the
 others are graded), 2 for usage errors only (bad arguments, a missing or empty file).
 """
 
@@ -10,12 +12,12 @@ import argparse
 import json
 import logging
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TextIO
 
 from agent.grader import Grader, LlmUnavailableError
-from eval_sets.cli import add_bench_parser
-from scoring.guard import describe
+from scoring.judge.guard import describe
 from scoring.schema import GradeReport
 from server.pretty import format_report
 from server.requests_io import InputError, Item, ItemError, read_items
@@ -24,6 +26,10 @@ log = logging.getLogger("stepgrade.cli")
 
 EXIT_FAILED_ITEMS = 1
 EXIT_USAGE = 2
+
+COMMAND_GROUP = "stepgrade.commands"
+# Subcommands an extra provides: named here only to say how to get them when they are missing.
+OPTIONAL_COMMANDS = {"bench": "bench"}
 
 
 def _read_input(source: str) -> bytes:
@@ -114,6 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `stepgrade` command line: serve, grade, and the subcommands that extras register."""
     parser = argparse.ArgumentParser(
         prog="stepgrade", description="Grade step-by-step math solutions on their process."
     )
@@ -128,11 +135,45 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", help="interface to bind (default STEPGRADE_HOST or 127.0.0.1)")
     s.add_argument("--port", type=int, help="port (default STEPGRADE_PORT or 8000)")
     s.set_defaults(func=_serve)
-    add_bench_parser(sub)
+    _add_installed_commands(sub)
     return parser
 
 
+def _add_installed_commands(sub: argparse._SubParsersAction) -> None:
+    """Each `stepgrade.commands` entry point registers its subcommands on `sub`.
+
+    A known command whose extra is missing still parses, and says how to install it instead of
+    argparse's "invalid choice".
+    """
+    found: set[str] = set()
+    for point in entry_points(group=COMMAND_GROUP):
+        if point.name in found:  # the same distribution seen twice on sys.path
+            continue
+        found.add(point.name)
+        try:
+            point.load()(sub)
+        except ImportError as err:
+            _add_missing(sub, point.name, f"a module it needs is missing ({err})")
+    for name in OPTIONAL_COMMANDS.keys() - found:
+        _add_missing(sub, name, "it is not registered (an old install: reinstall the package)")
+
+
+def _add_missing(sub: argparse._SubParsersAction, name: str, why: str) -> None:
+    extra = OPTIONAL_COMMANDS.get(name, name)
+    message = (f"stepgrade {name}: not available, {why}; install the `{extra}` extra: "
+               f"pip install 'stepgrade[{extra}]' (in a checkout: make install)")
+    stub = sub.add_parser(name, help=f"(not installed: needs the `{extra}` extra)")
+    stub.add_argument("rest", nargs=argparse.REMAINDER)
+
+    def unavailable(args: argparse.Namespace) -> int:
+        print(message, file=sys.stderr)
+        return EXIT_USAGE
+
+    stub.set_defaults(func=unavailable)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one `stepgrade` command; returns the exit status (2 with a message on bad input)."""
     from agent.build import ConfigError
 
     args = build_parser().parse_args(argv)

@@ -2,29 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.orm import Session
 
 from agent.grader import Grader
+from server.errors import ApiError
 from server.grading import GradingService
 from server.metrics import Metrics
+from server.security import get_owner
 from server.settings import Settings
+from server.store.engine import GradeStore
+from server.store.recording import Recorder
 
 
 def get_grader(request: Request) -> Grader:
+    """The process's grader, built once at start-up."""
     return request.app.state.grader
 
 
 def get_service(request: Request) -> GradingService:
+    """The grading service: limits, deadline and the offline fallback around the grader."""
     return request.app.state.service
 
 
 def get_settings(request: Request) -> Settings:
+    """The settings the service started with."""
     return request.app.state.settings
 
 
 def get_metrics(request: Request) -> Metrics:
+    """The Prometheus metrics of this process."""
     return request.app.state.metrics
 
 
@@ -32,3 +42,28 @@ GraderDep = Annotated[Grader, Depends(get_grader)]
 ServiceDep = Annotated[GradingService, Depends(get_service)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
+
+
+def get_store(request: Request) -> GradeStore:
+    """The grade store; 503 `store_off` when the service keeps no grades."""
+    store: GradeStore | None = request.app.state.store
+    if store is None:
+        raise ApiError(503, "store_off", "this service keeps no grades (STEPGRADE_STORE=off)")
+    return store
+
+
+def get_session(store: Annotated[GradeStore, Depends(get_store)]) -> Iterator[Session]:
+    """A database session for one request, closed after it."""
+    with store.session() as session:
+        yield session
+
+
+def get_recorder(request: Request, owner: Annotated[str, Depends(get_owner)]) -> Recorder:
+    """What stores a finished grade for the caller, before the answer leaves."""
+    calibration = request.app.state.settings.calibration
+    return Recorder(request.app.state.store, owner, calibration.name if calibration else None)
+
+
+OwnerDep = Annotated[str, Depends(get_owner)]
+SessionDep = Annotated[Session, Depends(get_session)]
+RecorderDep = Annotated[Recorder, Depends(get_recorder)]

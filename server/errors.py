@@ -25,6 +25,7 @@ class ApiError(Exception):
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str | None]]:
+    """The one JSON shape of every error the service answers."""
     return {"error": {"code": code, "message": message, "field": field}}
 
 
@@ -37,6 +38,8 @@ _CODES = {400: "invalid_body", 401: "unauthorized", 404: "not_found", 405: "meth
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    """Route every error (validation, API, unexpected) through `error_body`, never a traceback."""
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}

@@ -75,6 +75,7 @@ class StreamCollector:
         self._report: GradeReport | None = None
 
     def add(self, chunk: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The stream events one graph update yields (steps as they are judged, then the report)."""
         events = []
         for node, update in chunk.items():
             update = update or {}

@@ -14,18 +14,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any, cast
 
 import anyio
 
 from agent.grader import Grader, LlmUnavailableError
 from agent.llm.records import LlmRun
+from agent.review import with_review
 from scoring.schema import GradeReport, GradeRequest
 from server.errors import ApiError
 from server.events import StreamCollector
 from server.metrics import Metrics
-from server.schemas import BatchItem, ErrorDetail
+from server.schemas import BatchItem, ErrorDetail, served
 from server.settings import Settings
 
 log = logging.getLogger("stepgrade.grading")
@@ -56,15 +57,18 @@ class GradingService:
                         extra={"llm_budget_s": self.llm_budget, "request_timeout_s": self.seconds})
 
     def uses_llm(self, request: GradeRequest) -> bool:
+        """Whether this request is graded with the model (not offline, and one is configured)."""
         return request.mode != "offline" and self.grader.llm_configured
 
     def check_mode(self, request: GradeRequest) -> None:
+        """Refuse a request for a mode this service cannot grade in (4xx, before any work)."""
         self.grader.check_mode(request)
 
     def _new_run(self, request: GradeRequest) -> LlmRun:
         return self.grader.new_run(self.llm_budget) if self.uses_llm(request) else LlmRun()
 
     async def grade(self, request: GradeRequest, endpoint: str = "grade") -> GradeReport:
+        """One grade under the global limit and the deadline; a failing LLM grade falls back offline."""
         self.check_mode(request)
         start, run = time.perf_counter(), self._new_run(request)
         try:
@@ -105,14 +109,15 @@ class GradingService:
             "elapsed_ms": round((time.perf_counter() - start) * 1000.0, 3),
             "warnings": [*report.meta.warnings, warning[:500]],
             "versions": {**report.meta.versions, "model": self.grader.context.llm_model}})
-        return report.model_copy(update={"meta": meta})
+        return with_review(report.model_copy(update={"meta": meta}),
+                           self.grader.context.uncertainty)
 
     async def grade_many(self, requests: list[GradeRequest]) -> list[BatchItem]:
         """All items at once (each under the global limit), in order; failures stay per item."""
 
         async def one(index: int, request: GradeRequest) -> BatchItem:
             try:
-                return BatchItem(index=index, report=await self.grade(request, "batch"))
+                return BatchItem(index=index, report=served(await self.grade(request, "batch")))
             except ApiError as err:
                 detail = ErrorDetail(code=err.code, message=err.message, field=err.field)
             except LlmUnavailableError as err:
@@ -136,7 +141,9 @@ class GradingService:
         failure: Exception | None = None
         try:
             async with self.limiter:
-                updates = self.grader.astream(request, run)
+                # an async generator (closed below), whatever agent's annotation says
+                updates = cast(AsyncGenerator[dict[str, Any], None],
+                               self.grader.astream(request, run))
                 try:
                     while True:
                         left = deadline - anyio.current_time()

@@ -18,6 +18,7 @@ class JsonFormatter(logging.Formatter):
     """Log records as JSON; `extra={...}` fields become top-level keys."""
 
     def format(self, record: logging.LogRecord) -> str:
+        """One log record as one JSON line, with its extra fields."""
         out: dict[str, object] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
             + f".{int(record.msecs):03d}Z",

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
 
 from agent.build import make_grader
@@ -18,8 +19,9 @@ from server.grading import GradingService
 from server.logs import configure_logging
 from server.metrics import Metrics
 from server.middleware import BodyLimitMiddleware, RequestContextMiddleware
-from server.routes import batch, grade, health, metrics, review, stream
+from server.routes import batch, grade, grades, health, metrics, review, stream
 from server.settings import Settings
+from server.store.lifecycle import keep_pruning, prune, start_store
 from server.warmup import warm_up
 from server.worker_ready import mark_gone, mark_ready, run_dir
 
@@ -47,6 +49,11 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
         app.state.grader = built
         app.state.service = GradingService(built, settings, app_metrics)
         app.state.readiness = await warm_up(built, settings)
+        app.state.store = store = await start_store(settings)
+        pruning = None
+        if store is not None and settings.retention_days is not None:
+            await anyio.to_thread.run_sync(prune, store, settings.retention_days)
+            pruning = asyncio.create_task(keep_pruning(store, settings.retention_days))
         # What start-up loaded (torch, the embedding model, the libraries: ~600k objects) lives as
         # long as the process: out of the cyclic collector's reach, its full collections stop
         # walking it. LLM grades under load: 21 -> 16-18 ms of CPU each (measured here).
@@ -67,6 +74,10 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
         finally:
             if shared is not None:
                 mark_gone(shared)
+            if pruning is not None:
+                pruning.cancel()
+            if store is not None:
+                store.close()
 
     app = FastAPI(
         title="stepgrade",
@@ -78,6 +89,6 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware, metrics=app_metrics)  # outermost: sees all
-    for module in (health, metrics, grade, batch, stream, review):
+    for module in (health, metrics, grade, batch, stream, grades, review):
         app.include_router(module.router)
     return app

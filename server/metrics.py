@@ -38,6 +38,7 @@ class Metrics:
                                      "(the grade went on without them).", ["check"], registry=r)
 
     def record_report(self, report: GradeReport, endpoint: str) -> None:
+        """Count a finished grade and observe its latency, degradation and failed checks."""
         meta = report.meta
         self.grades.labels(mode=meta.mode, endpoint=endpoint).inc()
         self.grade_latency.labels(mode=meta.mode).observe(meta.elapsed_ms / 1000.0)

@@ -10,6 +10,7 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -23,7 +24,7 @@ _HEADER = b"x-request-id"
 _TIMING = b"server-timing"
 
 
-async def _send_json(send: Send, status: int, body: dict[str, object], rid: str) -> None:
+async def _send_json(send: Send, status: int, body: Mapping[str, object], rid: str) -> None:
     data = json.dumps(body).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
@@ -56,6 +57,7 @@ class RequestContextMiddleware:
         self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Give the request an id, log it and count it, whatever the route answers."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -114,6 +116,7 @@ class BodyLimitMiddleware:
             "body_too_large", f"the request body exceeds {self.max_bytes} bytes"), rid)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, cutting it off with a 413 once its body passes the limit."""
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return

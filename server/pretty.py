@@ -19,7 +19,20 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
+def _sureness(report: GradeReport, width: int) -> list[str]:
+    """The score interval and, when the grade asks for it, why a person should look."""
+    lines = []
+    if report.score_interval is not None:
+        lo, hi = report.score_interval
+        lines.append(f"likely      {lo}-{hi} (80% interval)")
+    if report.needs_review:
+        reasons = "; ".join(r.message for r in report.review_reasons)
+        lines += textwrap.wrap(f"REVIEW      {reasons}", width, subsequent_indent=" " * 12)
+    return lines
+
+
 def format_report(report: GradeReport, width: int | None = None) -> str:
+    """A report as readable tables for a terminal (`stepgrade grade --pretty`)."""
     width = width or min(shutil.get_terminal_size((110, 20)).columns, 140)
     text_w = max(width - 40, 30)
     lines = [
@@ -27,6 +40,7 @@ def format_report(report: GradeReport, width: int | None = None) -> str:
             f"score {report.score}/10 (raw {report.score_raw:.2f}, binary {report.score_binary})   "
             f"type {report.problem_type}   language {report.language}   mode {report.meta.mode}"
         ),
+        *_sureness(report, width),
         "",
         f"{'#':>3}  {'label':<13} {'valid':>5}  step",
         f"{'-' * 3}  {'-' * 13} {'-' * 5}  {'-' * text_w}",

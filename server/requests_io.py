@@ -36,6 +36,7 @@ class ItemError:
     field: str | None = None
 
     def body(self) -> dict[str, str | None]:
+        """The error in the service's JSON error shape."""
         return {"code": self.code, "message": self.message, "field": self.field}
 
 
@@ -53,6 +54,7 @@ class Item:
         return {self.where: self.number, "error": error.body()}
 
     def label(self) -> str:
+        """Where the item came from, for messages (`line 3`, `item 2`)."""
         return f"{self.where} {self.number}"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.schema import GradeReport, GradeRequest
+from scoring.schema import GradeReport, GradeRequest, Meta
 
 
 class ErrorDetail(BaseModel):
@@ -15,6 +15,25 @@ class ErrorDetail(BaseModel):
 
 class ErrorResponse(BaseModel):
     error: ErrorDetail
+
+
+class ServedMeta(Meta):
+    grade_id: str | None = Field(
+        default=None, description="The stored grade (`GET /grades/{id}`); absent when the "
+        "service keeps no grades (STEPGRADE_STORE=off).", exclude_if=lambda v: v is None)
+
+
+class ServedReport(GradeReport):
+    """The GradeReport as the service answers it: its `meta` names the stored grade."""
+
+    meta: ServedMeta  # a Meta with the grade's id
+
+
+def served(report: GradeReport, grade_id: str | None = None) -> ServedReport:
+    """`report` as answered, without re-validating what the grader built."""
+    meta = ServedMeta.model_construct(report.meta.model_fields_set | {"grade_id"},
+                                      **{**dict(report.meta), "grade_id": grade_id})
+    return ServedReport.model_construct(report.model_fields_set, **{**dict(report), "meta": meta})
 
 
 class BatchRequest(BaseModel):
@@ -29,7 +48,7 @@ class BatchItem(BaseModel):
     """One item's outcome: a report, or the error that item alone ran into."""
 
     index: int = Field(description="0-based position in the request's `items`.")
-    report: GradeReport | None = None
+    report: ServedReport | None = None
     error: ErrorDetail | None = None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from typing import Annotated
 
@@ -28,3 +29,18 @@ def require_api_key(request: Request,
     if not matched:
         raise ApiError(401, "unauthorized", "missing or invalid X-API-Key header", "X-API-Key",
                        headers={"WWW-Authenticate": "APIKey"})
+
+
+DEFAULT_OWNER = "default"  # every grade's owner when no keys are configured
+
+
+def owner_id(key: str) -> str:
+    """The store's name for a key's owner: a hash, so no stored row or log carries a key."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def get_owner(request: Request, key: Annotated[str | None, Depends(api_key_header)]) -> str:
+    """The caller's owner id; routes check the key itself with `require_api_key`."""
+    if not request.app.state.settings.api_keys:
+        return DEFAULT_OWNER
+    return owner_id(key or "")

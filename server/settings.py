@@ -6,7 +6,8 @@ The grading part (LLM endpoint and limits, embedding model, answer check) is
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import NoDecode
@@ -34,12 +35,26 @@ class Settings(GradingSettings):
     preload_answer_worker: bool = True
     log_json: bool = True
     workers: int = 1  # `stepgrade serve` processes; each loads its own models
+    # The grade store (issue 26): every grade kept, for the review queue and recalibration.
+    store: Literal["on", "off"] = "on"
+    database_url: str | None = None  # None: an SQLite file in data_dir
+    data_dir: Path = Path("data")
+    retention_days: float | None = Field(default=None, gt=0)  # None: keep grades forever
 
     @field_validator("api_keys", mode="before")
     @classmethod
     def _split_keys(cls, value: object) -> object:
         """`STEPGRADE_API_KEYS=key1,key2`: comma-separated keys, blanks dropped."""
         return comma_separated(value)
+
+    @property
+    def store_url(self) -> str | None:
+        """The grade store's SQLAlchemy URL, or None when the service keeps nothing."""
+        if self.store == "off":
+            return None
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'stepgrade.db').resolve()}"
 
     @property
     def request_seconds(self) -> float:

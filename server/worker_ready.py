@@ -21,10 +21,12 @@ def run_dir() -> Path | None:
 
 
 def mark_ready(directory: Path, pid: int | None = None) -> None:
+    """Say this worker has warmed up and serves (a file named for its pid)."""
     (directory / f"ready-{pid or os.getpid()}").touch()
 
 
 def mark_gone(directory: Path, pid: int | None = None) -> None:
+    """Withdraw this worker's readiness mark when it stops."""
     (directory / f"ready-{pid or os.getpid()}").unlink(missing_ok=True)
 
 

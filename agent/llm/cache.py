@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
 from langchain_core.messages import message_to_dict, messages_from_dict
 from langchain_core.outputs import ChatGeneration
 
-_ENDPOINT_FORM = re.compile(r", '(?:maxLength|maxItems|minItems|minimum|maximum)': \d+")
+from agent.llm.langchain_adapter import replay_key
 
 
 class AnswerCache(BaseCache):
@@ -40,11 +39,13 @@ class AnswerCache(BaseCache):
         # answer's ceiling), not the client's URL or time-outs. What differs between OpenAI's
         # API and the other servers (the ceiling's name, the schema's length bounds) does not
         # change the question, so answers recorded from one replay for the other.
-        request = _ENDPOINT_FORM.sub("", llm_string.replace("'max_completion_tokens'", "'max_tokens'"))
+        """The file for one request: a digest of the prompt and the endpoint-neutral parameters."""
+        request = replay_key(llm_string)
         digest = hashlib.sha256(f"{prompt}\n{request}".encode()).hexdigest()
         return self.directory / f"{digest[:32]}.json"
 
     def lookup(self, prompt: str, llm_string: str) -> RETURN_VAL_TYPE | None:
+        """The recorded answer for the request, if any (LangChain's cache interface)."""
         file = self.path(prompt, llm_string)
         if not file.is_file():
             return None
@@ -52,6 +53,7 @@ class AnswerCache(BaseCache):
         return [ChatGeneration(message=m) for m in messages_from_dict(saved["messages"])]
 
     def update(self, prompt: str, llm_string: str, return_val: RETURN_VAL_TYPE) -> None:
+        """Record the answer at once, so that a killed run keeps it."""
         messages = [message_to_dict(g.message) for g in return_val if isinstance(g, ChatGeneration)]
         if not messages:
             return
@@ -61,6 +63,7 @@ class AnswerCache(BaseCache):
         partial.replace(file)
 
     def clear(self, **kwargs: Any) -> None:
+        """Forget every recorded answer."""
         for file in self.directory.glob("*.json"):
             file.unlink()
 

@@ -3,23 +3,19 @@ method, and when the endpoint last answered.
 
 A call is langchain-openai's `with_structured_output(schema, method=...)` on a chat model of
 the running event loop (an HTTP connection belongs to the loop that opened it, and the CLI, the
-tests and the benchmark runner each run their own loops): the model bound for the method
-(`.first`) and the method's parser (`.last`). Run apart they give what `include_raw=True` gives
-(the raw message, the parsed value or the parsing error) for 3.6 ms of CPU a call instead of
-6.7 ms (measured here): `include_raw=True` wraps them in five more runnables, and at four calls
-a grade that difference alone is most of the service's 20 ms budget. Calls are built once per
-(operation, method, `max_tokens`, bounds) and reused: building one costs more than a call
-(`agent/llm/tokens.py` rounds the ceilings so that there are few).
+tests and the benchmark runner each run their own loops), split into the model bound for the
+method and the method's parser (`agent.llm.langchain_adapter.split_structured`, which says why).
+Calls are built once per (operation, method, `max_tokens`, bounds) and reused: building one
+costs more than a call (`agent/llm/tokens.py` rounds the ceilings so that there are few).
 
 Answers can be streamed (`LlmConfig.stream`; by default only to llama.cpp's server, for its
-CPU) so that a request the grade's deadline cancels stops on the server too. llama.cpp's server checks a streamed request's connection at
-every token it sends; a non-streamed request's only when a full second passes with no result
-for any request on the server (`server_response_reader::next` in its `server-queue.cpp`),
-which another request streaming keeps from happening. Measured with that server: a
-non-streamed request whose client left after 3 s ran on to its 400 `max_tokens` (19 s more)
-beside a streaming one; streamed, it stopped within 2 s. The price is client CPU: the SDK and
-LangChain build objects per chunk, a token each, 0.12-0.15 ms per answer token here (answers
-of 69 tokens: 3.0 ms of CPU a call whole, 11-14 ms streamed, against the fake endpoint).
+CPU) so that a request the grade's deadline cancels stops on the server too. llama.cpp's server
+checks a streamed request's connection at every token it sends; a non-streamed request's only
+when a full second passes with no result for any request on the server
+(`server_response_reader::next` in its `server-queue.cpp`), which another request streaming
+keeps from happening, so a non-streamed request whose client left runs on to its `max_tokens`.
+The price is client CPU: the SDK and LangChain build objects per chunk, a token each, which
+makes a streamed call several times dearer than a whole one.
 """
 
 from __future__ import annotations
@@ -38,11 +34,12 @@ import openai
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.ai import add_ai_message_chunks
 from langchain_core.output_parsers import BaseOutputParser
-from langchain_core.runnables import Runnable, RunnableSequence
+from langchain_core.runnables import Runnable
 from langchain_openai.chat_models.base import BaseChatOpenAI
 
 from agent.llm.config import STREAM_FOR_SERVERS, LlmConfig
 from agent.llm.factory import ceiling_field, grading_client, grammar_bounds, make_chat_model
+from agent.llm.langchain_adapter import answers_json_schema_by_tools, split_structured
 from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
 from scoring.schema import StructuredMethod
 
@@ -67,7 +64,8 @@ class StructuredCall:
 class Slots(Protocol):
     """A cap on requests in flight shared with other processes (`eval_sets.runner.llm_gate`)."""
 
-    def ahold(self) -> AbstractAsyncContextManager[None]: ...
+    def ahold(self) -> AbstractAsyncContextManager[None]:
+        """Hold one slot while the block runs."""
 
 
 # Seconds the one `GET /models` that identifies the endpoint may take (at most the request time-out).
@@ -154,12 +152,12 @@ class LlmClient:
         key = (operation, method, max_tokens, shape)
         call = models.calls.get(key)
         if call is None:
-            strict = {} if method == "json_mode" else {"strict": True}
+            options: dict[str, Any] = {ceiling_field(self.config.base_url): max_tokens}
+            if method != "json_mode":
+                options["strict"] = True
             runnable = models.model.with_structured_output(
-                schema_for(operation, method, shape), method=method,
-                **{ceiling_field(self.config.base_url): max_tokens}, **strict)
-            assert isinstance(runnable, RunnableSequence)
-            call = models.calls[key] = StructuredCall(runnable.first, runnable.last)
+                schema_for(operation, method, shape), method=method, **options)
+            call = models.calls[key] = StructuredCall(*split_structured(runnable))
         return call
 
     async def answer(self, call: StructuredCall, messages: list[BaseMessage]) -> AIMessage:
@@ -174,7 +172,7 @@ class LlmClient:
         sent, where a whole `ainvoke` of a stream would close a cut-off JSON for us), within
         the request's time-out (the HTTP client's applies to each chunk only)."""
         if not self.streams:
-            return await call.model.ainvoke(messages)  # type: ignore[no-any-return]
+            return await call.model.ainvoke(messages)
         limit = asyncio.timeout(self.config.timeout)
         try:
             async with limit:
@@ -194,7 +192,8 @@ class LlmClient:
 
     def methods(self) -> list[StructuredMethod]:
         """The accepted method first, then the others in the configured order, minus refusals."""
-        order = [m for m in self.config.methods if m not in self.unsupported]
+        order = [m for m in self.config.methods if m not in self.unsupported
+                 and not (m == "json_schema" and answers_json_schema_by_tools(self.config.model))]
         if self.accepted in order:
             order.remove(self.accepted)
             order.insert(0, self.accepted)
@@ -207,7 +206,9 @@ class LlmClient:
         self.accepted = accepted
 
     def answered(self) -> None:
+        """Note an HTTP 200 now, for readiness checks."""
         self.last_answer = time.monotonic()
 
     def answered_within(self, seconds: float) -> bool:
+        """Whether the endpoint answered within the last `seconds`."""
         return self.last_answer is not None and time.monotonic() - self.last_answer <= seconds

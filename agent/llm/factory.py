@@ -5,9 +5,8 @@ answer cache behave the same everywhere. Its default HTTP client is a plain `htt
 (the SDK's documented escape hatch), which respx sees. The grader passes `grading_client`, sized
 for a busy service: the OpenAI SDK's own kind (`httpx2`), its requests taking turns over small
 connection pools. A pool's bookkeeping per request grows with the requests in it (httpcore2's
-linearly, httpx 0.28's quadratically): with the 192 requests of 64 concurrent grades in flight,
-one request cost 9.4 ms of CPU through one httpx pool, 3.2 ms through one httpx2 pool, 1.3 ms
-over httpx pools of 8 and 1.0 ms over httpx2 pools of 8 (measured here). The SDK's own retries
+linearly, httpx 0.28's quadratically), so many small pools cost less CPU per request than one
+large one, and httpx2's less than httpx's. The SDK's own retries
 are off (`max_retries=0`): tenacity, around each request, is the one retry layer
 (`agent/llm/retry.py`). A client belongs to the event loop that uses it: build one per loop.
 """
@@ -24,6 +23,7 @@ from langchain_openai.chat_models.base import BaseChatOpenAI
 
 from agent.llm.cache import AnswerCache, replay_transport
 from agent.llm.config import LlmConfig
+from agent.llm.langchain_adapter import WireChatOpenAI
 
 
 def _openai(base_url: str) -> bool:
@@ -51,8 +51,7 @@ class TakeTurns(httpx2.AsyncBaseTransport):
     """Requests in turn over several small httpx2 connection pools (see the module's note).
 
     The pools share one TLS context: each would otherwise load the system's certificates
-    itself, 20 ms of CPU apiece (0.63 s for the default 32 pools, at every grader's first
-    request, measured here)."""
+    itself, at every grader's first request."""
 
     def __init__(self, connections: int, pool_size: int = POOL_SIZE) -> None:
         sizes = [pool_size] * (connections // pool_size) + [connections % pool_size]
@@ -62,9 +61,11 @@ class TakeTurns(httpx2.AsyncBaseTransport):
         self._turn = itertools.cycle(self.pools)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Send `request` through the next pool in turn."""
         return await next(self._turn).handle_async_request(request)
 
     async def aclose(self) -> None:
+        """Close every pool."""
         for pool in self.pools:
             await pool.aclose()
 
@@ -75,39 +76,6 @@ def grading_client(config: LlmConfig) -> httpx2.AsyncClient:
     transport = (replay_transport(config.cache_dir) if replay  # type: ignore[arg-type]
                  else TakeTurns(max(1, config.max_connections)))
     return httpx2.AsyncClient(timeout=httpx2.Timeout(config.timeout), transport=transport)
-
-
-# The request fields that only need to reach the wire: the messages, and the format fields
-# `with_structured_output` binds.
-WIRE_FIELDS = ("messages", "response_format", "tools", "tool_choice")
-
-
-class WireChatOpenAI(BaseChatOpenAI):
-    """`BaseChatOpenAI` whose messages and format fields reach the request body as they are
-    (`extra_body`).
-
-    The OpenAI SDK walks every request's parameters against its typed declarations before
-    sending them (the messages and the whole schema); for these fields the walk changes
-    nothing. And a `json_schema` request goes through `create` rather than `parse`, which builds
-    a second, typed copy of the completion. Measured here against the fake endpoint: 3.5 ms of
-    CPU a `json_schema` call with both, 2.6 ms with the format fields moved (a bare httpx
-    request is 0.9 ms); moving the messages too saves 0.12 ms more a request (a 2,000-character
-    prompt: 0.21 ms for the SDK's walk, 0.09 ms without them). A finish at `max_tokens` then
-    comes back as a completion, not `LengthFinishReasonError`; `structured._read` reads it.
-    The move happens on the request, after LangChain has keyed its answer cache on the bound
-    fields, so recorded answers keep replaying. The JSON on the wire is unchanged: the SDK
-    writes `extra_body` over the body it built, so the empty `messages` it was given is
-    replaced."""
-
-    def _get_request_payload(self, input_: Any, *, stop: list[str] | None = None,
-                             **kwargs: Any) -> dict[str, Any]:
-        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
-        if "messages" not in payload:  # the responses API: not used here
-            return payload
-        wire = {name: payload.pop(name) for name in WIRE_FIELDS if name in payload}
-        payload["extra_body"] = {**(payload.get("extra_body") or {}), **wire}
-        payload["messages"] = []
-        return payload
 
 
 def make_chat_model(config: LlmConfig, http_async_client: Any | None = None) -> BaseChatOpenAI:

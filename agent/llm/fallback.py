@@ -2,7 +2,7 @@
 
 The update carries the warning and `degraded=True`, so the report shows what happened
 (`meta.degraded`, `meta.warnings`; the operation's record in `meta.llm_operations` says why)
-instead of a silent minimum score (DESIGN.md 5).
+instead of a silent minimum score (docs/architecture.md 5).
 """
 
 from __future__ import annotations

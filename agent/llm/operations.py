@@ -87,12 +87,14 @@ def _verdict(step: JudgedStep | Any, index: int, warnings: list[str]) -> StepVer
 
 async def judge_difficulty(llm: LlmClient, run: LlmRun, problem: str, solution: str,
                            language: str) -> Difficulty:
+    """The model's difficulty reading, which decides whether the steps are judged at all."""
     answer: Difficulty = await _ask(llm, run, "difficulty", language, problem=problem,
                                     solution=solution)
     return answer
 
 
 def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
+    """The model's answer in the form the offline calibration gives, so later nodes read one type."""
     needed = answer.process_evaluation_needed or answer.level > 1
     return DifficultyVerdict(answer.level, needed, answer.reason)
 
@@ -100,9 +102,8 @@ def to_difficulty_verdict(answer: Difficulty) -> DifficultyVerdict:
 def _most_steps(solution: str) -> int:
     """At most one step per line or sentence: the prompts ask for whole ideas and to merge
     fragments, and a small model under a grammar fills the list to its bound (Gemma 3 270M
-    wrote "1".."12" for a four-line solution given room for 12). Human segmentations have
-    more steps than this in 4.4% (fit) and 4.1% (check) of StepMathBench's dev solutions and
-    in none of MR-MATH's; the former bound, 2n + 2, in 0.6% and 0.5%."""
+    wrote "1".."12" for a four-line solution given room for 12). Human segmentations seldom
+    have more steps than this."""
     return estimated_steps(solution)
 
 
@@ -112,6 +113,7 @@ def _some_step(value: Segmentation) -> list[str]:
 
 async def segment_solution(llm: LlmClient, run: LlmRun, problem: str, solution: str,
                            language: str) -> list[str]:
+    """The solution split into steps by the model, blank steps dropped."""
     answer: Segmentation = await _ask(
         llm, run, "segmentation", language, items=_most_steps(solution), verbatim=solution,
         check=_some_step, problem=problem, solution=solution)
@@ -158,6 +160,7 @@ async def judge_fused(llm: LlmClient, run: LlmRun, req: JudgeRequest, solution: 
 
 async def judge_answer(llm: LlmClient, run: LlmRun, problem: str, answer: str,
                        references: Sequence[str], language: str) -> AnswerJudgement:
+    """The model's judgement of the final answer against the references."""
     verdict: AnswerJudgement = await _ask(llm, run, "answer_judgement", language,
                                           problem=problem, answer=answer,
                                           references=list(references))

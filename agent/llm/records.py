@@ -41,6 +41,7 @@ class LlmRun:
 
     @property
     def degraded(self) -> bool:
+        """Whether any operation of the grade fell back to the offline path."""
         return any(op.degraded for op in self.operations)
 
     def meta_fields(self) -> dict[str, Any]:
@@ -70,4 +71,5 @@ def fail(record: OperationRecord, reason: DegradeReason, detail: str) -> LlmErro
 
 
 def elapsed_ms(start: float) -> float:
+    """Milliseconds since `start` (a `time.perf_counter()` reading), rounded for reports."""
     return round((time.perf_counter() - start) * 1000.0, 3)

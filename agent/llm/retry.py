@@ -24,6 +24,7 @@ from tenacity import (
     stop_before_delay,
     wait_random_exponential,
 )
+from tenacity.stop import stop_base
 
 _BACKOFF = wait_random_exponential(multiplier=0.5, max=8.0)
 _FORMAT = re.compile(
@@ -47,6 +48,7 @@ def not_supported(err: BaseException) -> bool:
 
 
 def transient(err: BaseException) -> bool:
+    """Whether `err` may pass on retrying: connection failures, time-outs, 408/409/429 and 5xx."""
     if isinstance(err, openai.APIConnectionError):  # time-outs included
         return True
     if isinstance(err, openai.APIStatusError):
@@ -84,7 +86,7 @@ def _wait(state: RetryCallState) -> float:
 
 def retrying(max_retries: int, deadline: float | None) -> AsyncRetrying:
     """A tenacity controller for one request; `deadline` is event-loop time."""
-    stop = stop_after_attempt(1 + max(0, max_retries))
+    stop: stop_base = stop_after_attempt(1 + max(0, max_retries))
     if deadline is not None:
         stop = stop | stop_before_delay(max(0.0, deadline - asyncio.get_running_loop().time()))
     return AsyncRetrying(retry=retry_if_exception(transient), wait=_wait, stop=stop, reraise=True)

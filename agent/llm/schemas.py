@@ -89,7 +89,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 
 @cache
-def strict_json_schema(name: str) -> dict[str, object]:
+def strict_json_schema(name: str) -> dict[str, Any]:
     """The schema as sent to the model: titles dropped, everything else as pydantic writes it.
 
     Built once per operation (pydantic's generation costs milliseconds per call); callers only

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -143,9 +143,9 @@ async def _send(llm: LlmClient, run: LlmRun, record: OperationRecord, method: St
         except (AttributeError, TypeError, KeyError, ValueError) as err:
             raise UnreadableReplyError(f"{type(err).__name__}: {err}"[:300]) from err
 
-    raw = await retrying(llm.config.max_retries, run.deadline)(attempt)
+    raw: AIMessage = await retrying(llm.config.max_retries, run.deadline)(attempt)
     llm.answered()
-    usage = raw.usage_metadata or {}
+    usage: Mapping[str, Any] = raw.usage_metadata or {}
     record.prompt_tokens += int(usage.get("input_tokens", 0))
     record.completion_tokens += int(usage.get("output_tokens", 0))
     try:

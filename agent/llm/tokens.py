@@ -59,7 +59,7 @@ def _skeleton(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
     if kind == "array":
         item = _skeleton(schema.get("items", {}), defs)
         return [item] * 3 if isinstance(item, int) else [item]
-    return {"string": "", "integer": 10, "number": 1.5, "boolean": False}.get(kind, None)
+    return {"string": "", "integer": 10, "number": 1.5, "boolean": False}.get(str(kind))
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,7 @@ def _reasons(value: Any) -> int:
 
 @cache
 def shape(operation: str) -> Shape:
+    """The token shape of `operation`'s answer, from its schema (cached: schemas do not change)."""
     schema = strict_json_schema(operation)
     whole = _skeleton(schema, schema.get("$defs", {}))
     lists = [v for v in whole.values() if isinstance(v, list)]

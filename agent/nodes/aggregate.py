@@ -1,6 +1,6 @@
-"""`aggregate`: the deterministic end of the graph; code computes every number (DESIGN.md 4.3).
+"""`aggregate`: the deterministic end of the graph; code computes every number (docs/architecture.md 4.3).
 
-It also reports what was contained on the way (`scoring.guard`, `agent.containment`): each
+It also reports what was contained on the way (`scoring.judge.guard`, `agent.containment`): each
 failed check becomes a warning and a name in `meta.failed_checks`.
 """
 
@@ -11,20 +11,21 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.review import with_review
 from agent.state import GradeState
 from prompts.render import PROMPT_SET_VERSION
-from scoring.fuse import GradeInputs, fuse
-from scoring.guard import Guard, failed_names, failure_warnings
-from scoring.hcrs import HcrsConfig
+from scoring.judge.guard import Guard, failed_names, failure_warnings
 from scoring.schema import Meta
-from scoring.tree import TreeResult, build_tree
+from scoring.score.fuse import GradeInputs, fuse
+from scoring.score.hcrs import HcrsConfig
+from scoring.score.tree import TreeResult, build_tree
 from scoring.verdict import StepVerdict
 
 NOT_EVALUATED = "process not evaluated: the difficulty module rated the problem simple"
 
 
 def _simple_path(state: GradeState) -> tuple[list[StepVerdict], TreeResult]:
-    """Difficulty level 1: no step judging; the score follows the answer alone (DESIGN.md 4.3)."""
+    """Difficulty level 1: no step judging; the score follows the answer alone (docs/architecture.md 4.3)."""
     steps = state["steps"]
     verdicts = [StepVerdict("correct", NOT_EVALUATED) for _ in steps]
     if steps and state["answer"].correct is False:
@@ -34,6 +35,8 @@ def _simple_path(state: GradeState) -> tuple[list[StepVerdict], TreeResult]:
 
 
 def skeleton_length(state: GradeState) -> int | None:
+    """The number of steps a complete solution has, when the request gives a skeleton or reference
+    steps."""
     request = state["request"]
     if request.skeleton:
         return len(request.skeleton)
@@ -43,6 +46,7 @@ def skeleton_length(state: GradeState) -> int | None:
 
 
 def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the report, from every part the earlier nodes produced."""
     if state["evaluate_process"]:
         verdicts, tree = state["verdicts"], state["tree"]
     else:
@@ -62,7 +66,8 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     use_llm = bool(state.get("use_llm"))
     versions = {"prompt_set": PROMPT_SET_VERSION if use_llm else "offline-1",
-                "hazard": _hazard_version(runtime.context.fuse.hcrs)}
+                "hazard": _hazard_version(runtime.context.fuse.hcrs),
+                "calibration": runtime.context.judge.calibration.version}
     if use_llm:
         versions["model"] = runtime.context.llm_model
     guard = Guard()
@@ -77,13 +82,15 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     report = fuse(inputs, meta, runtime.context.fuse, guard)
     failures = [*state.get("check_failures", []), *guard.failures]
-    if not failures:
-        return {"report": report}
-    contained = report.meta.model_copy(update={
-        "warnings": [*report.meta.warnings, *failure_warnings(failures)],
-        "failed_checks": failed_names(failures),
-    })
-    return {"report": report.model_copy(update={"meta": contained})}
+    if failures:
+        contained = report.meta.model_copy(update={
+            "warnings": [*report.meta.warnings, *failure_warnings(failures)],
+            "failed_checks": failed_names(failures),
+        })
+        report = report.model_copy(update={"meta": contained})
+    reliability = runtime.context.judge.reliability_for(report.language) \
+        if report.meta.mode == "llm" else None
+    return {"report": with_review(report, runtime.context.uncertainty, reliability)}
 
 
 def _hazard_version(config: HcrsConfig) -> str:

@@ -13,8 +13,8 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context
 from agent.state import GradeState
-from scoring.align import align
-from scoring.embed import similarity_matrix
+from scoring.align.embed import similarity_matrix
+from scoring.align.realign import align
 
 
 def _related(state: GradeState, ctx: Context) -> bool:
@@ -27,6 +27,7 @@ def embeds(state: GradeState, ctx: Context) -> bool:
 
 
 def align_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the solution's steps matched to the reference steps."""
     ctx = runtime.context
     if not embeds(state, ctx):
         return {"alignment": None, "problem_similarity": None}

@@ -19,8 +19,8 @@ from agent.llm.fallback import degraded
 from agent.llm.operations import judge_difficulty, to_difficulty_verdict
 from agent.llm.records import LlmError
 from agent.state import GradeState
-from scoring.difficulty import calibrate_difficulty as calibrate
-from scoring.segment import segment_steps
+from scoring.steps.difficulty import calibrate_difficulty as calibrate
+from scoring.steps.segment import segment_steps
 from scoring.verdict import DifficultyVerdict
 
 
@@ -37,6 +37,7 @@ def _offline(state: GradeState, context: Context) -> dict[str, Any]:
 
 
 async def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the problem's difficulty, by the model or offline."""
     request, context = state["request"], runtime.context
     llm = grading_llm(state, context)
     if llm is None or not (request.modules.difficulty or request.problem_type is None):

@@ -26,6 +26,7 @@ from agent.state import GradeState
 
 
 async def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the final answer's verdict, by the model where the symbolic check cannot tell."""
     answer = state["answer"]
     llm = grading_llm(state, runtime.context)
     if llm is None or answer.extracted is None or not answer.reference:

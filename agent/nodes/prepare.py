@@ -1,4 +1,4 @@
-"""`prepare`: language, problem type, the final answer and its symbolic check (DESIGN.md 3).
+"""`prepare`: language, problem type, the final answer and its symbolic check (docs/architecture.md 3).
 
 An empty solution (README "Empty solutions") is decided here: nothing to extract, the answer is
 wrong when there is a reference, and no later node asks a model about it.
@@ -13,16 +13,17 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.inputs import reference_steps, solution_text
 from agent.state import GradeState
-from scoring.answer import AnswerCheck, check_answer
-from scoring.answer_verdict import answer_verdict, answer_warnings
-from scoring.guard import Guard
-from scoring.language import detect_language
-from scoring.problem_type import detect_problem_type
+from scoring.answer.compare import AnswerCheck, check_answer
+from scoring.answer.verdict import answer_verdict, answer_warnings
+from scoring.judge.guard import Guard
+from scoring.steps.language import detect_language
+from scoring.steps.problem_type import detect_problem_type
 
 EMPTY_SOLUTION = "empty solution: nothing to grade"
 
 
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: language, problem type, answer check and mode, read once for every later node."""
     request = state["request"]
     guard = Guard()
     text = solution_text(request)
@@ -39,12 +40,12 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         check = AnswerCheck(None, False if gold else None, False)
         warnings = [EMPTY_SOLUTION]
     else:
-        check = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
-                          problem=request.problem,
-                          default=None)
+        checked = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
+                            problem=request.problem,
+                            default=None)
         # A failed check is reported as such; "no answer found" would mislead.
-        warnings = answer_warnings(check, gold, timeout) if check else []
-        check = check or AnswerCheck(None, None, False)
+        warnings = answer_warnings(checked, gold, timeout) if checked else []
+        check = checked or AnswerCheck(None, None, False)
     answer = answer_verdict(check, gold)
     return {
         "use_llm": request.mode != "offline" and runtime.context.llm is not None and not empty,

@@ -27,10 +27,13 @@ def spans(n_steps: int, size: int) -> list[tuple[int, int]]:
 
 
 def chunk_sends(state: GradeState, size: int) -> list[Send]:
+    """One `score_chunk` task per span of at most `size` steps, so long solutions are judged in
+    parallel."""
     return [Send("score_chunk", {"state": state, "span": span}) for span in spans(len(state["steps"]), size)]
 
 
 async def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the model's verdicts on one span of steps; a failure degrades that span only."""
     state, (first, last) = payload["state"], payload["span"]
     context = runtime.context
     llm = grading_llm(state, context)
@@ -43,4 +46,4 @@ async def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> dict[st
     except LlmError as err:
         update = degraded(err, f"judge for steps {first}-{last}")
         return {**update, "chunks": [ChunkVerdicts(first, [None] * (last - first + 1), False)]}
-    return {"chunks": [ChunkVerdicts(first, verdicts, True)], "warnings": warnings}
+    return {"chunks": [ChunkVerdicts(first, list(verdicts), True)], "warnings": warnings}

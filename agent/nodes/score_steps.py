@@ -37,6 +37,7 @@ def _joined(state: GradeState) -> dict[str, Any]:
 
 
 async def score_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: every step's verdict, from the chunks, one model call or the offline judge."""
     if state.get("chunks"):
         return _joined(state)
     context = runtime.context

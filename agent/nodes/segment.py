@@ -18,12 +18,13 @@ from agent.llm.fallback import degraded
 from agent.llm.operations import judge_fused, segment_solution
 from agent.llm.records import LlmError
 from agent.state import GradeState
-from scoring.segment import cap_steps, segment_steps
+from scoring.schema import Language
+from scoring.steps.segment import cap_steps, segment_steps
 
 COVERAGE_WARN = 0.5
 
 
-def _offline(solution: str, language: str) -> tuple[list[str], list[str]]:
+def _offline(solution: str, language: Language) -> tuple[list[str], list[str]]:
     """(steps, warnings); no steps only for an empty solution (README "Empty solutions")."""
     steps = segment_steps(solution, language) or ([solution.strip()] if solution.strip() else [])
     return cap_steps(steps)
@@ -38,6 +39,7 @@ def _coverage_warnings(solution: str, steps: list[str]) -> list[str]:
 
 
 async def segment(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the solution's steps, as given, by the model, or by the offline splitter."""
     request = state["request"]
     if request.solution_steps is not None:
         return {"steps": [s.strip() for s in request.solution_steps if s.strip()]}
@@ -47,7 +49,7 @@ async def segment(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any
         steps, warnings = await asyncio.to_thread(_offline, solution, request.language)
         return {"steps": steps, "warnings": warnings}
     run = runtime.context.run
-    warnings: list[str] = []
+    warnings = []
     try:
         if fused_call(request):
             steps, verdicts = await judge_fused(llm, run, judge_request(state), solution, warnings)

@@ -1,9 +1,10 @@
 """`verify`: the one decision: findings (and, in LLM mode, the model's labels) become labels.
 
 Offline, the labels follow the calibrated posterior of each step. In LLM mode the model's label
-is one more source with the reliability the context sets (`JudgeConfig.reliability`): a label
+is one more source with the reliability the context sets for the solution's language
+(`JudgeConfig.reliability_for`): a label
 changes only where the posterior crosses the threshold against it, and every change or
-disagreement is a warning (DESIGN.md 4.10). Parts of a long solution whose model call failed are
+disagreement is a warning (docs/architecture.md 4.10). Parts of a long solution whose model call failed are
 labelled from the evidence alone.
 """
 
@@ -20,8 +21,10 @@ from scoring.judge import decide
 
 
 def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Graph node: the step verdicts checked against the deterministic findings."""
     config = runtime.context.judge
     model = state.get("verdicts") if state.get("judged_by") == "llm" else None
-    verdicts, warnings = decide(judge_input(state), state["evidence"], config.calibration, model,
-                                config.reliability, config.decide)
+    inp = judge_input(state)
+    verdicts, warnings = decide(inp, state["evidence"], config.calibration, model,
+                                config.reliability_for(inp.language), config.decide)
     return {"verdicts": verdicts, "warnings": warnings}

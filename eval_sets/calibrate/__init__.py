@@ -1,4 +1,4 @@
-"""Calibration of the offline judge's evidence model on labelled step data (DESIGN.md 4.10).
+"""Calibration of the offline judge's evidence model on labelled step data (docs/architecture.md 4.10).
 
     python -m eval_sets.calibrate --data ../shared/data [--out scoring/judge/calibration.json]
 

@@ -1,9 +1,12 @@
-"""`python -m eval_sets.calibrate --data ../shared/data [--out FILE] [--check-only]`
+"""`python -m eval_sets.calibrate --data ../shared/data [--out FILE] [--check-only] [--cache FILE]`
 
-Measures every finding kind on the labelled development sets, fits the step models on the fit
-half, prints the tables for both halves and writes the calibration file the judge loads
-(`scoring/judge/calibration.json` by default). `--check-only` reports the shipped calibration
-without fitting. Exit status 2 on bad arguments or missing data.
+Measures every finding kind on the labelled development sets, fits the step models and their
+recalibration on the fit half, then the score-interval statistics on grades made with that step
+model (`eval_sets.calibrate.uncertainty`), prints the tables for both halves and writes the one
+calibration file the judge and the grader load (`scoring/judge/calibration.json` by default).
+Top-level sections of an existing file that this command does not fit (a model's measured
+reliability) are kept. `--check-only` reports the calibration in `--out` without fitting. Exit
+status 2 on bad arguments or missing data.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pickle
 import sys
 import time
 from collections import Counter
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from eval_sets.calibrate.evidence import Observed, observe
@@ -29,10 +33,19 @@ from eval_sets.calibrate.fit import (
     natural,
 )
 from eval_sets.calibrate.labelled import labelled_sets
-from eval_sets.calibrate.report import agreement_tables, kinds_table
+from eval_sets.calibrate.recalibrate import FOLDS, MIN_CLASS, MIN_STEPS, fit_recalibration
+from eval_sets.calibrate.report import agreement_tables, kinds_table, reliability_tables
+from eval_sets.calibrate.uncertainty import LLM_SEEDS, refit, with_uncertainty
 from eval_sets.runner.bench import print_tables
 from eval_sets.runner.tables import Table
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
+from scoring.judge.calibration import (
+    DEFAULT_PATH,
+    OWN_KEYS,
+    Calibration,
+    CalibrationError,
+    load_calibration,
+)
+from scoring.score.uncertainty import SECTION
 
 CALIBRATION_FORMAT = 1
 
@@ -48,13 +61,20 @@ def _observed(data: Path, cache: Path | None) -> list[Observed]:
     return observed
 
 
-def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
+def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
     fit = natural(observed, "fit")
     stats = kind_stats(fit)
     models, rows = {}, []
+    recal_rows: list[tuple[str, str, int, float, float, float | None, float | None]] = []
     for language in sorted({o.solution.language for o in fit}):
-        chosen = fit_language([o for o in fit if o.solution.language == language], language, stats)
-        models[language] = chosen.model
+        mine = [o for o in fit if o.solution.language == language]
+        chosen = fit_language(mine, language, stats)
+        human = [o for o in observed if o.solution.set == "stepmath_human"
+                 and o.solution.half == "fit" and o.solution.language == language]
+        maps, cv = fit_recalibration(mine, FEATURE_SETS[chosen.feature_set], stats, human or None)
+        models[language] = replace(chosen.model, recalibration=maps)
+        recal_rows.extend((language, kind, m.steps, m.slope, m.intercept, cv["per_type"],
+                           cv["pooled"]) for kind, m in sorted(maps.items()))
         rows.append((language, chosen.feature_set, *(chosen.cv[n] for n in FEATURE_SETS),
                      chosen.model.threshold, chosen.decisions["threshold"],
                      max(v for k, v in chosen.decisions.items() if k != "threshold"),
@@ -62,8 +82,8 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
     if "en" not in models:
         raise SystemExit("calibrate: no English labelled set found; the default model needs one")
     counts = Counter((o.solution.set, o.solution.half) for o in observed)
-    body = {"models": {k: vars(v) for k, v in models.items()},
-            "kinds": {k: vars(v) for k, v in stats.items()}}
+    body = {"models": {k: asdict(v) for k, v in models.items()},
+            "kinds": {k: asdict(v) for k, v in stats.items()}}
     digest = hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:10]
     meta = {
         "format": CALIBRATION_FORMAT,
@@ -73,6 +93,10 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
         "min_precision": MIN_PRECISION, "min_fires": MIN_FIRES, "l2": L2,
         "leniences": list(LENIENCES),
         "feature_sets": {n: list(f) for n, f in FEATURE_SETS.items()},
+        "recalibration": f"Platt scaling per language, per problem type or pooled over types "
+                         f"(the lower ECE cross-validated over {FOLDS} folds of the fit half), on "
+                         f"out-of-fold log-odds (a type's map: at least {MIN_STEPS} steps, "
+                         f"{MIN_CLASS} of each class; else the language's)",
     }
     calibration = Calibration(f"{CALIBRATION_FORMAT}-{digest}", models, stats, meta)
     table = Table("models", "Step model per language: cross-validated objective per feature set "
@@ -84,7 +108,24 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, Table]:
                   note="en: first-error F1; zh: minus the squared error of the expected Eq. 1 "
                        "score (features), of Eq. 1 on the decided labels (threshold), minus the "
                        "mean absolute error of Eq. 1 on the decided labels (decision).")
-    return calibration, table
+    recal = Table("recalibration", "Recalibration of the reported P(wrong) per language "
+                  "(Platt scaling on out-of-fold log-odds, fit half): sigmoid(slope * log-odds + "
+                  "intercept); maps per problem type or one pooled, whichever has the lower "
+                  "cross-validated ECE inside the fit half",
+                  ("language", "type", "steps", "slope", "intercept", "cv ECE per type",
+                   "cv ECE pooled"), tuple(recal_rows),
+                  note="type 'any': the language's map, for a type without a map of its own.")
+    return calibration, [t for t in (table, recal) if t.rows]
+
+
+def kept_sections(path: Path) -> dict[str, object]:
+    """The sections of the calibration file at `path` that this command does not fit (a
+    model's measured reliability, written by another command): kept when the file is rewritten."""
+    try:
+        written = load_calibration(path).to_json()
+    except CalibrationError:
+        return {}
+    return {k: v for k, v in written.items() if k not in OWN_KEYS}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-only", action="store_true",
                         help="report the calibration in --out without fitting a new one")
     parser.add_argument("--cache", type=Path, help="reuse (or write) the checks' findings here")
+    parser.add_argument("--llm-seeds", type=int, nargs="*", default=list(LLM_SEEDS),
+                        help="seeds of the label fake graded in LLM mode for the score "
+                             "interval's LLM-mode cells (none: offline cells only)")
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"calibrate: no such folder: {args.data}", file=sys.stderr)
@@ -105,13 +149,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.check_only:
         calibration = load_calibration(args.out)
-        tables = []
+        tables: list[Table] = []
     else:
-        calibration, models = calibrate(observed)
-        tables = [models]
+        calibration, tables = calibrate(observed)
+        kept = {k: v for k, v in kept_sections(args.out).items() if k != SECTION}
+        calibration = replace(calibration, sections=kept)
     print_tables([kinds_table(observed, calibration), *tables,
-                  *agreement_tables(observed, calibration)])
+                  *agreement_tables(observed, calibration), *reliability_tables(observed, calibration)])
+    reports = args.cache.with_suffix(".reports.jsonl") if args.cache is not None else None
+    try:
+        model, uncertainty = refit(args.data, calibration, reports, check_only=args.check_only,
+                                   llm_seeds=args.llm_seeds)
+    except (FileNotFoundError, ValueError) as err:  # UncertaintyError is one
+        print(f"calibrate: {err}", file=sys.stderr)
+        return 2
+    print_tables([t for t in uncertainty if t.rows])
     if not args.check_only:
+        calibration = with_uncertainty(calibration, model)
         args.out.write_text(json.dumps(calibration.to_json(), indent=1, sort_keys=True) + "\n",
                             encoding="utf-8")
         print(f"\nwrote {args.out} (version {calibration.version})")

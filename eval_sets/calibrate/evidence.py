@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from eval_sets.calibrate.labelled import LabelledSolution
-from scoring.answer import extract_answer
-from scoring.answer_verdict import symbolic_verdict
+from scoring.answer.extract import extract_answer
+from scoring.answer.verdict import symbolic_verdict
 from scoring.judge import Evidence, JudgeInput, collect_findings
 from scoring.verdict import AnswerVerdict
 

@@ -29,12 +29,12 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.processbench import processbench_score
 from eval_sets.metrics.scores import mse
-from scoring.aggregate import expected_score, score_solution
 from scoring.judge.calibration import Calibration, Decision, KindStats, StepModel
 from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
 from scoring.judge.findings import FINDING_KINDS, REDUNDANCY_KINDS, SUPPORT_KINDS, FindingKind
-from scoring.tree import build_tree
+from scoring.score.aggregate import expected_score, score_solution
+from scoring.score.tree import build_tree
 
 MIN_PRECISION = 0.5
 MIN_FIRES = 5

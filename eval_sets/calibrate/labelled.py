@@ -14,22 +14,18 @@ in itself) or None (not labelled):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.calibrate.transfer import carry_labels
 from eval_sets.halves import Half, half_of
-from eval_sets.loaders._io import as_text, read_records
+from eval_sets.loaders.rows import as_text, read_records
+from eval_sets.loaders.stepmath import TYPES, without_human_number
 from eval_sets.registry import load_dataset
-from scoring.aggregate import parse_human_label
 from scoring.schema import ProblemType
-from scoring.segment import segment_steps
-
-_HUMAN_NUMBER = re.compile(r"^\s*[(（]\d+[)）]\s*")
-STEPMATH_TYPES: dict[str, ProblemType] = {
-    "calculation": "calculation", "proof": "proof", "open-ended": "open_ended"}
+from scoring.score.aggregate import parse_human_label
+from scoring.steps.segment import segment_steps
 
 
 @dataclass(frozen=True)
@@ -66,16 +62,34 @@ def stepmath(path: Path) -> Iterator[LabelledSolution]:
         steps = tuple(segment_steps(text, "zh"))
         if not steps:
             continue
-        human = [_HUMAN_NUMBER.sub("", s).strip() for s in row["gold_step"]]
+        human = [without_human_number(s) for s in row["gold_step"]]
         labels = [parse_human_label(s) for s in row["gold_step_score"]]
         carried = tuple(labels[i] for i in carry_labels(text, human, steps))
         answers = row.get("answers") or ()
         yield LabelledSolution(
             "stepmath", str(row["uid"]), half_of(row["question"]), row["question"], steps,
             tuple(lab == "incorrect" for lab in carried),
-            STEPMATH_TYPES[str(row["type"]).strip().lower()], "zh",
+            TYPES[str(row["type"]).strip().lower()], "zh",
             tuple(as_text(a) for a in answers if as_text(a).strip()),
             human_labels=carried, gold_score=int(row["gold_score"]))
+
+
+def stepmath_human(path: Path) -> Iterator[LabelledSolution]:
+    """StepMathBench on the human segmentation with the human step labels: what the step ECE
+    is measured on. Not natural for the fit (the step model is fit on the grader's own
+    segmentation, as it grades); read by the recalibration of the reported P(wrong) only."""
+    for _, row in read_records(path):
+        steps = tuple(without_human_number(as_text(s)) for s in row["gold_step"])
+        labels = tuple(parse_human_label(s) for s in row["gold_step_score"])
+        if not steps or len(steps) != len(labels):
+            continue
+        answers = row.get("answers") or ()
+        yield LabelledSolution(
+            "stepmath_human", str(row["uid"]), half_of(row["question"]), row["question"], steps,
+            tuple(lab == "incorrect" for lab in labels),
+            TYPES[str(row["type"]).strip().lower()], "zh",
+            tuple(as_text(a) for a in answers if as_text(a).strip()), natural=False,
+            human_labels=labels, gold_score=int(row["gold_score"]), scored=False)
 
 
 def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
@@ -113,6 +127,7 @@ def labelled_sets(data: Path) -> Iterator[LabelledSolution]:
     }
     if files["stepmath"].is_file():
         yield from stepmath(files["stepmath"])
+        yield from stepmath_human(files["stepmath"])
     if files["processbench"].is_file():
         yield from first_error_set("processbench", files["processbench"], "processbench",
                                    with_references=False, weight=0.5, duplicate=True)

@@ -8,13 +8,15 @@ import numpy as np
 
 from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import Grade, first_error_f1, grade_all, kind_stats, score_error
+from eval_sets.calibrate.uncertainty import reliability
 from eval_sets.metrics.classification import auc
 from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Table
-from scoring.aggregate import expected_score, score_solution
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.features import finding_feature
+from scoring.judge.decide.posterior import posteriors
 from scoring.judge.findings import FINDING_KINDS
+from scoring.score.aggregate import expected_score, score_solution
 
 
 def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:
@@ -133,3 +135,43 @@ def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> 
                             "protocol): count and AUC against the originals, per half",
                             ("type", *(f"{c} {h}" for h in halves for c in ("n", "AUC"))), rows))
     return tables
+
+
+def reliability_tables(observed: Sequence[Observed], calibration: Calibration) -> list[Table]:
+    """The reported P(wrong) against the labelled steps (the grader's segmentation, StepMathBench
+    labels carried onto it), per half, language and problem type: ECE over 10 equal-width bins
+    (Guo et al. 2017, "On calibration of modern neural networks", Eq. 3) and the reliability
+    table (mean predicted, observed wrong rate, steps per bin). Each solution counts once, as it
+    is benchmarked; StepMathBench also on its human segmentation ("zh human"), where the issue
+    measures it."""
+    summary, bins = [], []
+    for half in ("fit", "check"):
+        mine = [o for o in observed if o.solution.half == half and (
+            (o.solution.natural and o.solution.scored) or o.solution.set == "stepmath_human")]
+        pairs: dict[tuple[str, str], list[tuple[float, bool]]] = {}
+        for o in mine:
+            posts = posteriors(o.inp, o.evidence, calibration)
+            for post, wrong in zip(posts, o.solution.wrong, strict=True):
+                if wrong is None:
+                    continue
+                language = o.solution.language + (" human" if o.solution.set == "stepmath_human"
+                                                  else "")
+                for kind in ("all", o.inp.problem_type):
+                    pairs.setdefault((language, kind), []).append((post.p_wrong, wrong))
+        for (language, kind), found in sorted(pairs.items()):
+            ece, rows = reliability(found)
+            wrong_rate = sum(w for _, w in found) / len(found)
+            mean_p = sum(p for p, _ in found) / len(found)
+            summary.append((half, language, kind, len(found), mean_p, wrong_rate, ece))
+            bins.extend((half, language, kind, label, n, p, rate) for label, n, p, rate in rows)
+    if not summary:
+        return []
+    return [Table("step_ece", "Step P(wrong) as reported (recalibrated) against the labelled "
+                  "steps: mean P(wrong), wrong rate and ECE (10 equal-width bins), per half, "
+                  "language and problem type", ("half", "language", "type", "steps",
+                                                "mean P(wrong)", "wrong rate", "ECE"),
+                  tuple(summary)),
+            Table("step_reliability", "Reliability table of the reported step P(wrong): per "
+                  "bin, steps, mean predicted and observed wrong rate",
+                  ("half", "language", "type", "bin", "steps", "mean P(wrong)", "wrong rate"),
+                  tuple(bins))]

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from eval_sets.items import Gold, GoldItem, RowError
-from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require
-from eval_sets.registry import register_loader
+from eval_sets.loaders.rows import Row, as_text, bad, each_row, make_request, require
+from eval_sets.plugins import register_loader
 
 FIELDS = ("question", "answer")
 _CALC = re.compile(r"<<[^<>]*>>")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from eval_sets.items import Gold, GoldItem, RowError
-from eval_sets.loaders._io import (
+from eval_sets.loaders.rows import (
     Row,
     as_text,
     bad,
@@ -24,8 +24,8 @@ from eval_sets.loaders._io import (
     row_error,
     scan_records,
 )
-from eval_sets.registry import DatasetError, register_loader
-from scoring.extract import extract_answer
+from eval_sets.plugins import DatasetError, register_loader
+from scoring.answer.extract import extract_answer
 
 FIELDS = ("problem", "solution")
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from eval_sets.items import Gold, GoldItem, RowError
-from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require, steps_of
-from eval_sets.registry import register_loader
+from eval_sets.loaders.rows import Row, as_text, bad, each_row, make_request, require, steps_of
+from eval_sets.plugins import register_loader
 
 FIELDS = ("rid", "question", "ground_truth_answer", "reference_steps", "hypothesis_steps",
           "error_type", "tags")

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from eval_sets.items import Gold, GoldItem, RowError
-from eval_sets.loaders._io import Row, as_text, bad, each_row, make_request, require, steps_of
-from eval_sets.registry import register_loader
+from eval_sets.loaders.rows import Row, as_text, bad, each_row, make_request, require, steps_of
+from eval_sets.plugins import register_loader
 
 FIELDS = ("problem", "steps", "label", "final_answer_correct")
 

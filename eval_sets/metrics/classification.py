@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from eval_sets.metrics.scores import average_ranks
-from eval_sets.registry import register_metric
+from eval_sets.plugins import register_metric
 
 
 @register_metric("auc")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from eval_sets.registry import register_metric
+from eval_sets.plugins import register_metric
 
 
 @dataclass(frozen=True)

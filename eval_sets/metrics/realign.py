@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from eval_sets.registry import register_metric
+from eval_sets.plugins import register_metric
 
 QUADRANTS = ("robust", "hallucination", "lucky_guess", "failure")
 

@@ -1,6 +1,6 @@
 """StepMathAgent Table 3 metrics over 0-10 scores: AvgS, Pearson Corr, MSE, OR; plus Spearman.
 
-OR: StepMathAgent names it the overlap ratio without a formula in what we have (DESIGN.md 1 only
+OR: StepMathAgent names it the overlap ratio without a formula in what we have (docs/architecture.md 1 only
 lists it). Our reading: the fraction of items whose predicted 0-10 score equals the gold score
 exactly. `overlap_ratio` applied to the binary scores gives the 0/1 agreement.
 All functions are pure; an undefined value (empty input, constant series) is None.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from eval_sets.registry import register_metric
+from eval_sets.plugins import register_metric
 
 
 def _check(pred: Sequence[float], gold: Sequence[float]) -> None:

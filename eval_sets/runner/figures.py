@@ -18,6 +18,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from eval_sets.metrics import QUADRANTS, mean
+from eval_sets.runner.graded import with_reports
+from eval_sets.runner.risk import RiskCurve, risk_curves
 from eval_sets.runner.store import ItemResult
 from scoring.schema import GradeReport
 
@@ -127,6 +129,35 @@ def per_type_bars(groups: dict[str, tuple[float, float | None]], path: Path, yla
     _save(fig, path)
 
 
+HALF_COLOURS = {"fit": "#457b9d", "check": "#e76f51"}
+
+
+def risk_coverage_plot(curves: Sequence[RiskCurve], path: Path) -> None:
+    """MAE of the grades kept, narrowest score interval first (one point per width cut-off,
+    annotated with the width), per half; a star where keeping the grades not flagged lands."""
+    fig, ax = _figure((6, 4.5))
+    for curve in curves:
+        colour = HALF_COLOURS[curve.half]
+        xs = [p.coverage for p in curve.points]
+        ax.plot(xs, [p.mae for p in curve.points], marker="o", ms=4, color=colour,
+                label=f"{curve.half} half: kept by interval width")
+        for p in curve.points:
+            ax.annotate(f"≤{p.width}", (p.coverage, p.mae), textcoords="offset points",
+                        xytext=(3, 4), fontsize=6, color=colour)
+        if curve.operating is not None:
+            ax.scatter([curve.operating[0]], [curve.operating[1]], marker="*", s=160,
+                       color=colour, edgecolors="black", zorder=3,
+                       label=f"{curve.half} half: needs_review not set "
+                             f"({100 * curve.operating[0]:.0f}%, MAE {curve.operating[1]:.2f})")
+    ax.set_xlim(0, 1.02)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("share of grades kept (coverage)")
+    ax.set_ylabel("MAE of the kept grades against human (0-10)")
+    ax.set_title("Risk against coverage: grades kept narrowest interval first")
+    ax.legend(loc="upper left", fontsize=7)
+    _save(fig, path)
+
+
 def _figure(size: tuple[float, float]) -> tuple[Figure, Axes]:
     fig = Figure(figsize=size)
     FigureCanvasAgg(fig)
@@ -168,6 +199,10 @@ def draw_all(results: Sequence[ItemResult], out_dir: Path) -> list[Path]:
     if scored:
         predicted_vs_gold(scored, out_dir / "predicted_vs_gold.png")
         written.append(out_dir / "predicted_vs_gold.png")
+    curves = risk_curves(with_reports(results))
+    if curves:
+        risk_coverage_plot(curves, out_dir / "risk_coverage.png")
+        written.append(out_dir / "risk_coverage.png")
     groups: dict[str, list[ItemResult]] = defaultdict(list)
     for r in done:
         groups[r.gold.subset or "all"].append(r)

@@ -13,12 +13,14 @@ from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import replace
 from typing import Any, Protocol
 
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_core.runnables import Runnable
 
 from agent.grader import Grader
+from agent.llm.langchain_adapter import agenerate, generate, llm_type
 
 
 class Gate(Protocol):
@@ -37,17 +39,18 @@ class GatedChatModel(BaseChatModel):
 
     @property
     def _llm_type(self) -> str:
-        return f"gated-{self.inner._llm_type}"
+        return f"gated-{llm_type(self.inner)}"
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: Any = None, **kwargs: Any) -> ChatResult:
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         with self.gate.hold():
-            return self.inner._generate(messages, stop=stop, **kwargs)
+            return generate(self.inner, messages, stop, run_manager, **kwargs)
 
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: Any = None, **kwargs: Any) -> ChatResult:
+                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
+                         **kwargs: Any) -> ChatResult:
         async with self.gate.ahold():
-            return await self.inner._agenerate(messages, stop=stop, **kwargs)
+            return await agenerate(self.inner, messages, stop, run_manager, **kwargs)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable:  # type: ignore[override]
         """The inner model formats the tools (OpenAI's shape); the call still goes through here."""
@@ -56,6 +59,7 @@ class GatedChatModel(BaseChatModel):
 
 
 def gated(model: BaseChatModel, gate: Gate | None) -> BaseChatModel:
+    """`model` with each generation holding one of `gate`'s slots (unchanged without a gate)."""
     return model if gate is None else GatedChatModel(inner=model, gate=gate)
 
 

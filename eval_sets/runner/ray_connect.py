@@ -40,7 +40,7 @@ def connect(address: str | None = None) -> bool:
     call made the connection (and so should close it)."""
     address = address or os.environ.get("RAY_ADDRESS") or "local"
     if address != "local":
-        _token_auth_like_ray_start()  # before Ray is imported: it reads its mode then
+        token_auth_like_ray_start()  # before Ray is imported: it reads its mode then
     ray = import_ray()
     if ray.is_initialized():
         return False
@@ -55,7 +55,7 @@ def connect(address: str | None = None) -> bool:
     return True
 
 
-def _token_auth_like_ray_start() -> None:
+def token_auth_like_ray_start() -> None:
     """`ray start --head` turns token authentication on when a token exists (RAY_AUTH_TOKEN or
     ~/.ray/auth_token), but a client joining with `ray.init(address=...)` does not and is
     refused; do for the client what the head did, unless RAY_AUTH_MODE says otherwise."""

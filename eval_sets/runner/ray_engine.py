@@ -18,15 +18,20 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from agent.grader import Grader
 from eval_sets.items import GoldItem
 from eval_sets.runner.ray_connect import connect, forwarded_env, import_ray
-from eval_sets.runner.run import Record, RunConfig, RunStats, grade_each, run_pending
+from eval_sets.runner.run import Prepare, Record, RunConfig, RunStats, grade_each, run_pending
 from eval_sets.runner.store import ItemResult, ResultStore
 
-if TYPE_CHECKING:
-    from eval_sets.runner.bench import Recipe
+
+class Recipe(Protocol):
+    """What an actor builds its grader from (`eval_sets.runner.bench.Recipe`): named by its
+    shape here, so the engine does not import the runner that calls it."""
+
+    def build(self, gate: Any = None) -> tuple[Grader, Prepare | None]: ...
 
 class EngineError(RuntimeError):
     """The Ray run itself failed (not one item): the message says why; a rerun resumes."""
@@ -50,7 +55,7 @@ class GradeBatch:
     """One actor of the pool: builds its grader once, then grades each batch it is handed."""
 
     def __init__(self, recipe: Recipe, config: RunConfig, gate: Any = None) -> None:
-        from scoring.embed import load_model
+        from scoring.align.embed import load_model
 
         self.grader, self.prepare = recipe.build(gate)
         self.config = config

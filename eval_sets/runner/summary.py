@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from eval_sets.metrics import (
     QUADRANTS,
@@ -31,6 +30,8 @@ from eval_sets.metrics import (
     std,
     threshold,
 )
+from eval_sets.runner.graded import Graded, with_reports
+from eval_sets.runner.risk import review_table, step_ece_table
 from eval_sets.runner.score_sources import score_sources_table
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.tables import Cell, Table
@@ -39,20 +40,8 @@ from scoring.schema import GradeReport
 BAD = {"incorrect", "meaningless"}
 
 
-@dataclass(frozen=True)
-class Graded:
-    """A result whose grading succeeded (the report is there)."""
-
-    result: ItemResult
-    report: GradeReport
-
-
 def predicted_first_error(report: GradeReport) -> int | None:
     return next((s.index for s in report.steps if s.label in BAD), None)
-
-
-def _graded(results: Sequence[ItemResult]) -> list[Graded]:
-    return [Graded(r, r.report) for r in results if r.report is not None]
 
 
 def _groups(graded: Sequence[Graded]) -> list[tuple[str, list[Graded]]]:
@@ -65,7 +54,7 @@ def _groups(graded: Sequence[Graded]) -> list[tuple[str, list[Graded]]]:
 
 
 def overview(results: Sequence[ItemResult], wall_s: float | None) -> Table:
-    graded = _graded(results)
+    graded = with_reports(results)
     timeouts = sum(1 for r in results if r.error and r.error.startswith("timeout"))
     answers = [g.report.answer.correct for g in graded if g.report.answer.correct is not None]
     times = [r.elapsed_ms for r in results if r.request is not None]  # unread rows took no time
@@ -328,9 +317,10 @@ def quadrant_table(graded: Sequence[Graded]) -> Table:
 
 def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
               wall_s: float | None = None) -> list[Table]:
-    graded = _graded(results)
+    graded = with_reports(results)
     builders: list[Callable[[], Table | None]] = [
         lambda: stepmath_table(graded), lambda: score_sources_table(graded),
+        lambda: review_table(graded), lambda: step_ece_table(graded),
         lambda: step_agreement_table(graded),
         lambda: validity_table(graded, cut),
         lambda: redundancy_table(graded, cut), lambda: perturbation_table(graded),

@@ -3,8 +3,14 @@
 `eval_sets.calibrate` writes `calibration.json` (statistics only: counts, precisions, likelihood
 ratios, fitted log-odds weights and thresholds; no data rows) from labelled development sets.
 There is one step model per language, because the labelled sets of each language were labelled
-in their own way; a language without a model of its own uses the default one. The judge reads
-the file once per process.
+in their own way; a language without a model of its own uses the default one. Each model carries
+a post-hoc recalibration of its reported probability (`Platt`): one map per problem type, or the
+language's one map for every type when that keeps held-out steps better calibrated. The judge
+reads the file once per process.
+
+The file may hold top-level sections this module does not read (the uncertainty statistics, a
+model's measured reliability): they are kept in `Calibration.sections`, so that one file,
+swapped by `STEPGRADE_CALIBRATION`, carries everything fitted together.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from scoring.judge.findings import FINDING_KINDS, FindingKind
 
@@ -48,6 +54,34 @@ class KindStats:
 # in points (`scoring.judge.decide.expected`). The calibration chooses per language on the fit
 # half.
 Decision = Literal["threshold", "expected"]
+# The recalibration key of a language's own map, for a problem type without enough steps.
+ANY_TYPE = "any"
+# Top-level keys of the file that `Calibration` itself reads; any other is a kept section.
+OWN_KEYS = frozenset({"version", "models", "kinds", "meta"})
+
+
+@dataclass(frozen=True)
+class Platt:
+    """A post-hoc recalibration of a step's log-odds: `slope * log_odds + intercept`.
+
+    Platt scaling (Platt 1999, "Probabilistic outputs for support vector machines", Eq. 1),
+    fitted on out-of-fold log-odds of the fit half so that it corrects what the step model
+    gets wrong on steps it was not fit on (it is over-confident, and its share of wrong steps
+    per problem type drifts). A positive slope keeps the order of the steps, so rankings
+    (AUC) and the labels, which read the raw posterior, do not move.
+    """
+
+    slope: float = 1.0
+    intercept: float = 0.0
+    steps: int = 0  # labelled steps it was fitted on
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.slope) and math.isfinite(self.intercept)) or self.slope <= 0:
+            raise CalibrationError(f"a recalibration needs a finite slope > 0, got {self.slope}")
+
+    def __call__(self, log_odds: float) -> float:
+        """The recalibrated log-odds."""
+        return self.slope * log_odds + self.intercept
 
 
 @dataclass(frozen=True)
@@ -62,6 +96,9 @@ class StepModel:
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
     decision: Decision = "threshold"
     lenience: float = 0.0  # points, for the "expected" decision
+    # Post-hoc recalibration of the reported P(wrong) by problem type (`ANY_TYPE`: the
+    # language's own, for a type without a map); none: the log-odds as they are.
+    recalibration: dict[str, Platt] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold < 1.0:
@@ -78,6 +115,8 @@ class StepModel:
                                    f"got {self.decision!r}")
 
     def log_odds(self, features: dict[str, float]) -> float:
+        """The step's log-odds of being wrong; features are clipped to their measured range,
+        so a value never seen in calibration cannot dominate."""
         total = 0.0
         for name, value in features.items():
             if name in self.ranges:
@@ -86,46 +125,123 @@ class StepModel:
             total += self.weights.get(name, 0.0) * value
         return total
 
+    def recalibrated(self, log_odds: float, problem_type: str) -> float:
+        """The reported log-odds: the problem type's map, else the language's, else as is."""
+        platt = self.recalibration.get(problem_type) or self.recalibration.get(ANY_TYPE)
+        return platt(log_odds) if platt is not None else log_odds
+
+
+# The calibration file's section of measured LLM reliabilities: model name -> language -> rates.
+LLM_SECTION = "llm_reliability"
+
+
+@dataclass(frozen=True)
+class LlmRates:
+    """A model's step labels against human ones in one language, as `stepgrade bench
+    calibrate-llm` measured them on the fit half of a labelled set.
+
+    `caught` of `wrong` human-wrong steps the model labelled incorrect; `alarms` of `right`
+    human-right steps it labelled incorrect. The rates are Jeffreys-smoothed, (k + 1/2) / (n + 1)
+    (the posterior mean under a Beta(1/2, 1/2) prior; Brown, Cai & DasGupta 2001, "Interval
+    estimation for a binomial proportion", Statistical Science 16(2)), so that no count, not
+    even 0 of 0, gives a rate of exactly 0 or 1, which would make one label infinite evidence.
+    The intervals are 95% Wilson score intervals of the raw counts (Wilson 1927, JASA 22).
+    """
+
+    wrong: int
+    caught: int
+    right: int
+    alarms: int
+    sensitivity: float
+    false_alarm: float
+    sensitivity_interval: tuple[float, float] = (0.0, 1.0)
+    false_alarm_interval: tuple[float, float] = (0.0, 1.0)
+    source: str = ""  # the data set, half and items it was measured on
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.caught <= self.wrong and 0 <= self.alarms <= self.right):
+            raise CalibrationError(f"LLM reliability counts are inconsistent: caught "
+                                   f"{self.caught} of {self.wrong}, alarms {self.alarms} of "
+                                   f"{self.right}")
+        if not (0.0 < self.sensitivity < 1.0 and 0.0 < self.false_alarm < 1.0):
+            raise CalibrationError("LLM reliability rates must be in (0, 1) (smoothed), got "
+                                   f"{self.sensitivity}, {self.false_alarm}")
+
+
+def _llm_rates(data: dict[str, Any]) -> dict[str, dict[str, LlmRates]]:
+    section = data.get(LLM_SECTION) or {}
+    return {str(model): {str(lang): LlmRates(
+        int(r["wrong"]), int(r["caught"]), int(r["right"]), int(r["alarms"]),
+        float(r["sensitivity"]), float(r["false_alarm"]),
+        cast(tuple[float, float], tuple(map(float, r.get("sensitivity_interval", (0.0, 1.0))))),
+        cast(tuple[float, float], tuple(map(float, r.get("false_alarm_interval", (0.0, 1.0))))),
+        str(r.get("source", "")))
+        for lang, r in by_language.items()} for model, by_language in section.items()}
+
 
 @dataclass(frozen=True)
 class Calibration:
+    """The measured weights, per language, and the statistics of each finding kind: what the
+    decision reads instead of constants written into the checks."""
     version: str
     models: dict[str, StepModel]
     kinds: dict[FindingKind, KindStats] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    # Top-level sections fitted elsewhere (e.g. "uncertainty"), kept as read and written back.
+    sections: dict[str, Any] = field(default_factory=dict, compare=False)
+    # model name -> language -> measured rates (`stepgrade bench calibrate-llm`)
+    llm_rates: dict[str, dict[str, LlmRates]] = field(default_factory=dict, compare=False)
 
     def __hash__(self) -> int:
         return hash(self.version)
 
     def model(self, language: str) -> StepModel:
+        """The model for `language`, or the default one for a language never calibrated."""
         return self.models.get(language) or self.models[DEFAULT_LANGUAGE]
 
     def decisive(self, kind: FindingKind) -> bool:
+        """Whether findings of `kind` may change a label, or only warn."""
         stats = self.kinds.get(kind)
         return stats is not None and stats.decisive
 
+    def section(self, name: str) -> Any:
+        """A kept top-level section of the file (None when the file has none by that name)."""
+        return self.sections.get(name)
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The calibration as the JSON file `from_json` reads back (kept sections included)."""
+        out = {
+            **self.sections,
             "version": self.version,
             "models": {lang: asdict(m) for lang, m in self.models.items()},
             "kinds": {k: asdict(s) for k, s in self.kinds.items()},
             "meta": self.meta,
         }
+        if self.llm_rates:
+            out[LLM_SECTION] = {model: {lang: asdict(r) for lang, r in by.items()}
+                                for model, by in self.llm_rates.items()}
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
+        """Read a calibration file; a malformed one is a `CalibrationError`, not a crash later."""
         try:
             models = {str(lang): StepModel(
                 {str(k): float(v) for k, v in m["weights"].items()}, float(m["threshold"]),
                 {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
-                str(m.get("decision", "threshold")), float(m.get("lenience", 0.0)))
+                cast(Decision, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
+                {str(t): Platt(float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0)))
+                 for t, c in m.get("recalibration", {}).items()})
                       for lang, m in data["models"].items()}
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
+            llm_rates = _llm_rates(data)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise CalibrationError(f"calibration data is malformed: {err}") from None
         if DEFAULT_LANGUAGE not in models:
             raise CalibrationError(f"calibration needs a model for {DEFAULT_LANGUAGE!r}")
-        return cls(str(data.get("version", "")), models, kinds, dict(data.get("meta", {})))
+        sections = {str(k): v for k, v in data.items() if k not in OWN_KEYS | {LLM_SECTION}}
+        return cls(str(data.get("version", "")), models, kinds, dict(data.get("meta", {})),
+                   sections, llm_rates)
 
 
 @lru_cache(maxsize=4)

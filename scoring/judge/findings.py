@@ -1,4 +1,4 @@
-"""What a check may say about a step: a typed finding, never a label (DESIGN.md 4.10).
+"""What a check may say about a step: a typed finding, never a label (docs/architecture.md 4.10).
 
 Checks find; one decision layer (`scoring.judge.decide`) decides. A finding names its kind from a
 closed set, the step it is about, whether it speaks for an error or for the step, and a detail a
@@ -88,6 +88,7 @@ class Finding:
 
     @property
     def polarity(self) -> Polarity:
+        """Whether the finding speaks for an error or for the step, read off its kind."""
         return "support" if self.kind in SUPPORT_KINDS else "error"
 
 
@@ -105,4 +106,5 @@ class Evidence:
     failed_checks: tuple[str, ...] = ()
 
     def at(self, step: int) -> list[Finding]:
+        """The findings about one step (0-based)."""
         return [f for f in self.findings if f.step == step]

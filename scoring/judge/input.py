@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.align import Alignment
+from scoring.align.realign import Alignment
 from scoring.schema import ProblemType
 from scoring.verdict import AnswerVerdict
 
 
 @dataclass(frozen=True)
 class JudgeInput:
+    """Everything the checks may read, in one value, so a check's signature never changes
+    when another check needs more."""
     problem: str
     steps: Sequence[str]
     problem_type: ProblemType

@@ -8,7 +8,21 @@ nothing from `scoring.judge` (tests/scoring/test_layout.py holds it to that).
   math is), `mathstatements` (statements and relation chains), `currency`, `units`, `names`;
 - values: `mathparse` (LaTeX / plain text to sympy, bounded), `numeric` (bounded evaluation),
   `differ` (same function or not), `bases`, `division`, `approximation`;
-- relations: `equations` (extract and evaluate, DESIGN.md 4.7), `readings` (how a step's words
-  want its relations read), `prose_arithmetic` (arithmetic stated in words), `knowns` (values
-  established earlier), `quantities` (what a step produces and uses, DESIGN.md 4.4).
+- relations: `equations` (extract and evaluate, docs/architecture.md 4.7), `step_context` (how a step's
+  words want its relations read), `prose_arithmetic` (arithmetic stated in words), `knowns` (values
+  established earlier), `quantities` (what a step produces and uses, docs/architecture.md 4.4).
 """
+
+from scoring.parse.equations import check_step, extract_relations
+from scoring.parse.mathparse import parse_math
+from scoring.parse.numeric import evaluate
+from scoring.parse.quantities import dependencies, extract_quantities
+
+__all__ = [
+    "check_step",
+    "dependencies",
+    "evaluate",
+    "extract_quantities",
+    "extract_relations",
+    "parse_math",
+]

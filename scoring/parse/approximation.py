@@ -1,16 +1,17 @@
-"""How close two values must be for "=" or "≈" to hold: the precision a value is written with.
+"""How close two values must be for a step's "=" or "≈" to hold: the precision a value is written with.
 
-A value written as a decimal with k places claims k places: `2/3 = 0.67` and `2/3 = 0.66` (rounded
-or truncated) hold, `2/5 = 0.5` does not, since 0.4 is exact at one place. Tolerance: one unit in
-the last written place, 10^-k (rounding needs half of it, truncation all of it). Scientific
-notation counts places of the mantissa: `3.33 \\times 10^{-3}` is written to 10^-5.
+The third rule of the tolerance policy (`scoring.answer.tolerance`, which says why it differs
+from the answer rules). A value written as a decimal with k places claims k places: `2/3 = 0.67`
+and `2/3 = 0.66` (rounded or truncated) hold, `2/5 = 0.5` does not, since 0.4 is exact at one
+place. Tolerance: one unit in the last written place, 10^-k (rounding needs half of it,
+truncation all of it). Scientific notation counts places of the mantissa: `3.33 \\times 10^{-3}`
+is written to 10^-5.
 
 An approximation (the relation is `≈`, or the step says "about", "rounded", "约", "保留两位小数",
-"3 significant figures", lexicon `APPROXIMATION_WORDS`) also allows 1% of the value. Why 1%: a
-rounded value is often computed from values rounded earlier, so errors compound beyond the last
-place, while the slips the check exists for (ReasonEval's "random number" and "random operation"
-perturbations, a digit or an operator changed) move a value by far more than 1%. A stated number
-of significant figures s allows one unit in the s-th significant digit.
+"3 significant figures", lexicon `APPROXIMATION_WORDS`) also allows `APPROXIMATE_REL_TOL` of the
+value (ReasonEval's "random number" and "random operation" perturbations, a digit or an operator
+changed, move a value by far more). A stated number of significant figures s allows one unit in
+the s-th significant digit.
 """
 
 from __future__ import annotations
@@ -19,11 +20,9 @@ import math
 import re
 from fractions import Fraction
 
+from scoring.answer.tolerance import APPROXIMATE_REL_TOL, FLOAT_NOISE
 from scoring.parse.numeric import Value, exact, to_float
 from scoring.parse.units import without_units
-
-RELATIVE = 0.01  # an approximation may be 1% off (see the module docstring)
-_EPS = 1e-9
 
 _LITERAL = re.compile(
     r"^\s*-?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?"
@@ -81,9 +80,9 @@ def close(a: Value, b: Value, lhs: str, rhs: str, approximate: bool,
     ea, eb = exact(a), exact(b)
     diff = to_float(abs(ea - eb)) if ea is not None and eb is not None else abs(float(a) - float(b))
     floats = not isinstance(a, Fraction) or not isinstance(b, Fraction)
-    if floats and diff <= _EPS * max(scale, 1.0):  # float noise: sin(3pi) is 3.7e-16, not 0
+    if floats and diff <= FLOAT_NOISE * max(scale, 1.0):  # float noise: sin(3pi) is 3.7e-16, not 0
         return True
     allowed = max(tolerance(lhs, b, approximate, figures), tolerance(rhs, a, approximate, figures))
     if approximate:
-        allowed = max(allowed, RELATIVE * scale)
-    return diff < allowed * (1 - _EPS)  # a whole unit off is a different value: 2 + 3 ≈ 6 is false
+        allowed = max(allowed, APPROXIMATE_REL_TOL * scale)
+    return diff < allowed * (1 - FLOAT_NOISE)  # a whole unit off is a different value: 2 + 3 ≈ 6 is false

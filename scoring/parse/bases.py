@@ -56,15 +56,19 @@ def stated_bases(text: str) -> tuple[int, ...]:
     for m in (*_STATED.finditer(text), *(_SUFFIX.finditer(text) if named else ())):
         digits, cjk_digits, cjk, name, subscript = m.groups() if m.re is _STATED else (
             m.group(1), None, None, None, None)
-        base = (int(digits or cjk_digits or subscript) if (digits or cjk_digits or subscript)
-                else _CJK_NUMERALS[cjk] if cjk else _NAMED[name.lower()])
+        number = digits or cjk_digits or subscript
+        base = (int(number) if number
+                else _CJK_NUMERALS[cjk] if cjk else _NAMED[str(name).lower()])
         if 2 <= base <= 36 and base != 10 and base not in found:
             found.append(base)
     return tuple(found[:MAX_BASES])
 
 
-def _value(digits: str, fraction: str, base: int) -> Fraction | None:
-    if any(int(d, 16) >= base for d in digits + fraction):
+def positional_value(digits: str, fraction: str, base: int) -> Fraction | int | None:
+    """The value of the numeral `digits`.`fraction` in `base`: each digit weighs a power of the
+    base, those after the point negative powers (`0.11` in base 2 is 3/4); None when a digit
+    (0-9, then letters) is not one of the base's."""
+    if any(int(d, 36) >= base for d in digits + fraction):
         return None
     whole = int(digits, base) if digits else 0
     return whole + (Fraction(int(fraction, base), base ** len(fraction)) if fraction else 0)
@@ -81,8 +85,8 @@ def read_in_base(text: str, base: int, stated: tuple[int, ...] = ()) -> str | No
         numeral_base = int(suffix) if suffix and int(suffix) in (*stated, 10) else base
         if suffix and int(suffix) not in (*stated, 10):
             return m.group()  # `3(2)`: a product, unless base 2 is stated
-        value = _value(digits, fraction, numeral_base)
-        if value is None or (not suffix and value == _value(digits, fraction, 10)):
+        value = positional_value(digits, fraction, numeral_base)
+        if value is None or (not suffix and value == positional_value(digits, fraction, 10)):
             return m.group()
         changed = True
         return str(value) if value.denominator == 1 else f"({value.numerator}/{value.denominator})"

@@ -52,6 +52,7 @@ def is_bracketed(side: str) -> bool:
 
 
 def has_division(text: str) -> bool:
+    """Whether `text` divides (÷, \\div, /, \\frac): only a quotient is rounded to whole items."""
     return _DIVISION.search(text) is not None
 
 

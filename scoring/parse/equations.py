@@ -1,4 +1,4 @@
-"""Symbolic step checks: closed numeric relations in a step, evaluated (DESIGN.md 4.7).
+"""Symbolic step checks: closed numeric relations in a step, evaluated (docs/architecture.md 4.7).
 
 A relation whose sides are closed numeric expressions (`1.82 - 1.24 = 0.48`) can be decided, and a
 false one is strong evidence of an `incorrect` step (ReasonEval's "random number" and "random
@@ -47,7 +47,7 @@ from scoring.parse.mathstatements import Op, find_statements, split_chain
 from scoring.parse.names import cannot_be_pi, is_bare_pi, with_times_signs, x_is_times
 from scoring.parse.numeric import Unevaluable, Value, evaluate, format_value, to_float
 from scoring.parse.prose_arithmetic import prose_statements
-from scoring.parse.readings import EXACT, Reading, read_context
+from scoring.parse.step_context import EXACT, Reading, read_context
 from scoring.parse.units import is_conversion, units_of
 
 Verdict = Literal["true", "false", "unknown"]
@@ -70,10 +70,12 @@ class Relation:
 
     @cached_property
     def lhs_expr(self) -> sympy.Basic | None:
+        """The left side parsed once (bounded), None when it is not mathematics."""
         return parse_math(self.lhs)
 
     @cached_property
     def rhs_expr(self) -> sympy.Basic | None:
+        """The right side parsed once (bounded), None when it is not mathematics."""
         return parse_math(self.rhs)
 
     def __str__(self) -> str:
@@ -83,6 +85,7 @@ class Relation:
 
 @dataclass(frozen=True)
 class RelationCheck:
+    """One relation's verdict with a detail a person can read."""
     relation: Relation
     verdict: Verdict
     detail: str
@@ -90,6 +93,7 @@ class RelationCheck:
 
 @dataclass(frozen=True)
 class StepCheck:
+    """A step's relations, their verdicts and the step's verdict with its evidence."""
     relations: list[RelationCheck]
     verdict: Verdict
     evidence: str
@@ -172,7 +176,7 @@ def _compare(a: Value, b: Value, rel: Relation, reading: Reading) -> bool:
         fa, fb = to_float(a), to_float(b)
         if not (math.isfinite(fa) and math.isfinite(fb)):  # beyond float range: compare exactly
             fa, fb = Fraction(a), Fraction(b)
-    slack = 0 if isinstance(fa, Fraction) else _EPS * max(abs(fa), abs(fb), 1.0)
+    slack = 0 if isinstance(fa, Fraction) else _EPS * max(abs(float(fa)), abs(float(fb)), 1.0)
     return {"<": fa < fb + slack, ">": fa > fb - slack,
             "<=": fa <= fb + slack, ">=": fa >= fb - slack}[op]
 
@@ -182,7 +186,7 @@ def check_relation(
 ) -> RelationCheck:
     """Decide a relation whose sides are closed (after substituting `values`); else "unknown".
 
-    `reading` (`scoring.parse.readings`) says how the step's words want it read: approximately, as a
+    `reading` (`scoring.parse.step_context`) says how the step's words want it read: approximately, as a
     count of whole items, in another base, with π as a name.
     """
     if not values:
@@ -222,7 +226,7 @@ def _check_relation(
         return other
     shown = format_signed(a)
     if len(shown) > 24:
-        shown = f"{float(a):.6g}" if abs(a) < 1e300 else "a very large number"
+        shown = f"{float(a):.6g}" if -1e300 < a < 1e300 else "a very large number"
     return RelationCheck(rel, "false", f"{rel} is false ({shown})")
 
 
@@ -256,12 +260,13 @@ def _other_reading(rel: Relation, a: Value, b: Value, reading: Reading) -> Relat
              for side in (rel.lhs, rel.rhs)]
     for (lhs, left), (rhs, right) in itertools.product(*sides):
         if (left or right) and check_relation(Relation(lhs, rhs, rel.op, rel.source)).verdict == "true":
-            shown = " and ".join(sorted({f"base {b}" for b in (left, right) if b}))
-            return RelationCheck(rel, "true", f"{rel} holds with numerals in {shown}")
+            named = " and ".join(sorted({f"base {b}" for b in (left, right) if b}))
+            return RelationCheck(rel, "true", f"{rel} holds with numerals in {named}")
     return None
 
 
 def format_signed(value: Value) -> str:
+    """A value as text with its sign, for details that quote values."""
     text = format_value(value)
     return f"-{text}" if value < 0 else text
 
@@ -339,7 +344,7 @@ def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") 
     Relations are not substituted into each other within a step: steps that try cases
     (`if x = 0 then y^2 = -1, no solution`) would read as contradictions. The step's words, and
     `context` (the problem, earlier steps) for a base they name, set how relations are read
-    (`scoring.parse.readings`).
+    (`scoring.parse.step_context`).
     """
     stated = extract_relations(step)
     relations = [r for r in stated + prose_relations(step)

@@ -1,4 +1,4 @@
-"""Values established by earlier relations: `x = 4`, or derived from a linear system (DESIGN.md 4.7).
+"""Values established by earlier relations: `x = 4`, or derived from a linear system (docs/architecture.md 4.7).
 
 `check_against` substitutes these into a later relation. Variables get reused (cases, roots,
 sub-problems), so a value is only kept when it is unambiguous: the most recent equations are
@@ -8,7 +8,7 @@ violates a known inequality (`x = 6` after `x > 7` was required) drops them all 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -28,33 +28,54 @@ Row = tuple[dict[str, Fraction], Fraction]  # sum(coef * var) = const
 
 
 class RelationLike(Protocol):
-    lhs: str
-    rhs: str
-    op: str
+    """What the solver reads of a relation: `equations.Relation` and `Equation` both fit."""
 
     @property
-    def lhs_expr(self) -> sympy.Basic | None: ...
+    def lhs(self) -> str:
+        """The left side as written."""
+        ...
 
     @property
-    def rhs_expr(self) -> sympy.Basic | None: ...
+    def rhs(self) -> str:
+        """The right side as written."""
+        ...
+
+    @property
+    def op(self) -> str:
+        """The relation sign (`=`, `<`, ...)."""
+        ...
+
+    @property
+    def lhs_expr(self) -> sympy.Basic | None:
+        """The left side parsed, or None when it does not parse."""
+        ...
+
+    @property
+    def rhs_expr(self) -> sympy.Basic | None:
+        """The right side parsed, or None when it does not parse."""
+        ...
 
 
 @dataclass(frozen=True)
-class _Equation:
+class Equation:
+    """A relation built from two sides, for callers that have text but no `Relation`."""
+
     lhs: str
     rhs: str
     op: str = "="
 
     @property
     def lhs_expr(self) -> sympy.Basic | None:
+        """The left side parsed (bounded), None when it is not mathematics."""
         return parse_math(self.lhs)
 
     @property
     def rhs_expr(self) -> sympy.Basic | None:
+        """The right side parsed (bounded), None when it is not mathematics."""
         return parse_math(self.rhs)
 
 
-def _residual(rel: RelationLike, point: dict[str, Value]) -> Fraction:
+def _residual(rel: RelationLike, point: Mapping[str, Value]) -> Fraction:
     assert rel.lhs_expr is not None and rel.rhs_expr is not None
     value = evaluate(rel.lhs_expr, point) - evaluate(rel.rhs_expr, point)
     if not isinstance(value, Fraction):
@@ -71,7 +92,7 @@ def linear_row(rel: RelationLike) -> Row | None:
 
 @lru_cache(maxsize=4096)
 def _linear_row(lhs: str, rhs: str) -> Row | None:
-    rel = _Equation(lhs, rhs)
+    rel = Equation(lhs, rhs)
     if rel.lhs_expr is None or rel.rhs_expr is None:
         return None
     names = sorted(s.name for s in rel.lhs_expr.free_symbols | rel.rhs_expr.free_symbols)

@@ -99,12 +99,19 @@ BASE_WORDS = (
     r"\bbase[-\s]*\d+", r"\bbinary\b", r"\boctal\b", r"\bhexadecimal\b", r"\bradix\b",
     r"进制", r"\\text\{?\s*base",
 )
+# Words that draw a consequence: they join two statements, and alone they lead into the next step.
+CONSEQUENCE_WORDS = ("so", "then", "thus", "hence", "therefore", "所以", "因此", "则", "即", "得", "故")
 # Words that join statements: `x = 1 \text{ or } x = 2` is two statements, and the `\text{...}`
 # is no unit of the number before it.
-CONNECTIVE_WORDS = (
-    "or", "and", "so", "then", "thus", "hence", "therefore", "where", "with", "for", "when", "if",
-    "since", "because", "but", "i.e.", "or equivalently", "或", "或者", "和", "且", "及", "以及",
-    "所以", "因此", "则", "即", "得", "故",
+CONNECTIVE_WORDS = CONSEQUENCE_WORDS + (
+    "or", "and", "where", "with", "for", "when", "if", "since", "because", "but", "i.e.",
+    "or equivalently", "或", "或者", "和", "且", "及", "以及",
+)
+# A unit of nothing but one of these (and a comma or colon) says nothing alone: it leads into the
+# step after it. Regex alternatives, unlike the literal connectives.
+LEAD_WORDS = CONSEQUENCE_WORDS + (
+    "now", "next", "finally", "first(?:ly)?", "second(?:ly)?", "this gives", "于是", "那么", "然后",
+    "接着", "首先", "其次", "最后", "这样", "综上所?述?", "由此可?得", "可得",
 )
 CONNECTIVE = "|".join(re.escape(w) for w in CONNECTIVE_WORDS)
 # Definitions of a name ("let π be the profit").
@@ -120,7 +127,19 @@ def words(*groups: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(w for group in groups for w in group), re.IGNORECASE)
 
 
+# --- scripts and numerals ---------------------------------------------------------------------
+
+# CJK ideographs (extension A, the unified block, compatibility ideographs), the body of a
+# character class: `f"[{CJK}]"`. One range for every reader, so "is this Chinese" has one answer.
+CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# Chinese numerals as step and item numbering writes them (第三步, （二）, 一、).
+CJK_NUMERALS = "一二三四五六七八九十"
+
+
 # --- symbols ------------------------------------------------------------------------------------
+
+# LaTeX commands that hold plain text (`\text{ cm}`, `\mbox{or}`), without their braces.
+TEXT_COMMAND = r"\\(?:text|mathrm|textrm|mbox)"
 
 PI = r"(?:\\pi(?![A-Za-z])|π)"
 DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
@@ -150,4 +169,31 @@ CJK_UNIT = "|".join(CJK_UNITS)
 # Measure words that count whole items: a quantity in them is a whole number.
 COUNT_UNITS = frozenset(_split("个 只 本 人 张 块 次 辆 棵 件 条 瓶 箱 盒 份 页 种 岁 天"))
 # Signs written before an amount. `$` is also TeX's math delimiter (see `scoring.parse.mathspans`).
-CURRENCY_SIGNS = "$¥￥€£"
+CURRENCY_SIGNS = "$¥￥€£₹"
+
+
+# --- Answers: the words and signs of final answers, shared by the answer readers and segmenter ---
+
+# The word "answer" in the two languages of the step suites ("Answer:", "答案：").
+ANSWER_WORDS = ("answer", "答案")
+# The same word in the other languages of the public answer suites, and 答 ("reply") alone.
+# `scoring.steps.segment` does not cut steps at them: only the answer readers look for them.
+OTHER_ANSWER_WORDS = ("réponse", "respuesta", "antwort", "答")
+FINAL_ANSWER_WORDS = ("final answer", "最终答案")
+# Currency written as letters before an amount; the signs are `CURRENCY_SIGNS`.
+CURRENCY_CODES = ("US$", "RMB", "USD", "EUR")
+# One-letter units: a unit only where the context says so (inside a rate `m/s`, alone after an
+# answer's value), since a letter after a number is otherwise a variable (`3x`).
+SHORT_UNITS = frozenset(("m", "s", "h", "g", "l", "L"))
+# A whole problem or solution shows an inexact quantity (`scoring.answer.readings.rounding`).
+# Narrower than `APPROXIMATION_WORDS`, which reads one step: across a whole text a word with
+# other senses ("about", "estimate", 左右) would make exact answers loose, so only marks and
+# words that always mean rounding count, and 约 only right before a value.
+INEXACT_WORDS = (
+    r"≈", r"≅", r"≒", r"\\approx", r"\\simeq", r"\\thickapprox",
+    r"\bapprox(?:\.|imately|imate|imation)?\b", r"\brounded\b",
+    r"\bround(?:ing)? (?:it |this |the \w+ )?to\b",
+    r"\bto the nearest\b", r"\bdecimal places?\b", r"\bsignificant (?:figures|digits)\b",
+    r"约(?=\s*[\d$\\(（])", r"大约", r"约等于", r"约为", r"近似", r"四舍五入", r"精确到",
+    r"保留[^。\n]{0,8}?(?:位|小数)",
+)

@@ -1,4 +1,4 @@
-"""LaTeX / plain-text arithmetic to sympy, refusing anything it cannot read safely (DESIGN.md 4.7).
+"""LaTeX / plain-text arithmetic to sympy, refusing anything it cannot read safely (docs/architecture.md 4.7).
 
 The converter whitelists tokens and emits explicit Python syntax, so `parse_expr` only ever sees
 numbers, operators and names we put in its namespace: prose never becomes math by accident. Input
@@ -53,9 +53,10 @@ _SCIENTIFIC = re.compile(r"(?<![\w.^{}\\])(?:" + SCIENTIFIC + r")(?![\d.])")
 _E_NOTATION = re.compile(r"(" + DECIMAL + r")[eE]([-+]?\d+)")
 _REPEATING = re.compile(r"(?<![\d.])(\d{1,12})\.(\d{2,40})\s*(?:" + ELLIPSIS + ")")
 _DEGREE = re.compile(DEGREE_MARK)
+_TRIG = "sin|cos|tan"  # the functions whose argument may be written in degrees
 # `\cos 60^\circ`, `\sin(30°)`: a trigonometric function of a number of degrees, in radians
 _TRIG_DEGREES = re.compile(
-    r"(\\?(?:sin|cos|tan))\s*(\(|\{)?\s*(" + DECIMAL + r")\s*" + DEGREE_MARK + r"\s*"
+    r"(\\?(?:" + _TRIG + r"))\s*(\(|\{)?\s*(" + DECIMAL + r")\s*" + DEGREE_MARK + r"\s*"
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(
@@ -352,7 +353,7 @@ def preclean(text: str) -> str:
     text = _SCIENTIFIC.sub(_one_number, text)
     text = without_thousands_separators(text)
     text = _PERCENT_OF.sub(r"\1 *", text)
-    if not re.search(r"\\(?:sin|cos|tan)|\b(?:sin|cos|tan)\b", text):
+    if not re.search(r"\\(?:" + _TRIG + r")|\b(?:" + _TRIG + r")\b", text):
         text = _DEGREE.sub("", text)
     else:
         text = _TRIG_DEGREES.sub(lambda m: f"{m.group(1)}({m.group(3)}*\\pi/180)", text)

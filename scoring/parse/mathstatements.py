@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.parse.currency import without_currency_signs
-from scoring.parse.lexicon import CJK_UNIT, CONNECTIVE, DECIMAL, GROUPED, THOUSANDS, UNIT_WORDS
+from scoring.parse.lexicon import (
+    CJK,
+    CJK_NUMERALS,
+    CJK_UNIT,
+    CONNECTIVE,
+    DECIMAL,
+    GROUPED,
+    TEXT_COMMAND,
+    THOUSANDS,
+    UNIT_WORDS,
+)
 from scoring.parse.mathspans import math_spans
 
 Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
@@ -20,7 +30,7 @@ Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
 MAX_SIDES = 16
 
 _NUMBERING = re.compile(
-    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|(?:step|Step|STEP)\s*\d+\s*[:.：]|第[一二三四五六七八九十\d]+步[:：]?)"
+    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|(?:step|Step|STEP)\s*\d+\s*[:.：]|第[" + CJK_NUMERALS + r"\d]+步[:：]?)"
 )
 _DELIMS = re.compile(
     r"^(?:\$\$(?P<a>.*)\$\$|\\\[(?P<b>.*)\\\]|\\\((?P<c>.*)\\\)|\$(?P<d>.*)\$"
@@ -28,7 +38,7 @@ _DELIMS = re.compile(
     re.DOTALL,
 )
 _PROSE_IN_SPAN = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
-_TEXT_GROUP = re.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\}")
+_TEXT_GROUP = re.compile(TEXT_COMMAND + r"\s*\{[^{}]*\}")
 _REL = re.compile(
     r"\\(?:approx|simeq|neq|ne|leqslant|leq|le|geqslant|geq|ge|lt|gt|equiv|sim|cong|in|notin"
     r"|subseteq|subset|mid|propto|doteq)(?![A-Za-z])"
@@ -46,10 +56,10 @@ _SEPARATOR = re.compile(
     r"|Longleftrightarrow|therefore|because|rightarrow|longrightarrow|to|mapsto|text\s*\{[^{}]*\})"
     r"(?![A-Za-z])|(?<!\.)\.(?=\s|$)"
 )
-_UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[\u4e00-\u9fff]{1,3}\s*\}$")
+_UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[" + CJK + r"]{1,3}\s*\}$")
 _CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.IGNORECASE)
 _PLAIN_TOKEN = re.compile(
-    r"(?P<text>\\(?:text|mathrm|textrm|mbox)\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
+    r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³])|(?P<space>[ \t]+)|(?P<colon>[:：])"
     r"|(?P<unit>" + CJK_UNIT + r")|(?P<other>.)",
@@ -67,7 +77,7 @@ _OPERATOR_WORD_BEFORE = re.compile(
     r"\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)$", re.IGNORECASE
 )
 _OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")
-_BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f\u4e00-\u9fff\uff00-\uffef,.;:!?()\"'\n]")
+_BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f" + CJK + r"\uff00-\uffef,.;:!?()\"'\n]")
 
 
 @dataclass(frozen=True)
@@ -150,7 +160,7 @@ def _bounded(text: str, start: int, end: int) -> bool:
 def _without_prose_operand(run: str, before: str) -> str:
     """"the price - 22 = 76 - 22 = 54": a run that opens with a binary operator after a word
     continues an expression whose operand is that word; its first side is not an expression."""
-    if not _OPEN_OPERATOR.match(run) or not re.search(r"[A-Za-z\u4e00-\u9fff']\s*$", before):
+    if not _OPEN_OPERATOR.match(run) or not re.search(r"[A-Za-z" + CJK + r"']\s*$", before):
         return run
     first = _REL.search(run)
     return run[first.end():] if first else ""

@@ -49,6 +49,7 @@ def with_times_signs(text: str) -> str:
 
 
 def is_bare_pi(side: str) -> bool:
+    """Whether a side is π alone, which a step may use as a name rather than the constant."""
     return _BARE_PI.fullmatch(side) is not None
 
 

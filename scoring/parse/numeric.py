@@ -1,4 +1,4 @@
-"""Bounded numeric evaluation of unevaluated sympy trees (DESIGN.md 4.7).
+"""Bounded numeric evaluation of unevaluated sympy trees (docs/architecture.md 4.7).
 
 sympy's own evaluation has no size limits (`9^{9^{9^{9}}}` would never return) and math-verify's
 timeout needs signals. Instead we walk the tree ourselves: exact `Fraction` arithmetic while it stays
@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import cast
 
 import sympy
 
@@ -134,11 +135,11 @@ def _apply(expr: sympy.Basic, args: list[Value]) -> Value:
             raise Unevaluable("binomial out of range")
         return Fraction(math.comb(n, k) if k >= 0 else 0)
     if isinstance(expr, sympy.Abs):
-        return abs(args[0])
+        return cast(Value, abs(args[0]))  # abs of a union is `object` to mypy
     if isinstance(expr, (sympy.floor, sympy.ceiling)):
         rounded = math.floor(args[0]) if isinstance(expr, sympy.floor) else math.ceil(args[0])
         return Fraction(rounded)
-    func = _FLOAT_FUNCS.get(type(expr))  # type: ignore[call-overload]
+    func = _FLOAT_FUNCS.get(type(expr))
     if func is not None and len(args) == 1:
         try:
             return _check(func(to_float(args[0])))

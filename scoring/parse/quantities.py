@@ -1,4 +1,4 @@
-"""Quantities a step produces and uses, for offline Tree-of-Error dependencies (DESIGN.md 4.4).
+"""Quantities a step produces and uses, for offline Tree-of-Error dependencies (docs/architecture.md 4.4).
 
 "A step depends on an earlier step whose results it uses." Results are read from relations
 (right-hand sides, closed values, variables given a value) and from prose ("the answer is 29");

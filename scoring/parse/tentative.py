@@ -17,4 +17,6 @@ _TENTATIVE = words(TENTATIVE_WORDS)
 
 @lru_cache(maxsize=8192)
 def is_tentative(text: str) -> bool:
+    """Whether a step only explores (supposes, tries, checks, rejects): its values are not
+    ones the solution settles on."""
     return _TENTATIVE.search(text) is not None

@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 
 from scoring.parse.lexicon import (
+    CJK,
     CJK_UNIT,
     CONNECTIVE,
     DECIMAL,
     DEGREE_MARK,
     GROUPED,
     PI,
+    SHORT_UNITS,
+    TEXT_COMMAND,
     UNIT_WORDS,
 )
 
@@ -25,14 +28,14 @@ _POWER = r"(?:\^\{?[23]\}?)?"
 _NOT_CONNECTIVE = r"(?!(?:" + CONNECTIVE + r")\s*\})"
 _LATIN = "|".join(sorted(UNIT_WORDS, key=len, reverse=True))
 # A rate: `m/s`, `km/h`, `dollars/hour` (single letters count only inside a rate).
-_RATE_PART = "|".join(sorted(UNIT_WORDS | {"m", "s", "h", "g", "l", "L"}, key=len, reverse=True))
+_RATE_PART = "|".join(sorted(UNIT_WORDS | SHORT_UNITS, key=len, reverse=True))
 _RATE = r"(?:" + _RATE_PART + r")\s*/\s*(?:" + _RATE_PART + r")(?![A-Za-z])"
 UNIT_AFTER_NUMBER = re.compile(
     r"(?<=[\d)}])\s*(?:"
-    r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*" + _NOT_CONNECTIVE + r"(?:[A-Za-z]+|" + CJK_UNIT + r")\s*"
+    + TEXT_COMMAND + r"\s*\{\s*" + _NOT_CONNECTIVE + r"(?:[A-Za-z]+|" + CJK_UNIT + r")\s*"
     + _POWER + r"\s*\}(?:\s*" + _POWER + r")?"
     + r"|\(\s*(?:" + CJK_UNIT + r")\s*\)"
-    + r"|(?:" + CJK_UNIT + r")(?![\u4e00-\u9fff])"
+    + r"|(?:" + CJK_UNIT + r")(?![" + CJK + r"])"
     + r"|" + _RATE
     + r"|(?:" + _LATIN + r")" + _POWER + r"(?![A-Za-z])"
     + r")"
@@ -48,7 +51,7 @@ def units_of(text: str) -> frozenset[str]:
     """Units written after numbers (`cm^2` counts as `cm`, `60°` as `degree`)."""
     found = set()
     for m in UNIT_AFTER_NUMBER.finditer(text):
-        word = re.sub(r"\\\w+|[^A-Za-z\u4e00-\u9fff]", "", m.group()).lower()
+        word = re.sub(r"\\\w+|[^A-Za-z" + CJK + r"]", "", m.group()).lower()
         found.add(word.removesuffix("s") if len(word) > 3 else word)
     if _DEGREES.search(text):
         found.add("degree")
@@ -90,5 +93,9 @@ def is_conversion(lhs: str, rhs: str) -> bool:
 
 
 def without_units(side: str) -> str:
-    """The side with the units after its numbers dropped (`3.3 平方米` -> `3.3`)."""
+    """The side with the units after its numbers dropped (`3.3 平方米` -> `3.3`).
+
+    Only the lexicon's units count (`UNIT_WORDS`, `CJK_UNITS`): in a step, a word after a number
+    may be anything. A final answer's unit is dropped by `scoring.answer.readings.numbers.without_unit`.
+    """
     return _DEGREES.sub("", UNIT_AFTER_NUMBER.sub("", side))

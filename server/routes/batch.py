@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
-from server.deps import ServiceDep, SettingsDep
+from server.deps import RecorderDep, ServiceDep, SettingsDep
 from server.errors import ApiError
 from server.examples import BATCH_EXAMPLES
-from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse
+from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, served
 from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
@@ -20,12 +20,18 @@ async def grade_batch(
     batch: Annotated[BatchRequest, Body(openapi_examples=BATCH_EXAMPLES)],
     service: ServiceDep,
     settings: SettingsDep,
+    recorder: RecorderDep,
 ) -> BatchResponse:
-    """Grade up to STEPGRADE_BATCH_MAX_ITEMS solutions; one item failing fails only itself."""
+    """Grade up to STEPGRADE_BATCH_MAX_ITEMS solutions; one item failing fails only itself.
+    The graded items are stored (`meta.grade_id`) in one transaction before the answer is sent."""
     if len(batch.items) > settings.batch_max_items:
         raise ApiError(422, "too_many_items",
                        f"items: at most {settings.batch_max_items} items per batch, "
                        f"got {len(batch.items)}", "items")
     results = await service.grade_many(batch.items)
+    graded = [(item, item.report) for item in results if item.report is not None]
+    ids = await recorder.keep([(batch.items[item.index], report) for item, report in graded])
+    for (item, report), grade_id in zip(graded, ids, strict=True):
+        item.report = served(report, grade_id)
     failed = sum(1 for r in results if r.error is not None)
     return BatchResponse(results=results, succeeded=len(results) - failed, failed=failed)

@@ -6,18 +6,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
-from scoring.schema import GradeReport, GradeRequest
-from server.deps import ServiceDep
+from scoring.schema import GradeRequest
+from server.deps import RecorderDep, ServiceDep
 from server.examples import GRADE_EXAMPLES
-from server.schemas import ERROR_RESPONSES
+from server.schemas import ERROR_RESPONSES, ServedReport, served
 from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 
 
-@router.post("/grade", response_model=GradeReport, responses=ERROR_RESPONSES)
+@router.post("/grade", response_model=ServedReport, responses=ERROR_RESPONSES)
 async def grade(
-    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep
-) -> GradeReport:
-    """Grade one step-by-step solution: score, step labels, Tree-of-Error, answer check."""
-    return await service.grade(request)
+    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep,
+    recorder: RecorderDep,
+) -> ServedReport:
+    """Grade one step-by-step solution: score, step labels, Tree-of-Error, answer check.
+    The grade is stored (`meta.grade_id`) before the answer is sent."""
+    report = await service.grade(request)
+    [grade_id] = await recorder.keep([(request, report)])
+    return served(report, grade_id)

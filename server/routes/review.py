@@ -16,10 +16,9 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
-from eval_sets.examples import EXAMPLES_DIR
 from scoring.schema import GradeRequest
 from server.errors import ApiError
-from server.examples import ARITHMETIC_SLIP
+from server.examples import ARITHMETIC_SLIP, EXAMPLES_DIR
 
 router = APIRouter()
 
@@ -38,7 +37,7 @@ _TYPES = {".js": "text/javascript", ".css": "text/css", ".woff2": "font/woff2",
 
 
 class Example(BaseModel):
-    """A bundled example request (`eval_sets/examples/<name>.json`)."""
+    """A bundled example request (`server/examples/<name>.json`)."""
 
     name: str = Field(description="The file's stem, e.g. `arithmetic_slip`.")
     request: GradeRequest
@@ -68,11 +67,13 @@ async def examples() -> tuple[Example, ...]:
 @router.get("/", include_in_schema=False)
 async def home() -> RedirectResponse:
     # Relative, like every URL in the page: it keeps working behind a proxy's path prefix.
+    """The service's root sends a browser to the review page."""
     return RedirectResponse("review")
 
 
 @router.get("/review", include_in_schema=False)
 async def review_page() -> FileResponse:
+    """The review page itself."""
     return FileResponse(STATIC_DIR / "review.html", headers=_HEADERS,
                         media_type=_TYPES[".html"])
 
@@ -87,6 +88,7 @@ def static_file(name: str) -> Path:
 
 @router.get("/review/{name:path}", include_in_schema=False)
 async def review_asset(name: str) -> FileResponse:
+    """The page's scripts, styles and vendored KaTeX, from the package's static folder."""
     path = static_file(name)
     return FileResponse(path, headers=_HEADERS,
                         media_type=_TYPES.get(path.suffix, "application/octet-stream"))

@@ -15,7 +15,8 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.responses import StreamingResponse
 
 from scoring.schema import GradeRequest
-from server.deps import ServiceDep
+from server.deps import RecorderDep, ServiceDep
+from server.errors import ApiError
 from server.examples import GRADE_EXAMPLES
 from server.schemas import ERROR_RESPONSES
 from server.security import require_api_key
@@ -42,14 +43,25 @@ def _sse(event: str, data: dict[str, Any], number: int) -> bytes:
 
 @router.post("/grade/stream", response_class=StreamingResponse, responses=_SSE_DOC)
 async def grade_stream(
-    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep
+    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep,
+    recorder: RecorderDep,
 ) -> StreamingResponse:
-    """Grade one solution and stream progress as Server-Sent Events."""
+    """Grade one solution and stream progress as Server-Sent Events; the `report` event's
+    grade is stored (`meta.grade_id`) before the event is sent."""
     service.check_mode(request)  # a plain 422 before the stream starts, not an event
 
     async def events() -> AsyncIterator[bytes]:
         number = 0
         async for event, data in service.stream(request):
+            if event == "report":
+                try:
+                    [grade_id] = await recorder.keep([(request, data)])
+                except ApiError as err:
+                    event, data = "error", {"code": err.code, "message": err.message,
+                                            "field": err.field}
+                else:
+                    if grade_id is not None:
+                        data["meta"]["grade_id"] = grade_id
             number += 1
             yield _sse(event, data, number)
 

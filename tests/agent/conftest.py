@@ -6,6 +6,7 @@ production client (the OpenAI SDK's httpx2), for tests against the fake server o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -15,7 +16,15 @@ from agent.context import Context
 from agent.grader import Grader
 from agent.llm.client import LlmClient
 from agent.llm.config import LlmConfig
-from scoring.embed import hashed_bag_of_words
+from eval_sets.fakes.embedder import hashed_bag_of_words
+from eval_sets.fakes.openai_server import (
+    ARITHMETIC_SLIP_ANSWERS,
+    ARITHMETIC_SLIP_JUDGED,
+    ARITHMETIC_SLIP_STEPS,
+    completion,
+    encoded,
+    requested_operation,
+)
 from scoring.judge import JudgeConfig, load_calibration
 
 HAND_CALIBRATION = Path(__file__).resolve().parents[1] / "data" / "hand_calibration.json"
@@ -25,12 +34,12 @@ bag_of_words = hashed_bag_of_words
 
 def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
                answer_timeout: float = 2.0, chunk_steps: int = 30, mock_http: bool = False,
-               judge=None, **config) -> Grader:
-    llm_config = LlmConfig(base_url=base_url, model="fake-model", timeout=timeout,
+               judge=None, model: str = "fake-model", **config) -> Grader:
+    llm_config = LlmConfig(base_url=base_url, model=model, timeout=timeout,
                            max_retries=max_retries, **config)
     client = LlmClient(llm_config, http_client=httpx.AsyncClient if mock_http else None)
     judge = JudgeConfig(**{"calibration": load_calibration(HAND_CALIBRATION), **(judge or {})})
-    context = Context(embedder=bag_of_words, llm=client, llm_model="fake-model",
+    context = Context(embedder=bag_of_words, llm=client, llm_model=model,
                       answer_timeout=answer_timeout, chunk_steps=chunk_steps, judge=judge)
     return Grader(context)
 
@@ -50,3 +59,35 @@ def respx_grader(base_url: str, **kwargs) -> Grader:
     ("auto" would first ask `GET /models`, which the tests' routes leave unmocked)."""
     kwargs.setdefault("stream", False)
     return llm_grader(base_url, mock_http=True, **kwargs)
+
+
+# respx's answers: those a model gives for the bundled `arithmetic_slip` example.
+BASE = "http://llm.test/v1"
+URL = f"{BASE}/chat/completions"
+
+STEPS = ARITHMETIC_SLIP_STEPS
+JUDGED = ARITHMETIC_SLIP_JUDGED
+ANSWERS = {
+    **ARITHMETIC_SLIP_ANSWERS,
+    "difficulty": {"level": 1, "process_evaluation_needed": False, "problem_type": "calculation",
+                   "reason": "two additions and a product"},
+}
+
+
+def body_of(request: httpx.Request) -> dict:
+    return json.loads(request.content)
+
+
+operation_of = requested_operation
+
+
+def answered(body: dict, payload: dict) -> httpx.Response:
+    """HTTP 200 carrying the completion `payload`, streamed when the request asked for it."""
+    content, media_type = encoded(body, payload)
+    return httpx.Response(200, content=content, headers={"content-type": media_type})
+
+
+def ok(request: httpx.Request, answers: dict = ANSWERS) -> httpx.Response:
+    body = body_of(request)
+    operation, method = operation_of(body)
+    return answered(body, completion(body, answers[operation], method, operation))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from eval_sets.examples import EXAMPLES_DIR
+from eval_sets.fakes.openai_server import FakeOpenAI
 from server.cli import main
-from tests.fakes.openai_server import FakeOpenAI
+from server.examples import EXAMPLES_DIR
 
-from .test_llm_failures import ANSWERS
+from .conftest import ANSWERS
 
 
 def test_grade_in_llm_mode_from_the_environment(monkeypatch, capsys, tmp_path):

@@ -17,18 +17,17 @@ import agent.nodes.score_chunk
 import agent.nodes.score_steps
 import agent.nodes.segment
 import agent.nodes.verify
-import scoring.fuse
 import scoring.judge.collect
+import scoring.score.fuse
 from agent.context import Context
 from agent.grader import Grader
-from eval_sets.examples import load_example
 from scoring.judge.checks import CHECKS
 from scoring.schema import GradeReport, GradeRequest, Modules
+from server.examples import load_example
 
-from .conftest import bag_of_words, respx_grader
-from .test_llm_failures import BASE, URL, ok
+from .conftest import BASE, URL, bag_of_words, ok, respx_grader
 
-FUSE = sys.modules[scoring.fuse.__module__]  # the module: the package's `fuse` is the function
+FUSE = sys.modules[scoring.score.fuse.__module__]  # the module: the package's `fuse` is the function
 
 
 def _boom(*_args: object, **_kwargs: object) -> object:
@@ -83,9 +82,9 @@ def test_only_the_failed_check_is_missing(monkeypatch, clean):
 
 
 def test_the_format_check_is_contained_too(monkeypatch):
-    monkeypatch.setitem(CHECKS, "format", _boom)
+    monkeypatch.setitem(CHECKS, "malformed", _boom)
     request = SLIP.model_copy(update={"modules": Modules(format=True)})
-    _contained(_grade(request), "judge.format")
+    _contained(_grade(request), "judge.malformed")
 
 
 def test_a_failing_answer_check_leaves_the_answer_undecided(monkeypatch):

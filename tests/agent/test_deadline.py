@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from eval_sets.examples import load_example
-from tests.fakes.openai_server import FakeOpenAI
+from eval_sets.fakes.openai_server import FakeOpenAI
+from server.examples import load_example
 
 from .conftest import llm_grader
 

@@ -12,8 +12,7 @@ from agent.context import Context
 from agent.grader import Grader
 from scoring.schema import GradeRequest, Modules
 
-from .conftest import bag_of_words, respx_grader
-from .test_llm_failures import BASE, URL, ok
+from .conftest import BASE, URL, bag_of_words, ok, respx_grader
 
 PROBLEM = "A bakery sells 47 muffins on Monday and 58 on Tuesday. How many in all?"
 

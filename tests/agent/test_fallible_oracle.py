@@ -9,16 +9,13 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
+from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.processes import free_port, stop
 from scoring.schema import GradeRequest
-from tests.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
-from tests.fakes.openai_server import FakeOpenAI
-
-LABEL_SERVER = Path(__file__).resolve().parents[1] / "fakes" / "label_server.py"
 
 
 def _row(uid: str, labels: list[str], *, question: str = "Add the numbers.",
@@ -121,7 +118,7 @@ def test_the_label_server_serves_the_oracle(tmp_path) -> None:
     data = tmp_path / "rows.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in SYNTHETIC[:3]), encoding="utf-8")
     port = free_port()
-    server = subprocess.Popen([sys.executable, str(LABEL_SERVER), "--data", str(data), "--port",
+    server = subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.label_server", "--data", str(data), "--port",
                                str(port), "--miss", "1", "--false-alarm", "0", "--seed", "0"])
     try:
         body = {"model": "fake-model", "messages": [

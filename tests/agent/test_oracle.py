@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from eval_sets.fakes.label_oracle import LabelOracle
+from eval_sets.fakes.label_server import read_rows
+from eval_sets.fakes.openai_server import FakeOpenAI
 from scoring.judge import Reliability, load_calibration
 from scoring.schema import GradeRequest
-from tests.fakes.label_oracle import LabelOracle
-from tests.fakes.label_server import read_rows
-from tests.fakes.openai_server import FakeOpenAI
 
 # The fake is the human annotators: a judge this reliable is told to the decision layer, with the
 # shipped calibration, as a user who measured their model would.

@@ -169,6 +169,22 @@ class Browser:
         self.send("Input.dispatchKeyEvent", {**base, "type": "keyDown", **({"text": text} if text else {})})
         self.send("Input.dispatchKeyEvent", {**base, "type": "keyUp"})
 
+    def click(self, selector: str) -> None:
+        """A real mouse click (pressed and released) at the middle of the element `selector`,
+        scrolled into view first; CdpError when nothing matches."""
+        box = self.eval(f"""(() => {{
+          const node = document.querySelector({json.dumps(selector)});
+          if (!node) return null;
+          node.scrollIntoView({{ block: "center" }});
+          const r = node.getBoundingClientRect();
+          return [r.left + r.width / 2, r.top + r.height / 2];
+        }})()""")
+        if box is None:
+            raise CdpError(f"nothing to click: {selector}")
+        base = {"x": box[0], "y": box[1], "button": "left", "clickCount": 1}
+        self.send("Input.dispatchMouseEvent", {**base, "type": "mousePressed"})
+        self.send("Input.dispatchMouseEvent", {**base, "type": "mouseReleased"})
+
     def tab(self, shift: bool = False) -> None:
         self.key("Tab", key_code=9, shift=shift)
 

@@ -6,10 +6,10 @@ with STEPGRADE_BROWSER_REQUIRED=1 (`make test-browser`) a missing browser fails 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -19,8 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from eval_sets.processes import free_port, stop
-from tests.fakes.openai_server import FakeOpenAI
+from eval_sets.fakes.openai_server import FakeOpenAI
+from eval_sets.processes import free_port, stepgrade_command, stop
 
 from .cdp import Browser, find_chromium
 
@@ -62,11 +62,6 @@ def fake_llm() -> Iterator[FakeOpenAI]:
         yield llm
 
 
-def _stepgrade() -> list[str]:
-    script = Path(sys.executable).with_name("stepgrade")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "server.cli"]
-
-
 @dataclass(frozen=True)
 class Service:
     url: str
@@ -79,16 +74,32 @@ class Service:
         response.raise_for_status()
         return response.json()
 
+    def get(self, path: str) -> dict:
+        """GET `path` with the key (e.g. `/grades/{id}`), the JSON answer."""
+        response = httpx.get(f"{self.url}{path}", timeout=30, headers={"X-API-Key": self.api_key})
+        response.raise_for_status()
+        return response.json()
+
     def examples(self) -> dict[str, dict]:
         response = httpx.get(f"{self.url}/examples", timeout=30)
         response.raise_for_status()
         return {e["name"]: e["request"] for e in response.json()}
 
 
+def _hand_calibration_with_interval(folder: Path) -> Path:
+    """The hand-written calibration plus the shipped file's `uncertainty` section."""
+    hand = json.loads((REPO / "tests" / "data" / "hand_calibration.json").read_text("utf-8"))
+    shipped = json.loads((REPO / "scoring" / "judge" / "calibration.json").read_text("utf-8"))
+    path = folder / "calibration.json"
+    path.write_text(json.dumps({**hand, "uncertainty": shipped["uncertainty"]}), "utf-8")
+    return path
+
+
 @pytest.fixture(scope="session")
 def service(chromium: str, fake_llm: FakeOpenAI) -> Iterator[Service]:
     """`stepgrade serve` as a user starts it: a key required, a small body limit, a (fake) LLM."""
     port = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="stepgrade-serve-"))  # no stray .env is read
     env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_")}
     env.update({
         "STEPGRADE_HOST": "127.0.0.1", "STEPGRADE_PORT": str(port),
@@ -96,12 +107,14 @@ def service(chromium: str, fake_llm: FakeOpenAI) -> Iterator[Service]:
         "STEPGRADE_LLM_BASE_URL": fake_llm.base_url, "STEPGRADE_LLM_MODEL": "fake-model",
         "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "10",
         "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-        # the page is under test, not the fitted numbers: the hand-written calibration
-        "STEPGRADE_CALIBRATION": str(REPO / "tests" / "data" / "hand_calibration.json"),
+        # the page is under test, not the fitted numbers: the hand-written calibration, with
+        # the shipped interval statistics so that the page has an interval to show
+        "STEPGRADE_CALIBRATION": str(_hand_calibration_with_interval(workdir)),
+        # a grade store of its own (SQLite), gone with the run
+        "STEPGRADE_DATA_DIR": str(workdir / "data"),
     })
-    workdir = Path(tempfile.mkdtemp(prefix="stepgrade-serve-"))  # no stray .env is read
     log = (artefacts_dir() / "serve.log").open("wb")
-    process = subprocess.Popen([*_stepgrade(), "serve"], cwd=workdir, env=env,
+    process = subprocess.Popen([*stepgrade_command(), "serve"], cwd=workdir, env=env,
                                stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -276,7 +276,7 @@ def test_stream_parser_handles_split_and_crlf_chunks(page: Browser):
 
 
 def test_tree_drawing_of_a_merging_tree(page: Browser):
-    """DESIGN.md 4.4's example: chains (3)-(4)-(6) and (5)-(6), step 3 the first error."""
+    """docs/architecture.md 4.4's example: chains (3)-(4)-(6) and (5)-(6), step 3 the first error."""
     drawn = page.eval("""(async () => {
       const { drawTree, layoutTree } = await import('./review/js/tree.js');
       const tree = { roots: [3, 5], edges: [[3, 4], [4, 6], [5, 6]], chains: [[3, 4, 6], [5, 6]] };
@@ -318,10 +318,262 @@ def test_optional_and_unknown_report_fields(page: Browser, service: Service):
         facts: [...root.querySelectorAll('.step .facts')].map((f) => f.textContent),
         failed: root.querySelector('.failed-checks') && root.querySelector('.failed-checks').textContent,
         other: [...root.querySelectorAll('.meta-other h3')].map((h) => h.textContent),
+        rows: Object.fromEntries([...root.querySelectorAll('details.meta dt')].map(
+          (dt) => [dt.textContent, dt.nextElementSibling.textContent])),
       }};
     }})()""")
     assert "P(wrong)87%" in shown["facts"][0]
     assert "P(wrong)" not in shown["facts"][1]
     assert shown["failed"] == "Failed checksanswer_worker"
     assert shown["other"] == ["llm_operations"]
+    assert shown["rows"]["grade id"] == report["meta"]["grade_id"]  # the stored grade's id
     check_no_page_errors(page)
+
+
+# ---- how sure a grade is, and the review queue ------------------------------------------------
+
+# A proof by example (issue 25): offline, it scores 10/10 with every step "correct", and the
+# grade says it could not check the proof's logic.
+PROOF_BY_EXAMPLE = {
+    "problem": "Prove that the sum of two odd integers is even.",
+    "solution": "Let $a = 3$ and $b = 5$. Then $a + b = 8$, which is even. "
+                "Therefore the sum of any two odd integers is even.",
+    "mode": "offline",
+}
+
+READ_REVIEW = """(() => {
+  const text = (node) => node ? node.textContent.replace(/\\s+/g, " ").trim() : null;
+  const q = (sel) => document.querySelector(sel);
+  return {
+    view: q("#grade-view").hidden ? "review" : "grade",
+    queue: [...document.querySelectorAll("#queue-list .queue-item")].map((li) => ({
+      id: li.dataset.id, corrected: li.dataset.corrected === "true",
+      score: text(li.querySelector(".q-score")), interval: text(li.querySelector(".q-interval")),
+      reasons: text(li.querySelector(".q-reasons")), excerpt: text(li.querySelector(".q-excerpt")),
+      current: li.querySelector("button").getAttribute("aria-current") === "true",
+    })),
+    queue_status: text(q("#queue-status")),
+    more: !q("#queue-more").hidden,
+    status: text(q("#detail-status")),
+    steps: [...document.querySelectorAll("#detail-report .step")].map((li) => ({
+      id: li.id, label: li.dataset.label, teacher: li.dataset.teacherLabel,
+      relabelled: li.classList.contains("relabelled"),
+      pressed: [...li.querySelectorAll(".set-label[aria-pressed=true]")].map((b) => b.dataset.label),
+      changed: text(li.querySelector(".changed-note")),
+    })),
+    problem: text(q("#detail-head .problem-text")),
+    correction: text(q("#detail-head .correction-shown")),
+    banner: text(q("#detail-report .banner.review")),
+    form_hidden: q("#correction-form").hidden,
+    error: q("#detail-error").hidden ? null : {
+      status: q("#detail-error").dataset.status, code: q("#detail-error").dataset.code,
+      text: text(q("#detail-error")),
+    },
+    queue_error: q("#queue-error").hidden ? null : {
+      status: q("#queue-error").dataset.status, text: text(q("#queue-error")),
+    },
+    invalid: [...document.querySelectorAll("[aria-invalid=true]")].map((n) => n.id),
+    focused: document.activeElement ? document.activeElement.id : null,
+  };
+})()"""
+
+QUEUE_LOADED = ("!document.getElementById('queue-list').closest('[hidden]') && "
+                "(document.querySelectorAll('#queue-list .queue-item').length > 0 "
+                "|| !document.getElementById('queue-error').hidden)")
+
+
+def read_review(page: Browser) -> dict:
+    return page.eval(READ_REVIEW)
+
+
+def grade_request(page: Browser, service: Service, request: dict) -> dict:
+    """Put `request` into the form and grade it with the key; the page's state afterwards."""
+    page.eval(f"""(async () => {{
+      const {{ fillForm }} = await import('./review/js/form.js');
+      fillForm(document.getElementById('grade-form'), {json.dumps(request)});
+    }})()""")
+    return grade(page, service.api_key)
+
+
+def stored_id(page: Browser) -> str:
+    href = page.eval("document.querySelector('#stored-link a').getAttribute('href')")
+    assert href.startswith("#review/")
+    return href.removeprefix("#review/")
+
+
+def open_detail(page: Browser, grade_id: str) -> dict:
+    page.wait("document.querySelectorAll('#detail-report .step .set-label').length > 0 "
+              f"&& document.getElementById('detail-status').textContent.includes({json.dumps(grade_id)})"
+              " || !document.getElementById('detail-error').hidden")
+    return read_review(page)
+
+
+def test_a_grade_that_needs_review_shows_its_interval_and_reasons(page: Browser, service: Service):
+    report = service.grade(PROOF_BY_EXAMPLE)
+    assert report["needs_review"] and report["score_interval"] is not None
+    lo, hi = report["score_interval"]
+    interval = f"likely {lo}–{hi} (80%)" if lo != hi else f"likely {lo} (80%)"
+
+    dom = grade_request(page, service, PROOF_BY_EXAMPLE)
+    assert dom["error"] is None and dom["state"] == "final"
+    assert dom["status"] == f"Graded: score {report['score']}/10, {interval}; needs review."
+    shown = page.eval("""(() => ({
+      card: document.querySelector('#result .card[data-metric=score] .interval').textContent,
+      title: document.querySelector('#result .banner.review h2').textContent,
+      codes: [...document.querySelectorAll('#result .banner.review li')].map((li) => li.dataset.code),
+      reasons: [...document.querySelectorAll('#result .banner.review li')].map((li) => li.textContent),
+      first: document.querySelector('#result').firstElementChild.className,
+    }))()""")
+    assert shown["card"] == interval
+    assert shown["title"] == "Needs review"
+    assert shown["codes"] == [r["code"] for r in report["review_reasons"]]
+    assert "proof_without_model" in shown["codes"]
+    assert shown["reasons"] == [r["message"] for r in report["review_reasons"]]
+    assert shown["first"] == "banner review", "the banner heads the result"
+    assert stored_id(page)  # the page links the stored grade
+    check_no_page_errors(page)
+    page.screenshot(artefacts_dir() / "review-needs-review.png")
+
+
+def test_a_grade_that_needs_no_review_has_no_banner(page: Browser, service: Service):
+    report = service.grade(service.examples()["reference_solution"])
+    assert not report["needs_review"]
+    load_example(page, "reference_solution")
+    dom = grade(page, service.api_key)
+    assert dom["state"] == "final"
+    assert page.eval("document.querySelector('#result .banner.review')") is None
+    assert "needs review" not in dom["status"]
+
+
+def test_the_review_queue_lists_opens_and_corrects_a_grade(page: Browser, service: Service):
+    grade_request(page, service, PROOF_BY_EXAMPLE)
+    grade_id = stored_id(page)
+    stored = service.get(f"/grades/{grade_id}")
+    report = stored["report"]
+    grader = [s["label"] for s in report["steps"]]
+    assert len(grader) >= 3 and set(grader) == {"correct"}  # what the test changes
+
+    # The Review tab, from the keyboard: focus the Grade tab, arrow right.
+    page.eval("document.getElementById('tab-grade').focus()")
+    page.key("ArrowRight", key_code=39)
+    page.wait(QUEUE_LOADED)
+    dom = read_review(page)
+    assert dom["view"] == "review" and dom["queue_error"] is None
+    assert page.eval("document.activeElement.id") == "tab-review"
+
+    # Most uncertain first, as the API orders them; the new grade listed with its figures.
+    listing = service.get("/grades?needs_review=true&order=uncertainty&limit=20")
+    assert [item["id"] for item in dom["queue"]] == [item["id"] for item in listing["items"]]
+    assert dom["more"] == (listing["next_cursor"] is not None)
+    ours = next(item for item in dom["queue"] if item["id"] == grade_id)
+    lo, hi = report["score_interval"]
+    assert ours["score"] == f"{report['score']}/10"
+    assert ours["interval"] == (f"likely {lo}–{hi} (80%)" if lo != hi else f"likely {lo} (80%)")
+    assert ours["reasons"] == " · ".join(r["message"] for r in report["review_reasons"])
+    assert ours["excerpt"] == PROOF_BY_EXAMPLE["problem"]
+    assert not ours["corrected"]
+
+    # Open it: the solution drawn as a fresh grade is, with a label editor per step.
+    page.click(f"#queue-list [data-id='{grade_id}'] button")
+    dom = open_detail(page, grade_id)
+    assert dom["error"] is None and not dom["form_hidden"]
+    assert dom["problem"] == PROOF_BY_EXAMPLE["problem"]
+    assert [s["label"] for s in dom["steps"]] == grader
+    assert [s["pressed"] for s in dom["steps"]] == [[label] for label in grader]
+    assert [s["id"] for s in dom["steps"]] == [f"rv-step-{s['index']}" for s in report["steps"]]
+    assert dom["banner"] and "proof graded without a model" in dom["banner"]
+    assert next(item for item in dom["queue"] if item["id"] == grade_id)["current"]
+    assert dom["focused"] == "grade-detail"
+
+    # Step 1 by keyboard ("i"), step 2 by keyboard (arrow down, "3"), step 3 by a click.
+    page.eval("document.getElementById('rv-step-1').focus()")
+    page.key("i", code="KeyI", key_code=73)
+    page.key("ArrowDown", key_code=40)
+    assert page.eval("document.activeElement.id") == "rv-step-2"
+    page.key("3", code="Digit3", key_code=51)
+    page.click("#rv-step-3 .set-label[data-label=incorrect]")
+    wanted = ["incorrect", "meaningless", "incorrect", *grader[3:]]
+    dom = read_review(page)
+    assert [s["teacher"] for s in dom["steps"]] == wanted
+    assert [s["relabelled"] for s in dom["steps"]] == [w != g for w, g in zip(wanted, grader, strict=True)]
+    assert dom["steps"][0]["changed"] == "changed from correct"
+    assert dom["status"] == "Step 3: incorrect (graded correct)."
+
+    page.eval("document.getElementById('correction-score').focus()")
+    page.type_text("4")
+    page.eval("document.getElementById('correction-note').focus()")
+    page.type_text("an example is not a proof")
+    page.eval("document.getElementById('correction-reviewer').value = ''; "
+              "document.getElementById('correction-reviewer').focus()")
+    page.type_text("teacher-7")
+    page.click("#correction-save")
+    page.wait("document.getElementById('detail-status').textContent.startsWith('Correction saved')"
+              " || !document.getElementById('detail-error').hidden")
+    dom = read_review(page)
+    assert dom["error"] is None, dom["error"]
+    assert dom["status"] == f"Correction saved for grade {grade_id[:8]}: score 4/10."
+    assert next(item for item in dom["queue"] if item["id"] == grade_id)["corrected"]
+    assert "score 4/10 (graded 10/10)" in dom["correction"]
+    assert "step 1: correct → incorrect" in dom["correction"] and "by teacher-7" in dom["correction"]
+    page.screenshot(artefacts_dir() / "review-queue.png")
+
+    # The store has it; the queue, loaded afresh, marks it corrected; reopened, it shows it.
+    corrections = service.get(f"/grades/{grade_id}")["corrections"]
+    assert len(corrections) == 1
+    assert corrections[0]["step_labels"] == wanted
+    assert corrections[0]["score"] == 4 and corrections[0]["reviewer"] == "teacher-7"
+    assert corrections[0]["note"] == "an example is not a proof"
+    page.goto(f"{service.url}/review#review/{grade_id}")
+    page.eval(f"document.getElementById('api_key').value = {json.dumps(service.api_key)};"
+              "document.getElementById('api_key').dispatchEvent(new Event('change'))")
+    page.wait(QUEUE_LOADED)
+    page.click(f"#queue-list [data-id='{grade_id}'] button")
+    dom = open_detail(page, grade_id)
+    assert next(item for item in dom["queue"] if item["id"] == grade_id)["corrected"]
+    assert [s["teacher"] for s in dom["steps"]] == wanted
+    assert [s["label"] for s in dom["steps"]] == grader  # the grader's labels stay in view
+    assert "an example is not a proof" in dom["correction"]
+    assert page.eval("document.getElementById('correction-score').value") == "4"
+    check_no_page_errors(page)
+
+
+def test_review_errors_are_shown(page: Browser, service: Service):
+    # No key: the queue says so (401), with the service's message.
+    page.eval("location.hash = '#review'")
+    page.wait(QUEUE_LOADED)
+    dom = read_review(page)
+    assert dom["queue_error"]["status"] == "401" and "API key" in dom["queue_error"]["text"]
+
+    # A grade that is not there (for this key): 404 in the detail pane.
+    set_field(page, "api_key", service.api_key)
+    page.eval("location.hash = '#review/0123456789abcdef0123456789abcdef'")
+    dom = open_detail(page, "0123456789abcdef")
+    assert dom["error"]["status"] == "404" and dom["error"]["code"] == "not_found"
+    assert dom["steps"] == [] and dom["form_hidden"]
+
+    # A score out of range: the API's 422 names it, the field is marked, nothing is stored.
+    grade_id = service.grade(PROOF_BY_EXAMPLE)["meta"]["grade_id"]
+    page.eval(f"location.hash = '#review/{grade_id}'")
+    open_detail(page, grade_id)
+    set_field(page, "correction-score", "11")
+    page.click("#correction-save")
+    page.wait("!document.getElementById('detail-error').hidden")
+    dom = read_review(page)
+    assert dom["error"]["status"] == "422" and "field score" in dom["error"]["text"]
+    assert dom["invalid"] == ["correction-score"] and dom["focused"] == "correction-score"
+    assert dom["status"].startswith("Not saved:")
+    assert service.get(f"/grades/{grade_id}")["corrections"] == []
+
+
+def test_review_view_reads_at_360_pixels(page: Browser, service: Service):
+    grade_id = service.grade(PROOF_BY_EXAMPLE)["meta"]["grade_id"]
+    page.viewport(360, 780, mobile=True)
+    set_field(page, "api_key", service.api_key)
+    page.eval(f"location.hash = '#review/{grade_id}'")
+    open_detail(page, grade_id)
+    assert page.eval("document.documentElement.scrollWidth") <= 360
+    overflowing = page.eval("""[...document.querySelectorAll('#review-view *, header *')]
+        .filter((n) => n.getBoundingClientRect().right > 361 && !n.closest('.katex'))
+        .map((n) => n.tagName + '.' + n.className)""")
+    assert overflowing == []
+    page.screenshot(artefacts_dir() / "review-queue-360.png")

@@ -120,5 +120,36 @@ def test_solutions_mode_reads_mr_math_and_counts_what_rounding_changed(tmp_path,
     assert answer_agreement.main(["--solutions", str(path)]) == 0
     out = capsys.readouterr().out
     assert "mr_math.jsonl: answer verdict agrees with the human one on    2/2 " in out
-    changed = out.split("rounding reading changed")[1]
+    changed = out.split("rounding reading changed")[1].splitlines()[0]
     assert changed.count("1/1 ") == 1 and changed.count("0/0 ") == 1
+    assert "  rounding " in out and "  exact_value " in out  # the route table
+
+
+def test_write_routes_pools_the_fit_halves(tmp_path, capsys):
+    from eval_sets.halves import half_of as problem_half
+    from scoring.answer.routes import load_routes
+
+    pairs = tmp_path / "pairs.jsonl"
+    fit_golds = [g for g in (f"{n}" for n in range(40)) if half_of(g) == "fit"][:3]
+    check_gold = next(g for g in (f"{n}" for n in range(40)) if half_of(g) == "check")
+    _write(pairs, [{"gold": g, "pred": g + ".0", "equal": True} for g in fit_golds]
+           + [{"gold": check_gold, "pred": "x", "equal": True}])
+    solutions = tmp_path / "mr_math.jsonl"
+    problem = next(f"Q{n}" for n in range(40) if problem_half(f"Q{n}") == "fit")
+    _write(solutions, [{"question": problem, "ground_truth_answer": "5",
+                        "model_output": "So \\boxed{6}.",
+                        "model_output_answer_correctness": "correct"}])
+    out_path = tmp_path / "routes.json"
+    assert answer_agreement.main([str(pairs), "--write-routes", str(out_path),
+                                  "--with-solutions", str(solutions)]) == 0
+    assert "routes written to" in capsys.readouterr().out
+    routes = load_routes(out_path)
+    assert {r: (s.cases, s.agree) for r, s in routes.stats.items()} == {"exact_value": (4, 3)}
+    assert routes.precision("exact_value") == 0.5  # fewer than MIN_CASES: the default
+
+
+def test_with_solutions_needs_write_routes(tmp_path, capsys):
+    path = tmp_path / "pairs.jsonl"
+    _write(path, [{"gold": "1", "pred": "1", "equal": True}])
+    assert answer_agreement.main([str(path), "--with-solutions", str(path)]) == 2
+    assert "--with-solutions needs --write-routes" in capsys.readouterr().err

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from eval_sets.bundled import bundled_path
+from eval_sets.fakes.openai_server import FakeOpenAI
 from server.cli import main
-from tests.fakes.openai_server import FakeOpenAI
 
 
 def test_llm_mode_rerun_answers_from_the_cache(tmp_path, monkeypatch, capsys,

@@ -118,7 +118,7 @@ def _processbench_row(i, problem, steps, label):
 
 def test_a_whole_run_writes_a_calibration_the_judge_can_load(tmp_path, capsys):
     rows = []
-    for i in range(12):
+    for i in range(30):  # enough fit-half grades for the score interval's pooled cell
         q = f"Problem {i}: add {i} and {i + 1}, then double it."
         good = [f"先算 ${i} + {i + 1} = {2 * i + 1}$。", f"再乘 2 得 ${2 * i + 1} \\times 2 = {4 * i + 2}$。",
                 f"答案是 {4 * i + 2}。"]
@@ -140,7 +140,7 @@ def test_a_whole_run_writes_a_calibration_the_judge_can_load(tmp_path, capsys):
     (tmp_path / "processbench_dev.jsonl").write_text("\n".join(json.dumps(r) for r in pb),
                                                      encoding="utf-8")
     out = tmp_path / "calibration.json"
-    assert main(["--data", str(tmp_path), "--out", str(out)]) == 0
+    assert main(["--data", str(tmp_path), "--out", str(out), "--llm-seeds", "0"]) == 0
     printed = capsys.readouterr().out
     assert "calculation_false" in printed and "Step model per language" in printed
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -148,7 +148,13 @@ def test_a_whole_run_writes_a_calibration_the_judge_can_load(tmp_path, capsys):
     assert data["kinds"]["calculation_false"]["likelihood_ratio"] > 1
     assert data["models"]["en"]["weights"]["finding:calculation_false"] > 0
     assert "Tom has" not in out.read_text(encoding="utf-8")  # statistics, not rows
-    assert main(["--data", str(tmp_path), "--out", str(out), "--check-only"]) == 0
+    assert "80% interval" in printed and "Reliability table" in printed
+    assert data["uncertainty"]["cells"]["all"]["n"] >= 20  # refit after the step model
+    # graded in LLM mode against the label fake too: cells of their own, at its reliability
+    assert "LLM mode, label fake" in printed
+    assert data["uncertainty"]["meta"]["llm"]["miss"] == 0.3
+    assert data["uncertainty"]["llm_cells"]["all"]["n"] >= 20
+    assert main(["--data", str(tmp_path), "--out", str(out), "--check-only", "--llm-seeds"]) == 0
 
 
 def test_missing_data_folder_is_a_usage_error(tmp_path, capsys):
@@ -193,3 +199,75 @@ def test_each_perturbation_type_is_ranked_against_the_originals_on_its_own():
     found = perturbation_type_aucs([*originals, *swaps, *removals, *repeats])
     assert found == {"remove step": (1, pytest.approx(0.0)), "repeat step": (1, pytest.approx(1.0)),
                      "swap steps": (2, pytest.approx(0.75))}
+
+
+def test_platt_recovers_a_known_map_and_shifts_when_the_log_odds_do_not_vary():
+    from eval_sets.calibrate.recalibrate import Scored, fit_platt
+
+    rng = np.random.default_rng(0)
+    z = rng.normal(-1.0, 1.5, 4000)
+    wrong = rng.random(4000) < 1 / (1 + np.exp(-(0.5 * z + 0.3)))
+    platt = fit_platt([Scored(float(a), bool(b), 1.0, "proof") for a, b in zip(z, wrong)])
+    assert platt is not None and platt.slope == pytest.approx(0.5, abs=0.08)
+    assert platt.intercept == pytest.approx(0.3, abs=0.1)
+    # one log-odds for every step (a model reading only the problem type): a shift to the rate
+    flat = [Scored(-1.0, i % 4 == 0, 1.0, "proof") for i in range(400)]
+    shift = fit_platt(flat)
+    assert shift is not None and shift.slope == 1.0
+    assert 1 / (1 + np.exp(-shift(-1.0))) == pytest.approx(0.25, abs=0.01)  # Platt's targets
+    assert fit_platt(flat[:100]) is None  # too few steps
+
+
+def test_a_refit_keeps_the_sections_it_does_not_fit(tmp_path):
+    from eval_sets.calibrate.__main__ import kept_sections
+    from eval_sets.calibrate.uncertainty import with_uncertainty
+    from scoring.judge.calibration import Calibration, StepModel
+    from scoring.score.uncertainty import Cell, UncertaintyModel, uncertainty_of
+
+    cal = Calibration("1-a", {"en": StepModel({"bias": -1.0}, 0.5)}, {}, {},
+                      {"future_section": {"en": {"sensitivity": 0.8}}})
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(cal.to_json()), encoding="utf-8")
+    assert kept_sections(path) == {"future_section": {"en": {"sensitivity": 0.8}}}
+    assert kept_sections(tmp_path / "absent.json") == {}
+    model = UncertaintyModel("2-u", 0.8, {"all": Cell(30, 0.0, 1.0, 1.0, 0.0, -1.0, 1.0)}, 5)
+    both = with_uncertainty(cal, model)
+    assert both.section("future_section") == {"en": {"sensitivity": 0.8}}
+    assert uncertainty_of(both) == model and uncertainty_of(cal) is None
+    assert both.version.startswith("1-") and both.version != cal.version
+
+
+def test_a_refit_keeps_the_measured_reliability_of_a_model(tmp_path):
+    from eval_sets.calibrate.__main__ import kept_sections
+    from scoring.judge.calibration import LLM_SECTION, Calibration, StepModel
+
+    rates = {"wrong": 13, "caught": 8, "right": 86, "alarms": 7, "sensitivity": 0.607,
+             "false_alarm": 0.086, "sensitivity_interval": [0.36, 0.82],
+             "false_alarm_interval": [0.04, 0.16], "source": "measured"}
+    data = Calibration("1-a", {"en": StepModel({"bias": -1.0}, 0.5)}).to_json()
+    data[LLM_SECTION] = {"judge-model": {"en": rates}}
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    kept = kept_sections(path)
+    assert kept[LLM_SECTION]["judge-model"]["en"]["caught"] == 8
+    rewritten = Calibration("1-b", {"en": StepModel({"bias": -1.0}, 0.5)}, sections=kept)
+    back = Calibration.from_json(json.loads(json.dumps(rewritten.to_json())))
+    assert back.llm_rates["judge-model"]["en"].sensitivity == 0.607
+
+
+def test_recalibration_scope_keeps_a_per_type_shift_that_holds_out_of_fold():
+    from eval_sets.calibrate.recalibrate import Scored, cross_validated_ece, maps_of
+
+    rng = np.random.default_rng(1)
+
+    def steps(kind: str, shift: float, n: int) -> list[Scored]:
+        z = rng.normal(-1.0, 1.0, n)
+        wrong = rng.random(n) < 1 / (1 + np.exp(-(z + shift)))
+        return [Scored(float(a), bool(b), 1.0, kind, i % 5) for i, (a, b) in enumerate(zip(z, wrong))]
+
+    # proofs are truly 1.5 log-odds more often wrong than their log-odds say: a type's own map wins
+    shifted = steps("calculation", 0.0, 1500) + steps("proof", 1.5, 1500)
+    per_type, pooled = (cross_validated_ece(shifted, s) for s in ("per_type", "pooled"))
+    assert per_type is not None and pooled is not None and per_type < pooled
+    assert set(maps_of(shifted, "per_type")) == {"calculation", "proof", "any"}
+    assert set(maps_of(shifted, "pooled")) == {"any"}

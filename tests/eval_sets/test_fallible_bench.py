@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval_sets.fallible_bench import Spread, _env, summarise_runs, to_markdown
+from eval_sets.fallible_bench import Spread, grading_env, summarise_runs, to_markdown
 
 
 def _table(fused: float, expected: float, alone: float | None) -> dict:
@@ -42,11 +42,11 @@ def test_the_decision_layer_is_told_the_fake_rates_unless_set(monkeypatch) -> No
     monkeypatch.delenv("STEPGRADE_LLM_SENSITIVITY", raising=False)
     monkeypatch.setenv("STEPGRADE_LLM_FALSE_ALARM", "0.2")
     monkeypatch.setenv("STEPGRADE_LLM_REPLAY", "/somewhere")
-    env = _env("http://127.0.0.1:1/v1", miss=0.3, false_alarm=0.1)
+    env = grading_env("http://127.0.0.1:1/v1", miss=0.3, false_alarm=0.1)
     assert env["STEPGRADE_LLM_SENSITIVITY"] == "0.7" and env["STEPGRADE_LLM_FALSE_ALARM"] == "0.2"
     assert env["STEPGRADE_LLM_BASE_URL"] == "http://127.0.0.1:1/v1"
     assert "STEPGRADE_LLM_REPLAY" not in env
     monkeypatch.delenv("STEPGRADE_LLM_FALSE_ALARM")
-    exact = _env("http://x/v1", miss=0.0, false_alarm=0.0)  # Reliability needs 0 < fa < sens < 1
+    exact = grading_env("http://x/v1", miss=0.0, false_alarm=0.0)  # Reliability needs 0 < fa < sens < 1
     assert (exact["STEPGRADE_LLM_SENSITIVITY"], exact["STEPGRADE_LLM_FALSE_ALARM"]) == (
         "0.999", "0.001")

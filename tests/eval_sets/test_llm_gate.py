@@ -15,9 +15,9 @@ from agent.build import make_grader
 from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
 from agent.settings import GradingSettings
-from eval_sets.examples import load_example
+from eval_sets.fakes.openai_server import ARITHMETIC_SLIP_ANSWERS, FakeOpenAI
 from eval_sets.runner.llm_gate import gate_grader, gated
-from tests.fakes.openai_server import ARITHMETIC_SLIP_ANSWERS, FakeOpenAI
+from server.examples import load_example
 
 
 class CountingGate:

@@ -35,13 +35,13 @@ def test_without_ray_installed_the_message_says_how_to_install_it(tmp_path, caps
 
 
 def test_joining_an_address_turns_token_auth_on_as_ray_start_does(monkeypatch) -> None:
-    from eval_sets.runner.ray_connect import _token_auth_like_ray_start
+    from eval_sets.runner.ray_connect import token_auth_like_ray_start
 
     monkeypatch.setenv("RAY_AUTH_MODE", "placeholder")  # so that monkeypatch restores it after
     monkeypatch.delenv("RAY_AUTH_MODE")
     monkeypatch.setenv("RAY_AUTH_TOKEN", "secret")
-    _token_auth_like_ray_start()
+    token_auth_like_ray_start()
     assert os.environ["RAY_AUTH_MODE"] == "token"
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # an explicit choice is kept
-    _token_auth_like_ray_start()
+    token_auth_like_ray_start()
     assert os.environ["RAY_AUTH_MODE"] == "disabled"

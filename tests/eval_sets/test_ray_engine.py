@@ -12,6 +12,7 @@ import pytest
 import ray
 
 from eval_sets.bundled import BUNDLED_DIR, bundled_path
+from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.registry import load_dataset
 from eval_sets.runner.bench import Recipe, grade_items
 from eval_sets.runner.compare import differences, read_results
@@ -19,7 +20,6 @@ from eval_sets.runner.ray_engine import RayOptions
 from eval_sets.runner.run import RunConfig
 from eval_sets.runner.store import ResultStore
 from server.cli import main
-from tests.fakes.openai_server import FakeOpenAI
 
 # Answer checks get 30 s: a 2 s check can time out on a loaded machine and change a verdict.
 ANSWER_TIMEOUT = "30"

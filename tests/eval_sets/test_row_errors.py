@@ -150,7 +150,7 @@ def test_a_folder_of_nothing_readable_is_a_usage_error(tmp_path) -> None:
 
 
 def test_load_dataset_stays_strict_for_tools_that_need_every_row(broken_stepmath) -> None:
-    from eval_sets.loaders._io import read_records
+    from eval_sets.loaders.rows import read_records
     from eval_sets.registry import load_dataset
 
     with pytest.raises(DatasetError, match="data.jsonl:2: not valid JSON"):

@@ -8,9 +8,10 @@ import pytest
 from agent.grader import Grader
 from eval_sets.items import Gold
 from eval_sets.metrics import pearson
+from eval_sets.runner.graded import with_reports
 from eval_sets.runner.score_sources import model_alone_score, score_sources_table
 from eval_sets.runner.store import ItemResult
-from eval_sets.runner.summary import _graded, summarise, validity_table
+from eval_sets.runner.summary import summarise, validity_table
 from eval_sets.runner.tables import to_markdown
 from scoring.schema import GradeReport, GradeRequest
 
@@ -49,7 +50,7 @@ def test_three_readings_on_the_same_items(two_steps) -> None:
         _result(two_steps, "D", Gold(score=4), "ci", "ic", 6, 4.4),    # model 4
         _result(two_steps, "E", Gold(score=10), "cc", None, 10, None),  # not evaluated: left out
     ]
-    table = score_sources_table(_graded(results))
+    table = score_sources_table(with_reports(results))
     rows = table.to_json()["rows"]
     assert list(rows) == ["score", "score_expected", "model labels alone"]
     gold = [10, 0, 6, 4]
@@ -74,7 +75,7 @@ def test_offline_reports_show_score_and_expected_only(two_steps) -> None:
     tables = {t.key: t for t in summarise(results)}
     assert [r[0] for r in tables["score_sources"].rows] == ["score", "score_expected"]
     no_expectation = [_result(two_steps, "A", Gold(score=10), "cc", None, 10, None)]
-    assert score_sources_table(_graded(no_expectation)) is None
+    assert score_sources_table(with_reports(no_expectation)) is None
 
 
 def test_processbench_f1_is_averaged_over_the_subsets(two_steps) -> None:
@@ -86,7 +87,7 @@ def test_processbench_f1_is_averaged_over_the_subsets(two_steps) -> None:
         item("g1", "gsm8k", 1, "ii"), item("g2", "gsm8k", None, "cc"),  # err 1/1, corr 1/1: F1 1
         item("m1", "math", 2, "ci"), item("m2", "math", None, "ic"),     # err 1/1, corr 0/1: F1 0
     ]
-    rows = validity_table(_graded(results), 0.5).to_json()["rows"]
+    rows = validity_table(with_reports(results), 0.5).to_json()["rows"]
     assert rows["gsm8k"]["PB F1"] == 1.0 and rows["math"]["PB F1"] == 0.0
     # pooled: err 2/2, corr 1/2 -> F1 2/3; the subsets' mean: (1 + 0) / 2
     assert rows["overall"]["PB F1"] == pytest.approx(2 / 3)
@@ -94,5 +95,5 @@ def test_processbench_f1_is_averaged_over_the_subsets(two_steps) -> None:
     assert (mean_row["n"], mean_row["err. acc"], mean_row["corr. acc"], mean_row["PB F1"]) == (
         4, 1.0, 0.5, 0.5)
     assert mean_row["sol. F1"] is None
-    one_subset = validity_table(_graded(results[:2]), 0.5).to_json()["rows"]
+    one_subset = validity_table(with_reports(results[:2]), 0.5).to_json()["rows"]
     assert "subset mean" not in one_subset

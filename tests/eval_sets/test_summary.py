@@ -40,9 +40,9 @@ def results() -> list[ItemResult]:
 
 
 def test_validity_table_by_hand(results) -> None:
-    from eval_sets.runner.summary import _graded
+    from eval_sets.runner.graded import with_reports
 
-    table = validity_table(_graded(results), 0.5)
+    table = validity_table(with_reports(results), 0.5)
     row = dict(zip(table.columns, table.rows[-1], strict=True))
     # solution validity = min of the steps: .8, .2, .4, .3; gold 1, 0, 1, 0 -> preds 1, 0, 0, 0
     # valid: tp 1 fn 1 -> 2/3; invalid: tp 2 fp 1 -> 4/5; AUC: both positives above both negatives
@@ -59,9 +59,9 @@ def test_validity_table_by_hand(results) -> None:
 
 
 def test_false_positive_table_by_hand(results) -> None:
-    from eval_sets.runner.summary import _graded
+    from eval_sets.runner.graded import with_reports
 
-    table = false_positive_table(_graded(results))
+    table = false_positive_table(with_reports(results))
     rows = {r[0]: r[1:] for r in table.rows}
     assert rows["answer only"] == (3, pytest.approx(1 / 3))  # items 1, 3, 4; item 4 invalid
     assert rows["answer and no flagged step"] == (1, 0.0)  # item 1 only

@@ -7,8 +7,9 @@ import pytest
 from agent.grader import Grader
 from eval_sets.bundled import bundled_path
 from eval_sets.registry import load_dataset
+from eval_sets.runner.graded import with_reports
 from eval_sets.runner.store import ItemResult
-from eval_sets.runner.summary import _graded, perturbation_table, step_agreement_table
+from eval_sets.runner.summary import perturbation_table, step_agreement_table
 
 # solution validities set by hand: originals .9 and .5; the weakest step index (1-based) per item
 VALIDITY = {"pert-orig-0": (0.9, 1), "pert-orig-1": (0.5, 1), "pert-0": (0.1, 2),
@@ -34,8 +35,8 @@ def test_validity_auc_and_weakest_step_by_hand(grader) -> None:
     for item in load_dataset("perturbation", bundled_path("perturbation")):
         report = _with(grader.grade(item.request), *VALIDITY[item.id])
         results.append(ItemResult(id=item.id, gold=item.gold, request=item.request, report=report))
-    rows = {r[0]: dict(zip(perturbation_table(_graded(results)).columns, r, strict=True))
-            for r in perturbation_table(_graded(results)).rows}
+    rows = {r[0]: dict(zip(perturbation_table(with_reports(results)).columns, r, strict=True))
+            for r in perturbation_table(with_reports(results)).rows}
     # random number .1 is below both originals (.9, .5): AUC 1; random operation .95 above both: 0
     assert rows["random number"]["validity AUC"] == 1.0
     assert rows["random operation"]["validity AUC"] == 0.0
@@ -60,7 +61,7 @@ def test_step_agreement_only_where_segmentations_match(grader) -> None:
         results.append(ItemResult(id=item.id, gold=item.gold, request=item.request, report=report))
     matched = [r for r in results if len(r.report.steps) == len(r.gold.step_labels or ())]
     assert len(matched) == 5  # the bundled set is written one step per line
-    table = step_agreement_table(_graded(results))
+    table = step_agreement_table(with_reports(results))
     row = dict(zip(table.columns, table.rows[-1], strict=True))
     steps = sum(len(r.report.steps) for r in matched)
     assert (row["items"], row["steps"]) == (len(matched), steps)

@@ -1,5 +1,5 @@
 """The whole offline grade over hostile requests: always a full, valid GradeReport, in bounded
-time (120 s: at most 500 steps are graded per request, `scoring.segment.cap_steps`), and never
+time (120 s: at most 500 steps are graded per request, `scoring.steps.segment.cap_steps`), and never
 a contained failure: `meta.failed_checks` stays empty (each entry there would be a bug found)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from agent.context import Context
 from agent.grader import Grader
-from scoring.embed import hashed_bag_of_words
+from eval_sets.fakes.embedder import hashed_bag_of_words
 from scoring.schema import MAX_STEPS, MAX_TEXT_CHARS, GradeReport, GradeRequest
 
 from .strategies import PROFILE, numbers, solutions, steps, texts

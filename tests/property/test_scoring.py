@@ -5,7 +5,7 @@ Bounds (wall clock, generous: a call normally takes a few hundredths of them, an
 hold on a loaded 2-core machine, through a garbage collection; what they catch is the quadratic
 blow-up that takes minutes): parsing, answer extraction, relations, step checks, segmentation
 and alignment 10 s; answer equivalence 30 s (a 0.5 s CPU budget in the worker,
-`scoring._verify_worker`, plus its restart), a whole answer check 60 s; the judge 10 s + 50 ms
+`scoring.answer.worker`, plus its restart), a whole answer check 60 s; the judge 10 s + 50 ms
 per step (it is linear in the steps).
 """
 
@@ -19,14 +19,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.align import align, align_steps
-from scoring.answer import check_answer, clean_answer, is_equivalent
-from scoring.embed import hashed_bag_of_words
-from scoring.extract import answer_candidates, extract_answer, find_answer
+from eval_sets.fakes.embedder import hashed_bag_of_words
+from scoring.align.realign import align, align_steps
+from scoring.answer.clean import clean_answer
+from scoring.answer.compare import check_answer, is_equivalent
+from scoring.answer.extract import answer_candidates, extract_answer, find_answer
 from scoring.judge import JudgeInput, judge_steps
 from scoring.parse.equations import check_step, extract_relations
 from scoring.parse.mathparse import parse_math, preclean
-from scoring.segment import segment_steps
+from scoring.steps.segment import segment_steps
 from scoring.verdict import AnswerVerdict
 
 from .strategies import PROFILE, numbers, relations, solutions, steps, texts

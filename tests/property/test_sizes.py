@@ -9,13 +9,13 @@ import random
 
 from agent.context import Context
 from agent.grader import Grader
-from scoring.align import align_steps
-from scoring.embed import hashed_bag_of_words
-from scoring.extract import answer_candidates, find_answer
+from eval_sets.fakes.embedder import hashed_bag_of_words
+from scoring.align.realign import align_steps
+from scoring.answer.extract import answer_candidates, find_answer
 from scoring.judge import JudgeInput, judge_steps
 from scoring.parse.mathparse import parse_math
 from scoring.schema import MAX_STEPS, GradeRequest
-from scoring.segment import segment_steps
+from scoring.steps.segment import segment_steps
 from scoring.verdict import AnswerVerdict
 
 from .strategies import PROFILE_NAME

@@ -1,5 +1,7 @@
-"""Imports run one way (DESIGN.md 1 and 4.10): parsing helpers read, checks find, the decision
-layer decides, and `scoring/` uses neither the graph, the service nor the runner.
+"""Imports run one way (docs/architecture.md 1 and 4.10): parsing helpers read, checks find, the decision
+layer decides, and `scoring/` uses neither the graph, the service nor the runner. Across the
+project: scoring and prompts <- agent <- server <- eval_sets, nothing imports tests, no module
+imports another's underscore names, and no import cycle.
 
 A scan of every module's import statements (the source, not a running interpreter, so an
 import inside a function counts too). Dependencies are followed through other `scoring`
@@ -11,11 +13,25 @@ from __future__ import annotations
 
 import ast
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-SCORING = Path(__file__).resolve().parents[2] / "scoring"
+ROOT = Path(__file__).resolve().parents[2]
+SCORING = ROOT / "scoring"
+PACKAGES = ("scoring", "agent", "server", "eval_sets", "prompts")
+# package -> the project packages it may import. The service must not need the benchmarks (a
+# service install has no bench extra), and nothing shipped may need the tests.
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "prompts": frozenset(),
+    "scoring": frozenset(),
+    "agent": frozenset({"scoring", "prompts"}),
+    "server": frozenset({"scoring", "agent", "prompts"}),
+    "eval_sets": frozenset({"scoring", "agent", "server", "prompts"}),
+}
+PROJECT = (*PACKAGES, "tests")
+MAX_SCORING_TOP_LEVEL = 8  # scoring reads as a few flat stages, not a sprawl of modules
 
 # (modules the rule covers, modules they must not reach, why)
 RULES = [
@@ -92,6 +108,117 @@ def violations(root: Path) -> list[str]:
     return found
 
 
+def project_graph(root: Path, packages: Sequence[str] = PACKAGES) -> dict[str, set[str]]:
+    """Module -> the dotted names it imports, for every module of `packages` under `root`."""
+    graph: dict[str, set[str]] = {}
+    for package in packages:
+        if (root / package).is_dir():
+            graph.update(import_graph(root / package))
+    return graph
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of a project package that the importer's package may not use (MAY_IMPORT)."""
+    found = []
+    for module, names in sorted(graph.items()):
+        own = module.split(".")[0]
+        for name in sorted(names):
+            other = name.split(".")[0]
+            if other in PROJECT and other != own and other not in MAY_IMPORT.get(own, ()):
+                allowed = ", ".join(sorted(MAY_IMPORT.get(own, ()))) or "no other package"
+                found.append(f"{module} imports {name}: {own} may import {allowed}")
+    return found
+
+
+def _target(name: str, modules: set[str]) -> str | None:
+    """The module of `modules` an imported name loads: itself, or the module that defines it."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def module_edges(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports (a name resolved to the module defining it)."""
+    modules = set(graph)
+    edges: dict[str, set[str]] = {}
+    for module, names in graph.items():
+        targets = {t for name in names if (t := _target(name, modules))}
+        # `from pkg import sub` names pkg too; the edge that matters is to pkg.sub.
+        targets -= {t for t in targets if any(o != t and _within(o, t) for o in targets)}
+        edges[module] = targets - {module}
+    return edges
+
+
+def cycles(graph: dict[str, set[str]]) -> list[str]:
+    """Each import cycle as `a -> b -> a`, one per strongly connected group of modules."""
+    edges = module_edges(graph)
+    found = []
+    done: set[str] = set()
+    for start in sorted(edges):
+        if start in done:
+            continue
+        # the shortest way from start back to itself, if any
+        paths: deque[list[str]] = deque([[start]])
+        seen = {start}
+        while paths:
+            path = paths.popleft()
+            nxt = sorted(edges.get(path[-1], ()))
+            if start in nxt:
+                found.append(" -> ".join([*path, start]))
+                done.update(path)
+                break
+            for name in nxt:
+                if name not in seen:
+                    seen.add(name)
+                    paths.append([*path, name])
+    return found
+
+
+def _private(part: str) -> bool:
+    return part.startswith("_") and not part.startswith("__")
+
+
+def private_imports(root: Path, packages: Sequence[str] = PROJECT) -> list[str]:
+    """Imports of another module's underscore names, or of a private module (`pkg._m`) from
+    outside its package: what a module keeps to itself may change without telling anyone."""
+    found = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            module = module_name(path, root / package)
+            base_package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    if node.level:
+                        parts = base_package.split(".")
+                        parts = parts[: len(parts) - node.level + 1]
+                        base = ".".join([*parts, *([node.module] if node.module else [])])
+                    else:
+                        base = node.module or ""
+                    names = [f"{base}.{alias.name}" for alias in node.names]
+                elif isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                else:
+                    continue
+                for name in names:
+                    parts = name.split(".")
+                    if parts[0] not in PROJECT:
+                        continue
+                    for i, part in enumerate(parts):
+                        owner = ".".join(parts[:i])
+                        if _private(part) and i and not _within(module, owner + "." + part) \
+                                and not (_within(module, owner) and i < len(parts) - 1):
+                            found.append(f"{module} imports {name}")
+                            break
+    return found
+
+
+def scoring_top_level(root: Path) -> list[str]:
+    """scoring's top-level modules and packages (its `__init__` aside)."""
+    scoring = root / "scoring"
+    return sorted([p.stem for p in scoring.glob("*.py") if p.name != "__init__.py"]
+                  + [p.name for p in scoring.iterdir() if (p / "__init__.py").is_file()])
+
+
 def test_scoring_imports_run_one_way():
     assert violations(SCORING) == []
 
@@ -129,6 +256,110 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
 def test_the_scan_sees_a_wrong_import(tmp_path, files, expected):
     found = violations(_tree(tmp_path, files))
     assert any(v.startswith(expected) for v in found), found
+
+
+def test_project_imports_respect_the_layers():
+    assert layer_violations(project_graph(ROOT)) == []
+
+
+def test_no_import_cycle():
+    assert cycles(project_graph(ROOT)) == []
+
+
+def test_no_module_imports_another_modules_private_names():
+    assert private_imports(ROOT) == []
+
+
+def test_scoring_has_few_top_level_modules():
+    assert len(scoring_top_level(ROOT)) <= MAX_SCORING_TOP_LEVEL, scoring_top_level(ROOT)
+
+
+def test_the_project_scan_covers_every_package():
+    """A rename that left a package out would pass every rule without checking it."""
+    graph = project_graph(ROOT)
+    assert {m.split(".")[0] for m in graph} == set(PACKAGES)
+    assert "server.cli" in graph and "eval_sets.cli" in graph
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    for package in PROJECT:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+    for name, source in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(source, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"server/cli.py": "from eval_sets.cli import register\n"},
+     "server.cli imports eval_sets.cli"),
+    ({"server/routes.py": "def f():\n    import eval_sets.examples\n"},
+     "server.routes imports eval_sets.examples"),
+    ({"eval_sets/bench.py": "from tests.fakes.openai_server import FakeOpenAI\n"},
+     "eval_sets.bench imports tests.fakes"),
+    ({"agent/graph.py": "from server.schemas import X\n"}, "agent.graph imports server.schemas"),
+    ({"scoring/a.py": "from prompts.render import fence\n"}, "scoring.a imports prompts.render"),
+])
+def test_the_scan_sees_an_import_against_the_layers(tmp_path, files, expected):
+    found = layer_violations(project_graph(_project(tmp_path, files)))
+    assert any(v.startswith(expected) for v in found), found
+
+
+def test_the_layers_allow_imports_downwards(tmp_path):
+    root = _project(tmp_path, {
+        "agent/a.py": "from scoring.x import y\nfrom prompts import render\n",
+        "server/s.py": "from agent.a import z\nfrom scoring import x\n",
+        "eval_sets/e.py": "from server.s import q\nfrom agent import a\nimport scoring.x\n",
+        "tests/t.py": "from eval_sets.e import q\n",
+    })
+    assert layer_violations(project_graph(root)) == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"eval_sets/a.py": "from eval_sets.b import x\n", "eval_sets/b.py": "from eval_sets import a\n"},
+     "eval_sets.a -> eval_sets.b -> eval_sets.a"),
+    ({"agent/a.py": "import agent.b\n", "agent/b.py": "import agent.c\n",
+      "agent/c.py": "def f():\n    from .a import x\n"},
+     "agent.a -> agent.b -> agent.c -> agent.a"),
+])
+def test_the_scan_reports_an_import_cycle(tmp_path, files, expected):
+    assert cycles(project_graph(_project(tmp_path, files))) == [expected]
+
+
+def test_a_package_importing_its_own_modules_is_no_cycle(tmp_path):
+    root = _project(tmp_path, {"eval_sets/metrics/__init__.py": "from eval_sets.metrics.m import f\n",
+                               "eval_sets/metrics/m.py": "from eval_sets.metrics.n import g\n",
+                               "eval_sets/metrics/n.py": "import math\n"})
+    assert cycles(project_graph(root)) == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"eval_sets/soak.py": "from eval_sets.service_bench import FAKE, _percentile\n"},
+     "eval_sets.soak imports eval_sets.service_bench._percentile"),
+    ({"tests/test_x.py": "def test():\n    from eval_sets.runner.summary import _graded\n"},
+     "tests.test_x imports eval_sets.runner.summary._graded"),
+    ({"eval_sets/a.py": "from eval_sets.loaders._io import read\n"},
+     "eval_sets.a imports eval_sets.loaders._io.read"),
+    ({"scoring/j/c.py": "from ..p.knowns import _Equation\n", "scoring/j/__init__.py": ""},
+     "scoring.j.c imports scoring.p.knowns._Equation"),
+])
+def test_the_scan_sees_a_private_import(tmp_path, files, expected):
+    assert private_imports(_project(tmp_path, files)) == [expected]
+
+
+def test_a_package_may_use_its_private_modules(tmp_path):
+    root = _project(tmp_path, {"eval_sets/loaders/_io.py": "def _x(): ...\n",
+                               "eval_sets/loaders/a.py": "from eval_sets.loaders._io import read\n",
+                               "eval_sets/b.py": "from eval_sets.loaders import a\nimport os._x\n"})
+    assert private_imports(root) == []
+
+
+def test_the_scan_counts_scoring_top_level_modules(tmp_path):
+    root = _project(tmp_path, {f"scoring/m{i}.py": "" for i in range(5)}
+                    | {f"scoring/p{i}/__init__.py": "" for i in range(4)}
+                    | {"scoring/data/calibration.json": "{}"})
+    assert len(scoring_top_level(root)) == 9
 
 
 def test_the_scan_allows_imports_that_run_the_right_way(tmp_path):

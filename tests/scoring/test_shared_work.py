@@ -8,13 +8,13 @@ import pytest
 import sympy
 from sympy.parsing.sympy_parser import parse_expr
 
-from scoring.judge.checks.provenance import unexplained_numbers
+from scoring.judge.checks.unexplained import unexplained_numbers
 from scoring.parse import equations, mathparse, prose_arithmetic, tentative
 from scoring.parse.equations import Relation, check_relation, definitions
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluate, evaluator
 from scoring.parse.prose_arithmetic import prose_statements
-from scoring.parse.readings import EXACT, Reading
+from scoring.parse.step_context import EXACT, Reading
 from scoring.parse.tentative import is_tentative
 
 CACHES = [tentative.is_tentative, mathparse.parse_math, mathparse._parse_code,

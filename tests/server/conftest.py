@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -10,10 +12,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
 
 from agent.build import make_grader
 from agent.grader import Grader
-from scoring.embed import hashed_bag_of_words
+from eval_sets.fakes.embedder import hashed_bag_of_words
 from server.main import create_app
 from server.settings import Settings
 
@@ -29,11 +32,39 @@ def _hand_calibration_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STEPGRADE_CALIBRATION", str(HAND_CALIBRATION))
 
 
+@pytest.fixture(autouse=True)
+def _store_in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Apps and commands under test keep their grades in the test's own directory."""
+    monkeypatch.setenv("STEPGRADE_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """The grade store's database for a test: an SQLite file of its own, or, when
+    STEPGRADE_TEST_DATABASE_URL is set (`make test-db`), that PostgreSQL database emptied."""
+    url = os.environ.get("STEPGRADE_TEST_DATABASE_URL")
+    if not url:
+        yield f"sqlite:///{tmp_path / 'grades.db'}"
+        return
+    _drop_store_tables(url)
+    yield url
+    _drop_store_tables(url)
+
+
+def _drop_store_tables(url: str) -> None:
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql("DROP TABLE IF EXISTS corrections, grades, alembic_version")
+    engine.dispose()
+
+
 def settings_for(**overrides: Any) -> Settings:
     """Settings for a test app; the judge uses the hand-written calibration of tests/data, so
     that service tests show the service's behaviour, not the fitted numbers of the day."""
     base: dict[str, Any] = {"preload_embedding": False, "log_json": False, "_env_file": None,
                             "calibration": HAND_CALIBRATION}
+    if not os.environ.get("STEPGRADE_DATA_DIR"):  # module-scoped apps: before the fixture above
+        base["data_dir"] = Path(tempfile.mkdtemp(prefix="stepgrade-test-"))
     return Settings(**{**base, **overrides})
 
 

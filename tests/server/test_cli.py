@@ -10,9 +10,9 @@ import time
 import httpx
 import pytest
 
-from eval_sets.examples import EXAMPLES_DIR
 from eval_sets.processes import free_port, stop
 from server.cli import main
+from server.examples import EXAMPLES_DIR
 
 SLIP = str(EXAMPLES_DIR / "arithmetic_slip.json")
 
@@ -30,6 +30,21 @@ def test_pretty_prints_a_table(capsys):
     out = capsys.readouterr().out
     assert "score 0/10" in out and "error tree  (1)-(2)" in out
     assert "incorrect" in out and "meaningless" in out
+
+
+def test_pretty_says_how_sure_and_why_to_look(tmp_path, capsys, monkeypatch):
+    source = tmp_path / "proof.json"
+    source.write_text(json.dumps({
+        "problem": "Prove that the sum of two odd integers is even.",
+        "solution": "Let a = 3 and b = 5. Then a + b = 8, which is even. Therefore the sum of "
+                    "any two odd integers is even."}), encoding="utf-8")
+    assert main(["grade", str(source), "--pretty"]) == 0
+    out = capsys.readouterr().out
+    assert "REVIEW      a proof graded without a model" in out
+    assert "(80% interval)" not in out  # the tests' hand calibration fits no interval
+    monkeypatch.delenv("STEPGRADE_CALIBRATION")  # the shipped one does
+    assert main(["grade", str(source), "--pretty"]) == 0
+    assert "(80% interval)" in capsys.readouterr().out
 
 
 def test_json_lines_in_and_output_file(tmp_path, capsys):
@@ -235,3 +250,34 @@ def test_a_second_instance_on_the_same_port_fails_clearly():
         assert "Traceback" not in second.stderr
     finally:
         stop(first, grace=30)
+
+
+def test_bench_says_how_to_install_it_when_not_registered(monkeypatch, capsys):
+    """The service finds `bench` through an entry point only; without it, a clear message."""
+    import server.cli
+
+    monkeypatch.setattr(server.cli, "entry_points", lambda group: [])
+    assert main(["bench", "grade", "--dataset", "stepmath"]) == 2
+    assert "pip install 'stepgrade[bench]'" in capsys.readouterr().err
+
+
+def test_bench_says_which_module_is_missing(monkeypatch, capsys):
+    import server.cli
+
+    class Point:
+        name = "bench"
+
+        def load(self):
+            raise ModuleNotFoundError("No module named 'tqdm'", name="tqdm")
+
+    monkeypatch.setattr(server.cli, "entry_points", lambda group: [Point()])
+    assert main(["bench", "list"]) == 2
+    err = capsys.readouterr().err
+    assert "tqdm" in err and "stepgrade[bench]" in err
+
+
+def test_bench_is_registered_through_the_entry_point():
+    from importlib.metadata import entry_points
+
+    assert [p.value for p in entry_points(group="stepgrade.commands") if p.name == "bench"][:1] \
+        == ["eval_sets.cli:register"]

@@ -16,8 +16,8 @@ import pytest
 from agent.context import Context
 from agent.grader import Grader
 from eval_sets.bundled import BUNDLED_DIR
+from eval_sets.fakes.embedder import hashed_bag_of_words
 from eval_sets.registry import load_dataset
-from scoring.embed import hashed_bag_of_words
 from scoring.schema import GradeRequest
 
 TIMINGS = ("elapsed_ms", "node_ms")

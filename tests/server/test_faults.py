@@ -12,8 +12,8 @@ import time
 
 import pytest
 
+from eval_sets.fakes.openai_server import FakeOpenAI
 from server.examples import ARITHMETIC_SLIP
-from tests.fakes.openai_server import FakeOpenAI
 
 from .conftest import service
 from .test_service import sse_events

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from eval_sets.examples import EXAMPLES_DIR, example_names
 from scoring.schema import GradeRequest
 from server.errors import ApiError
+from server.examples import EXAMPLES_DIR, example_names
 from server.routes.review import STATIC_DIR, static_file
 
 from .conftest import service
@@ -180,3 +180,31 @@ def test_every_static_file_is_package_data():
     packaged = {p for pattern in patterns for p in server_dir.glob(pattern) if p.is_file()}
     files = {p for p in STATIC_DIR.rglob("*") if p.is_file()}
     assert files and files <= packaged, sorted(str(p) for p in files - packaged)
+
+
+def _called_paths() -> set[str]:
+    """The API paths the page's scripts call, as OpenAPI templates: `grades/${x}` -> /grades/{}."""
+    api = (STATIC_DIR / "js" / "api.js").read_text(encoding="utf-8")
+    calls = re.findall(r'(?:send|storeCall)\(\s*[`"]([^`"]+)[`"]', api)
+    return {"/" + re.sub(r"\$\{[^}]+\}", "{}", call).split("?")[0] for call in calls}
+
+
+def test_the_page_calls_only_documented_routes(client):
+    """The Review view's calls (queue, grade, corrections) exist in the API, by method."""
+    paths = client.get("/openapi.json").json()["paths"]
+    documented = {re.sub(r"\{[^}]+\}", "{}", path): set(ops) for path, ops in paths.items()}
+    called = _called_paths()
+    assert called == {"/examples", "/grade/stream", "/grades", "/grades/{}",
+                      "/grades/{}/corrections"}
+    assert all(path in documented for path in called), called - documented.keys()
+    assert "post" in documented["/grades/{}/corrections"] and "get" in documented["/grades"]
+
+
+def test_the_key_field_serves_both_views():
+    """The key sits in the header, outside the grade form but part of it (`form=`), so the
+    Review view's calls send the same key."""
+    page = (STATIC_DIR / "review.html").read_text(encoding="utf-8")
+    key = re.search(r"<input[^>]*id=\"api_key\"[^>]*>", page)
+    assert key and 'form="grade-form"' in key.group(0)
+    assert page.index('id="api_key"') < page.index('id="grade-view"')
+    assert 'role="tab"' in page and 'id="review-view"' in page

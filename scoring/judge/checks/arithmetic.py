@@ -18,7 +18,9 @@ def step_check(step: str, problem: str) -> StepCheck:
     return check_step(step, context=problem)
 
 
-def find_calculations(inp: JudgeInput) -> list[Finding]:
+def find_arithmetic(inp: JudgeInput) -> list[Finding]:
+    """A `calculation_false` or `calculation_true` finding per step whose closed arithmetic
+    was decided: the one speaks for an error, the other for the step."""
     found: list[Finding] = []
     for i, step in enumerate(inp.steps):
         check = step_check(step, inp.problem)

@@ -46,6 +46,8 @@ def _new_case(relations: list[Relation], known: list[Relation]) -> set[str]:
 
 
 def find_contradictions(inp: JudgeInput) -> list[Finding]:
+    """A `contradiction` finding per step whose relation contradicts values established
+    earlier; a step whose own arithmetic is false is left to the arithmetic check."""
     known: list[Relation] = []
     found: list[Finding] = []
     for i, step in enumerate(inp.steps):

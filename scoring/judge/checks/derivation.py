@@ -31,6 +31,8 @@ def _carried_operation(step: str, previous: list[Relation]) -> str | None:
 
 
 def find_derivations(inp: JudgeInput) -> list[Finding]:
+    """`derivation`, `continuation` and `rewrite` findings: a step must agree with what it
+    derives from, within the step and from the step before."""
     found: list[Finding] = []
     steps = inp.steps
     relations = [extract_relations(s) for s in steps]

@@ -1,7 +1,8 @@
 """The final step states the answer, so it carries the answer check (proofs have none).
 
 `answer_unmarked_wrong` is the weaker reading: the solution marks no final answer and no
-expression in its closing lines equals the reference.
+expression in its closing lines equals the reference. A verdict whose route is too imprecise to
+decide (`scoring.answer.routes`) gives no finding: it is reported, and the answer check warns.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
 
 
-def find_answer(inp: JudgeInput) -> list[Finding]:
+def find_final_answer(inp: JudgeInput) -> list[Finding]:
+    """The answer check as a finding on the last step, which states the answer; proofs,
+    undecided answers and verdicts of an imprecise route give none."""
     answer = inp.answer
-    correct = answer.correct
+    correct = answer.deciding
     if not inp.steps or inp.problem_type == "proof" or correct is None:
         return []
     last = len(inp.steps) - 1

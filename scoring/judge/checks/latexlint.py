@@ -1,4 +1,4 @@
-"""LaTeX well-formedness checks for StepMathAgent's format module (DESIGN.md 4.5).
+"""LaTeX well-formedness checks for StepMathAgent's format module (docs/architecture.md 4.5).
 
 Only what code can decide for certain: unbalanced braces or math delimiters, `\\left`/`\\right`
 pairs, `\\frac` without its two arguments, environments that are not closed.

@@ -19,6 +19,8 @@ def _results(step: str) -> set[str]:
 
 
 def find_reference(inp: JudgeInput) -> list[Finding]:
+    """`reference_unmatched` and `reference_mismatch` findings, only when a reference
+    solution was aligned."""
     al = inp.alignment
     if al is None or not inp.reference_steps:
         return []

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from scoring.parse.differ import differ, value_at
-from scoring.parse.knowns import _Equation, linear_row
+from scoring.parse.knowns import Equation, linear_row
 from scoring.parse.mathparse import parse_math
 from scoring.parse.mathstatements import Op, find_statements, split_chain
 
@@ -105,7 +105,7 @@ def _closing(step: str, statements: list[tuple[int, int, _Math]]) -> _Math | Non
 
 def _linear_mismatch(bl: str, br: str, al: str, ar: str) -> bool:
     """Two linear equations in the same unknowns that are not multiples of each other."""
-    first, second = linear_row(_Equation(bl, br)), linear_row(_Equation(al, ar))
+    first, second = linear_row(Equation(bl, br)), linear_row(Equation(al, ar))
     if first is None or second is None or first[0].keys() != second[0].keys():
         return False
     (ca, ka), (cb, kb) = first, second
@@ -119,7 +119,7 @@ def _not_a_multiple(bl: str, br: str, al: str, ar: str) -> bool:
 
     (One unknown is left to `scoring.judge.checks.step_consequence`, which compares roots.)
     """
-    premise = linear_row(_Equation(bl, br))
+    premise = linear_row(Equation(bl, br))
     if premise is None or len(premise[0]) < 2:
         return False
     ea, eb = parse_math(al), parse_math(ar)

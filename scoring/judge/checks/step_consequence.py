@@ -23,10 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Protocol
 
 import sympy
 
+from scoring.parse.equations import Relation
 from scoring.parse.lexicon import DECIMAL, FRACTION
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluator, to_float
@@ -47,15 +47,6 @@ _LITERAL = re.compile(
     r"(?:\s*\\?%)?"
 )
 _ROUNDED = re.compile(r"\d\.(\d+)")
-
-
-class RelationLike(Protocol):
-    """What we read from a relation (structural: `scoring.parse.equations.Relation` fits)."""
-
-    lhs: str
-    rhs: str
-    op: str
-    source: str
 
 
 @dataclass(frozen=True)
@@ -154,7 +145,7 @@ def _tolerance(*texts: str) -> float:
     return max(1e-7, 10.0 ** -min(digits)) if digits else 1e-7
 
 
-def _univariate(rel: RelationLike) -> tuple[sympy.Basic, sympy.Basic, str] | None:
+def _univariate(rel: Relation) -> tuple[sympy.Basic, sympy.Basic, str] | None:
     if rel.op != "=":
         return None
     lhs, rhs = parse_math(rel.lhs), parse_math(rel.rhs)
@@ -171,7 +162,7 @@ def _univariate(rel: RelationLike) -> tuple[sympy.Basic, sympy.Basic, str] | Non
     return lhs, rhs, name
 
 
-def _is_value(rel: RelationLike, lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
+def _is_value(rel: Relation, lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     """`x = 4`, `x = -\\frac{1}{2}`: a value, which may start a new case. `x = 1000 - 0.5` is a
     computation whose result the solution goes on to state."""
     for symbol, other, text in ((lhs, rhs, rel.rhs), (rhs, lhs, rel.lhs)):
@@ -186,7 +177,7 @@ def _computes(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
                for a, b in ((lhs, rhs), (rhs, lhs)))
 
 
-def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[BrokenDerivation]:
+def broken_derivations(step: str, relations: Sequence[Relation]) -> list[BrokenDerivation]:
     """Pairs of consecutive one-unknown equations of a step with no root in common.
 
     Links of one chain (`|kA| = k^3 |A| = k^3 \\cdot 3`) are not compared: each link may use a
@@ -195,7 +186,7 @@ def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[Bro
     if is_tentative(step):
         return []
     found: list[BrokenDerivation] = []
-    previous: tuple[RelationLike, sympy.Basic, sympy.Basic, str] | None = None
+    previous: tuple[Relation, sympy.Basic, sympy.Basic, str] | None = None
     for rel in relations:
         parsed = _univariate(rel)
         if parsed is None:
@@ -217,12 +208,12 @@ def broken_derivations(step: str, relations: Sequence[RelationLike]) -> list[Bro
     return found
 
 
-def _closed(rel: RelationLike) -> bool:
+def _closed(rel: Relation) -> bool:
     lhs, rhs = parse_math(rel.lhs), parse_math(rel.rhs)
     return lhs is not None and rhs is not None and not (lhs.free_symbols | rhs.free_symbols)
 
 
-def _separated(step: str, first: RelationLike, second: RelationLike) -> bool:
+def _separated(step: str, first: Relation, second: Relation) -> bool:
     """A listing ("x + 1 = 0 and x - 2 = 0") rather than a derivation."""
     if first.source == second.source:
         return bool(_BETWEEN_BLOCKS.search(_between_in(first.source, first, second)))
@@ -232,15 +223,15 @@ def _separated(step: str, first: RelationLike, second: RelationLike) -> bool:
     return bool(_BETWEEN_BLOCKS.search(step[a + len(first.source) : b]))
 
 
-def _between_in(source: str, first: RelationLike, second: RelationLike) -> str:
+def _between_in(source: str, first: Relation, second: Relation) -> str:
     a = source.find(first.rhs)
     b = source.find(second.lhs, a + 1) if a >= 0 else -1
     return source[a + len(first.rhs) : b] if a >= 0 and b > a else ""
 
 
 def _compare(
-    premise: RelationLike, plhs: sympy.Basic, prhs: sympy.Basic,
-    derived: RelationLike, dlhs: sympy.Basic, drhs: sympy.Basic, name: str,
+    premise: Relation, plhs: sympy.Basic, prhs: sympy.Basic,
+    derived: Relation, dlhs: sympy.Basic, drhs: sympy.Basic, name: str,
 ) -> BrokenDerivation | None:
     f, g = _residual(plhs, prhs, name), _residual(dlhs, drhs, name)
     roots_f = _cached_roots(premise.lhs, premise.rhs, name)
@@ -261,8 +252,8 @@ def _compare(
 
 
 def broken_continuation(
-    previous_step: str, previous: Sequence[RelationLike], step: str,
-    relations: Sequence[RelationLike],
+    previous_step: str, previous: Sequence[Relation], step: str,
+    relations: Sequence[Relation],
 ) -> BrokenDerivation | None:
     """The first equation of a step against the last one of the step before it (same unknown)."""
     if is_tentative(step) or is_tentative(previous_step):

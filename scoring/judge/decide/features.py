@@ -1,4 +1,4 @@
-"""What the prior of a step being wrong is read from (DESIGN.md 4.10).
+"""What the prior of a step being wrong is read from (docs/architecture.md 4.10).
 
 A step's prior depends on the problem (type, length; each language has a model of its own), on where the step stands in the
 solution (first, second, ..., last, relative position, solution length), on how much it says
@@ -34,6 +34,7 @@ CONTINUOUS: tuple[str, ...] = (
 
 
 def finding_feature(kind: FindingKind) -> str:
+    """The feature name of a finding kind, as the calibration's weights name it."""
     return f"finding:{kind}"
 
 
@@ -41,7 +42,7 @@ def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[
     """The named features of step `i` (0-based); `findings` are those about this step."""
     n = len(inp.steps)
     step = inp.steps[i]
-    verdict = inp.answer.correct if inp.problem_type != "proof" else None
+    verdict = inp.answer.deciding if inp.problem_type != "proof" else None
     earlier = i < n - 1
     features = {
         "bias": 1.0,

@@ -1,4 +1,4 @@
-"""The one place where evidence becomes labels (DESIGN.md 4.2, 4.10).
+"""The one place where evidence becomes labels (docs/architecture.md 4.2, 4.10).
 
 A step is `incorrect` when its posterior probability of being wrong reaches the calibrated
 threshold, or, offline in a language calibrated that way, when it is among the most likely wrong
@@ -172,8 +172,7 @@ def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
     finding over. A real judge sees what the prior encodes (the final answer, the step's place),
     so counting the prior against it counts that twice."""
     merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
-    probability = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong,
-                   "model_label": mine.label}
+    mine = replace(mine, validity=1.0 - post.p_wrong, p_wrong=post.p_wrong, model_label=mine.label)
     if wrong and mine.label != "incorrect" and _found(post, "error") \
             and post.evidence_log_odds > 0:
         reason = _reason(post, True)
@@ -181,17 +180,17 @@ def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
         categories = (*mine.error_categories,
                       *(CATEGORY[f.kind] for f in errors if f.kind in CATEGORY))
         return replace(mine, label="incorrect", reason=reason, evidence=merged,
-                       error_categories=tuple(dict.fromkeys(categories)), **probability), [(
+                       error_categories=tuple(dict.fromkeys(categories))), [(
             f"step {index}: judged {mine.label}, but {reason} (P(wrong) = {post.p_wrong:.2f}); "
             "relabelled incorrect")]
     if not wrong and mine.label == "incorrect" and _found(post, "support") \
             and post.evidence_log_odds < 0:
         reason = _reason(post, False)
         return replace(mine, label="correct", reason=reason, evidence=merged,
-                       error_categories=(), **probability), [(
+                       error_categories=()), [(
             f"step {index}: judged incorrect, but the evidence outweighs it ({reason}; "
             f"P(wrong) = {post.p_wrong:.2f}); relabelled correct")]
     notes = [f"step {index}: judged {mine.label}; offline check: {f.detail} "
              f"(P(wrong) = {post.p_wrong:.2f}, label kept)"
              for f in post.counted if f.polarity == "error" and not wrong]
-    return replace(mine, evidence=merged, **probability), notes
+    return replace(mine, evidence=merged), notes

@@ -1,10 +1,15 @@
 """P(step wrong) in log-odds: the prior and the findings' weights from the calibration, plus,
-in LLM mode, the model's label (DESIGN.md 4.10).
+in LLM mode, the model's label (docs/architecture.md 4.10).
 
 Two posteriors come out of one sum. `p_wrong` counts every finding: it is the report's
 probability and sets validity. The label is decided on the same sum without the findings of
 kinds that only warn, so a low-precision kind can lower a step's validity but never change its
 label.
+
+The reported sum is recalibrated per problem type (`StepModel.recalibrated`: Platt scaling
+fitted out of fold) before a model's label is added: the offline posterior is made calibrated,
+and the model's word then updates it as any evidence does. The label's sum is not recalibrated:
+labels read the posterior their threshold was chosen on, so recalibration changes no label.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from scoring.judge.input import JudgeInput
 
 @dataclass(frozen=True)
 class StepPosterior:
+    """One step's probability of being wrong and the findings behind it, kept apart so the
+    decision can tell decisive evidence from warnings."""
     p_wrong: float  # from all the evidence
     p_decide: float  # without the findings of kinds that only warn
     counted: tuple[Finding, ...]  # findings of decisive kinds
@@ -33,6 +40,7 @@ class StepPosterior:
 
 
 def sigmoid(x: float) -> float:
+    """The logistic function, written so that neither branch overflows."""
     return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
 
@@ -48,6 +56,8 @@ def posteriors(
     model_says_wrong: Sequence[bool | None] | None = None,
     reliability: Reliability = RELIABILITY,
 ) -> list[StepPosterior]:
+    """Each step's posterior from the prior, the findings' weights and, in LLM mode, the
+    model's label weighed by its reliability."""
     model = calibration.model(inp.language)
     out: list[StepPosterior] = []
     for i in range(len(inp.steps)):
@@ -55,8 +65,9 @@ def posteriors(
         counted = tuple(f for f in found if calibration.decisive(f.kind))
         warned = tuple(f for f in found if not calibration.decisive(f.kind))
         features = step_features(inp, i, found)
-        full = model.log_odds(features)
-        decide = full - _weight(model, (f.kind for f in warned))
+        raw = model.log_odds(features)
+        decide = raw - _weight(model, (f.kind for f in warned))
+        full = model.recalibrated(raw, inp.problem_type)
         checks = _weight(model, (f.kind for f in counted))
         if model_says_wrong is not None and model_says_wrong[i] is not None:
             said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))

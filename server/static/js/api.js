@@ -1,5 +1,6 @@
-// The public API, and nothing else: GET examples, POST grade/stream. Relative URLs, so the
-// page also works when the service sits under a path prefix behind a proxy.
+// The public API, and nothing else: GET examples, POST grade/stream, the stored grades
+// (GET grades, GET grades/{id}, POST grades/{id}/corrections). Relative URLs, so the page also
+// works when the service sits under a path prefix behind a proxy.
 import { readEvents } from "./sse.js";
 
 /** An error the page shows: the service's `{"error": {code, message, field}}`, or its own. */
@@ -34,6 +35,7 @@ async function errorFrom(response) {
 // these only stop the page from waiting for ever on a service that never answers.
 export const EXAMPLES_TIMEOUT_MS = 15_000;
 export const GRADE_TIMEOUT_MS = 300_000;
+export const STORE_TIMEOUT_MS = 30_000;
 
 function timedOut(ms) {
   return new ApiError(0, "timeout", `no answer from the service within ${ms / 1000} s`);
@@ -95,4 +97,42 @@ async function* readStream(body, ms) {
     if (err.name === "TimeoutError") throw timedOut(ms);
     throw err;
   }
+}
+
+function jsonHeaders(apiKey, body = false) {
+  const headers = { Accept: "application/json" };
+  if (body) headers["Content-Type"] = "application/json";
+  if (apiKey) headers["X-API-Key"] = apiKey;
+  return headers;
+}
+
+async function storeCall(path, { apiKey = "", method = "GET", body } = {}) {
+  const init = { method, headers: jsonHeaders(apiKey, body !== undefined) };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const response = await send(path, init, STORE_TIMEOUT_MS);
+  if (!response.ok) throw await errorFrom(response);
+  return response.json();
+}
+
+/**
+ * One page of the review queue: `{items, next_cursor}` (GET grades). `needsReview` false
+ * lists every grade; `cursor` is the previous page's `next_cursor`.
+ */
+export function listGrades({ apiKey = "", needsReview = true, order = "uncertainty", limit = 20,
+                             cursor = null } = {}) {
+  const query = new URLSearchParams({ order, limit: String(limit) });
+  if (needsReview) query.set("needs_review", "true");
+  if (cursor) query.set("cursor", cursor);
+  return storeCall(`grades?${query}`, { apiKey });
+}
+
+/** One stored grade: `{id, created_at, request, report, corrections}`. */
+export function fetchGrade(id, { apiKey = "" } = {}) {
+  return storeCall(`grades/${encodeURIComponent(id)}`, { apiKey });
+}
+
+/** Store a teacher's correction (`{step_labels, score?, note, reviewer?}`); the stored one back. */
+export function postCorrection(id, correction, { apiKey = "" } = {}) {
+  return storeCall(`grades/${encodeURIComponent(id)}/corrections`,
+                   { apiKey, method: "POST", body: correction });
 }

@@ -66,5 +66,6 @@ export function controlFor(form, field) {
   if (!field) return null;
   const [head, tail] = field.split(".");
   const id = head === "modules" && MODULES.includes(tail) ? `module_${tail}` : FIELD_CONTROLS[head];
-  return id ? form.querySelector(`#${id}`) : null;
+  // By id in the document: the key field sits in the page header (`form="grade-form"`).
+  return id ? form.ownerDocument.getElementById(id) : null;
 }

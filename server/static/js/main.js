@@ -1,10 +1,13 @@
-// Wires the review page: examples, the form, the live grade over /grade/stream, errors.
+// Wires the review page: two views (Grade: examples, the form, the live grade over
+// /grade/stream, errors; Review: the queue of stored grades and the teacher's corrections).
 import { ApiError, fetchExamples, gradeStream } from "./api.js";
+import { Review } from "./correct.js";
 import { el, fill } from "./dom.js";
 import { controlFor, fillForm, readRequest } from "./form.js";
 import { applyEvent, newDraft } from "./live.js";
 import { mathAvailable, setMathRendering } from "./math.js";
-import { renderReport } from "./report.js";
+import { Queue } from "./queue.js";
+import { renderReport, scoreText } from "./report.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("grade-form");
@@ -94,7 +97,7 @@ function showProblem(err) {
 
 function labelOf(control) {
   if (control.matches("fieldset")) return control.querySelector("legend")?.textContent.trim() ?? "";
-  return form.querySelector(`label[for="${control.id}"]`)?.textContent.trim() ?? control.id;
+  return document.querySelector(`label[for="${control.id}"]`)?.textContent.trim() ?? control.id;
 }
 
 // ---- grading ------------------------------------------------------------------------------
@@ -120,6 +123,7 @@ async function grade(event) {
   if (running) return;
   clearProblems();
   fill(progress);
+  showStored(null);
   const request = readRequest(form);
   const controller = new AbortController();
   setRunning(controller);
@@ -143,7 +147,9 @@ async function grade(event) {
     shown = { report, final: true };
     draw();
     remember(report);
-    say(`Graded: score ${report.score}/10${report.meta?.degraded ? " (degraded)" : ""}.`);
+    say(`Graded: ${scoreText(report)}${report.meta?.degraded ? " (degraded)" : ""}`
+        + `${report.needs_review ? "; needs review" : ""}.`);
+    showStored(report.meta?.grade_id);
   } catch (err) {
     if (err instanceof ApiError) {
       showProblem(err);
@@ -161,6 +167,18 @@ async function grade(event) {
   } finally {
     setRunning(null);
   }
+}
+
+/** A link to the stored grade in the Review view (when the service keeps grades). */
+function showStored(id) {
+  const link = $("stored-link");
+  if (!id) {
+    link.hidden = true;
+    return;
+  }
+  fill(link, "Stored: ", el("a", { href: `#review/${encodeURIComponent(id)}` },
+                             "review or correct this grade"));
+  link.hidden = false;
 }
 
 // ---- earlier grades (compare modes) ---------------------------------------------------------
@@ -206,6 +224,103 @@ function loadExample() {
   say(`Loaded the example ${example.name}.`);
 }
 
+// ---- views: Grade and Review ------------------------------------------------------------------
+
+const apiKey = () => $("api_key").value.trim();
+
+function openGrade(id) {
+  const hash = `#review/${encodeURIComponent(id)}`;
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+const queue = new Queue({
+  list: $("queue-list"), status: $("queue-status"), error: $("queue-error"), more: $("queue-more"),
+  needsReview: $("queue-needs-review"), apiKey, onOpen: openGrade,
+});
+const review = new Review({
+  title: $("detail-title"), status: $("detail-status"), error: $("detail-error"),
+  head: $("detail-head"), report: $("detail-report"), form: $("correction-form"),
+  summary: $("relabel-summary"), back: $("detail-back"),
+}, { apiKey, onSaved: (id) => queue.markCorrected(id) });
+const TABS = { grade: $("tab-grade"), review: $("tab-review") };
+let view = "grade";
+let queueKey = null; // the key the queue was loaded with: another key sees other grades
+
+function showView(name) {
+  view = name;
+  for (const [tabName, tab] of Object.entries(TABS)) {
+    const on = tabName === name;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    $(tab.getAttribute("aria-controls")).hidden = !on;
+  }
+  if (name === "grade") drawSoon();
+}
+
+// Location hashes: #review lists the queue, #review/<id> opens a grade, #grade (or none) grades.
+// Other hashes (step links, the skip link) leave the view alone.
+async function route() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (hash === "" || hash === "grade") {
+    showView("grade");
+    return;
+  }
+  if (hash !== "review" && !hash.startsWith("review/")) return;
+  const arriving = view !== "review";
+  showView("review");
+  if (queueKey !== apiKey()) review.close();
+  if (arriving || queueKey !== apiKey()) {
+    // New grades may have come in while the Grade view was open.
+    queueKey = apiKey();
+    queue.reload();
+  }
+  const id = hash.slice("review/".length);
+  if (!hash.startsWith("review/") || !id) return;
+  queue.markSelected(id);
+  if (await review.open(id)) $("grade-detail").focus({ preventScroll: false });
+}
+
+function onTabKey(event) {
+  const order = Object.keys(TABS);
+  const at = order.indexOf(event.target.id.slice("tab-".length));
+  const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: order.length - 1 }[event.key];
+  if (next === undefined) return;
+  event.preventDefault();
+  const name = order[(next + order.length) % order.length];
+  TABS[name].focus();
+  TABS[name].click();
+}
+
+for (const [name, tab] of Object.entries(TABS)) {
+  tab.addEventListener("click", () => {
+    if (location.hash === `#${name}`) route();
+    else location.hash = `#${name}`;
+  });
+  tab.addEventListener("keydown", onTabKey);
+}
+window.addEventListener("hashchange", route);
+$("queue-refresh").addEventListener("click", () => {
+  queueKey = apiKey();
+  queue.reload();
+});
+$("queue-needs-review").addEventListener("change", () => queue.reload());
+$("queue-more").addEventListener("click", () => queue.loadMore());
+$("detail-back").addEventListener("click", () => {
+  const entry = [...$("queue-list").children].find((li) => li.dataset.id === queue.selected);
+  (entry?.querySelector("button") ?? $("queue-list")).focus();
+  entry?.scrollIntoView({ block: "nearest" });
+});
+$("api_key").addEventListener("change", () => {
+  if (view === "review") {
+    queueKey = apiKey();
+    review.close();
+    queue.reload();
+  } else {
+    queueKey = null;
+  }
+});
+
 // ---- start --------------------------------------------------------------------------------
 
 form.addEventListener("submit", grade);
@@ -217,6 +332,7 @@ $("load-example").addEventListener("click", loadExample);
 $("render-math").addEventListener("change", (event) => {
   setMathRendering(event.target.checked);
   draw();
+  review.draw();
 });
 if (!mathAvailable()) {
   $("render-math").checked = false;
@@ -226,6 +342,7 @@ if (!mathAvailable()) {
 let resizeTimer = 0;
 window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(draw, 150);
+  resizeTimer = setTimeout(() => (view === "grade" ? draw() : review.draw()), 150);
 });
 loadExamples();
+route();

@@ -11,7 +11,7 @@ const QUADRANTS = {
   failure: "complete failure",
 };
 const KNOWN_META = new Set(["mode", "llm_calls", "prompt_tokens", "completion_tokens",
-  "elapsed_ms", "node_ms", "degraded", "warnings", "versions", "failed_checks"]);
+  "elapsed_ms", "node_ms", "degraded", "warnings", "versions", "failed_checks", "grade_id"]);
 
 function card(metric, title, value, ...detail) {
   return el("div", { class: "card", dataset: { metric } },
@@ -19,11 +19,30 @@ function card(metric, title, value, ...detail) {
             detail.length ? el("p", { class: "detail" }, ...detail) : null);
 }
 
+// `score_interval` is the central 80% interval of the human score (scoring/schema.py,
+// docs/architecture.md 4.11); the report carries the bounds, the level is the schema's.
+export const INTERVAL_LEVEL = "80%";
+
+/** "likely 5–9 (80%)", "likely 10 (80%)", or null when the report has no interval. */
+export function intervalText(interval) {
+  if (!Array.isArray(interval) || interval.length !== 2) return null;
+  const [lo, hi] = interval;
+  return `likely ${lo === hi ? lo : `${lo}–${hi}`} (${INTERVAL_LEVEL})`;
+}
+
+/** "score 7/10, likely 5–9 (80%)": the result's headline, also said in the status line. */
+export function scoreText(report) {
+  const interval = intervalText(report.score_interval);
+  return `score ${report.score}/10${interval ? `, ${interval}` : ""}`;
+}
+
 function summary(report) {
   if (typeof report.score !== "number") return null;
   const hcrs = report.hcrs ?? {};
+  const interval = intervalText(report.score_interval);
   const cards = [
     card("score", "Score", `${report.score}/10`,
+         interval ? [el("span", { class: "interval" }, interval), el("br")] : "",
          `raw ${num(report.score_raw)} · binary ${report.score_binary} · ${report.problem_type}`),
     card("hcrs", "HCRS", num(hcrs.score),
          `base ${num(hcrs.base)} − format ${num(hcrs.format_penalty)} − hazard ${num(hcrs.hazard_penalty)}`,
@@ -72,9 +91,22 @@ function answer(report) {
     checks.length ? el("p", { class: "detail" }, checks.join(" · ")) : null);
 }
 
+/** The needs-review banner: the report's reasons, in its words (their codes as data). */
+function reviewBanner(report) {
+  if (!report.needs_review) return null;
+  const reasons = report.review_reasons ?? [];
+  return el("section", { class: "banner review", "aria-labelledby": "review-banner-title" },
+    el("h2", { id: "review-banner-title" }, "Needs review"),
+    el("p", {}, "This grade may be wrong; a teacher should look at it",
+       reasons.length ? ":" : "."),
+    reasons.length
+      ? el("ul", {}, ...reasons.map((r) => el("li", { dataset: { code: r.code } }, r.message)))
+      : null);
+}
+
 function banners(report, final) {
   const meta = report.meta ?? {};
-  const out = [];
+  const out = [reviewBanner(report)];
   if (meta.degraded) {
     out.push(el("div", { class: "banner degraded", role: "alert" },
       el("strong", {}, "Degraded grade. "),
@@ -111,7 +143,7 @@ function treeSection(report, { onSelect, width }) {
                      " · an arrow means “is used by”"))));
 }
 
-function stepsSection(report, final) {
+function stepsSection(report, final, idPrefix) {
   const steps = report.steps ?? [];
   if (!steps.length) return null;
   const roots = new Set(report.error_tree?.roots ?? []);
@@ -119,7 +151,7 @@ function stepsSection(report, final) {
   return el("section", { class: "steps", "aria-label": "Steps" },
     el("h2", {}, `Steps (${steps.length})`),
     el("ol", { class: "step-list", lang: report.language === "zh" ? "zh-Hans" : null },
-       ...steps.map((s) => stepCard(s, { firstError, roots, provisional: !final }))));
+       ...steps.map((s) => stepCard(s, { firstError, roots, provisional: !final, idPrefix }))));
 }
 
 function alignmentSection(report) {
@@ -147,6 +179,7 @@ function metaSection(report) {
     ["tokens", meta.prompt_tokens !== undefined ? `${meta.prompt_tokens} prompt, ${meta.completion_tokens} completion` : undefined],
     ["time", meta.elapsed_ms !== undefined ? `${num(meta.elapsed_ms, 1)} ms` : undefined],
     ["versions", meta.versions && Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(", ")],
+    ["grade id", meta.grade_id ?? undefined],
   ].filter(([, v]) => v !== undefined && v !== "");
   const nodes = Object.entries(meta.node_ms ?? {});
   const failed = meta.failed_checks;
@@ -165,15 +198,17 @@ function metaSection(report) {
 
 /**
  * Draw `report` into `root`. `final`: the full report has arrived (else the labels are
- * provisional); `onSelect(step)` jumps to a step; `width` is the room for the tree.
+ * provisional); `onSelect(step)` jumps to a step; `width` is the room for the tree;
+ * `idPrefix` keeps step ids unique when two reports are in the page (`${idPrefix}step-3`).
  */
-export function renderReport(root, report, { final = true, onSelect = () => {}, width = 800 } = {}) {
+export function renderReport(root, report, { final = true, onSelect = () => {}, width = 800,
+                                             idPrefix = "" } = {}) {
   fill(root,
        ...banners(report, final),
        summary(report),
        answer(report),
        treeSection(report, { onSelect, width }),
-       stepsSection(report, final),
+       stepsSection(report, final, idPrefix),
        final ? alignmentSection(report) : null,
        final ? metaSection(report) : null);
   root.dataset.state = final ? "final" : "live";

@@ -14,18 +14,19 @@ function fact(name, ...value) {
   return [el("dt", {}, name), el("dd", {}, ...value)];
 }
 
-function stepLinks(indices) {
-  return indices.flatMap((i, n) => [n ? ", " : "", el("a", { href: `#step-${i}` }, `step ${i}`)]);
+function stepLinks(indices, idPrefix) {
+  return indices.flatMap((i, n) => [n ? ", " : "",
+                                    el("a", { href: `#${idPrefix}step-${i}` }, `step ${i}`)]);
 }
 
-function facts(step) {
+function facts(step, idPrefix) {
   const rows = [];
   if (step.evidence?.length) {
     // Spaces between the chips, so a screen reader says words, not "symbolicdependency".
     rows.push(fact("evidence", ...step.evidence.flatMap((e, i) => [i ? " " : "",
                                                                    el("span", { class: "chip" }, e)])));
   }
-  if (step.depends_on?.length) rows.push(fact("uses", ...stepLinks(step.depends_on)));
+  if (step.depends_on?.length) rows.push(fact("uses", ...stepLinks(step.depends_on, idPrefix)));
   if (typeof step.validity === "number") rows.push(fact("validity", num(step.validity)));
   if (typeof step.redundancy === "number") rows.push(fact("redundancy", num(step.redundancy)));
   if (typeof step.p_wrong === "number") {
@@ -42,9 +43,10 @@ function facts(step) {
 
 /**
  * The card of one step. `step` may be partial (live view: text before labels); `provisional`
- * marks labels the final report may still change.
+ * marks labels the final report may still change; `idPrefix` prefixes its id and step links.
  */
-export function stepCard(step, { firstError = null, roots = new Set(), provisional = false } = {}) {
+export function stepCard(step, { firstError = null, roots = new Set(), provisional = false,
+                                 idPrefix = "" } = {}) {
   const label = LABELS[step.label] ? step.label : "pending";
   const tags = [
     step.index === firstError && el("span", { class: "tag first" }, "first error"),
@@ -52,7 +54,7 @@ export function stepCard(step, { firstError = null, roots = new Set(), provision
     provisional && step.label && el("span", { class: "tag provisional" }, "provisional"),
   ];
   return el("li", {
-    id: `step-${step.index}`, class: `step label-${label}`, tabindex: -1,
+    id: `${idPrefix}step-${step.index}`, class: `step label-${label}`, tabindex: -1,
     dataset: { index: step.index, label },
   },
   el("div", { class: "step-head" },
@@ -62,5 +64,5 @@ export function stepCard(step, { firstError = null, roots = new Set(), provision
      ...tags),
   mathText(el("p", { class: "step-text" }), step.text ?? ""),
   step.reason ? el("p", { class: "reason" }, step.reason) : null,
-  facts(step));
+  facts(step, idPrefix));
 }

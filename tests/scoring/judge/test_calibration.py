@@ -84,3 +84,26 @@ def test_the_decision_rule_round_trips_and_a_bad_one_is_refused():
     data["models"]["en"].update(decision="expected", lenience=-1.0)
     with pytest.raises(CalibrationError, match="lenience"):
         Calibration.from_json(data)
+
+
+def test_recalibration_maps_the_reported_log_odds_by_problem_type():
+    from scoring.judge.calibration import ANY_TYPE, Platt
+
+    model = StepModel({"bias": -2.0}, 0.5, recalibration={
+        "proof": Platt(0.5, 1.0), ANY_TYPE: Platt(1.0, -1.0)})
+    assert model.recalibrated(-2.0, "proof") == 0.0
+    assert model.recalibrated(-2.0, "calculation") == -3.0  # the language's map
+    assert StepModel({}, 0.5).recalibrated(-2.0, "proof") == -2.0  # none: as is
+    with pytest.raises(CalibrationError, match="slope > 0"):
+        Platt(0.0, 1.0)
+
+
+def test_recalibration_and_unknown_sections_survive_the_file():
+    from scoring.judge.calibration import Platt
+
+    model = StepModel({"bias": -2.0}, 0.5, recalibration={"any": Platt(0.8, -0.1, 300)})
+    cal = Calibration("1-x", {"en": model}, {}, {}, {"future_section": {"en": [0.7, 0.1]}})
+    back = Calibration.from_json(json.loads(json.dumps(cal.to_json())))
+    assert back.models["en"].recalibration == {"any": Platt(0.8, -0.1, 300)}
+    assert back.section("future_section") == {"en": [0.7, 0.1]}
+    assert back.section("absent") is None

@@ -6,7 +6,7 @@ Checks only find; whether a finding changes a label is the decision layer's busi
 
 import pytest
 
-from scoring.align import AlignedGroup, Alignment
+from scoring.align.realign import AlignedGroup, Alignment
 from scoring.judge import JudgeInput, collect_findings
 from scoring.judge.checks import CHECKS
 from scoring.verdict import AnswerVerdict

@@ -199,3 +199,22 @@ def test_length_mismatch_is_an_error():
 def test_reliability_must_be_informative():
     with pytest.raises(ValueError):
         Reliability(sensitivity=0.1, false_alarm=0.2)
+
+
+def test_recalibration_moves_the_reported_probability_never_the_label():
+    from dataclasses import replace
+
+    from scoring.judge.calibration import Platt
+
+    # Raw P(wrong) 20/29 crosses 0.5; a map that halves the log-odds reports less, label kept.
+    halved = replace(CAL.models["en"], recalibration={"calculation": Platt(0.5, 0.0)})
+    cal = Calibration("test-recal", {"en": halved}, KINDS)
+    verdicts, _ = decide(inp(2), evidence(2, ("calculation_false", 0)), cal)
+    raw = math.log(20 / 9)
+    assert verdicts[0].label == "incorrect"
+    assert verdicts[0].p_wrong == pytest.approx(1 / (1 + math.exp(-raw / 2)))
+    assert verdicts[1].p_wrong == pytest.approx(1 / (1 + math.exp(-PRIOR / 2)))
+    # In LLM mode the model's word is added after the map: odds sqrt(20/9) x 7 on "wrong".
+    said, _ = decide(inp(1), evidence(1, ("calculation_false", 0)), cal,
+                     [StepVerdict("incorrect", "")], Reliability(0.7, 0.1))
+    assert said[0].p_wrong == pytest.approx(1 / (1 + math.exp(-(raw / 2 + math.log(7)))))

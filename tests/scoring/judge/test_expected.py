@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.aggregate import expected_score, score_solution
 from scoring.judge.decide.expected import closest_to_expected
+from scoring.score.aggregate import expected_score, score_solution
 
 FREE = [[], [], [], [], []]
 OPEN = [False] * 5

@@ -1,8 +1,10 @@
-"""Same function or not, decided at a few rational points; "cannot tell" when it cannot read."""
+"""Same function or not, decided at a few points; "cannot tell" when it cannot read."""
+
+from fractions import Fraction
 
 import pytest
 
-from scoring.parse.differ import differ, value_at
+from scoring.parse.differ import SamplePoints, differ, differ_at_points, value_at
 from scoring.parse.mathparse import parse_math
 
 
@@ -27,3 +29,42 @@ def test_value_at_is_none_where_evaluation_fails():
     assert value_at(parse_math("x+1"), {"x": 2}) == 3
     assert value_at(parse_math("1/0"), {}) is None
     assert value_at(parse_math("y"), {}) is None
+
+
+THREE = SamplePoints(points=((Fraction(1),), (Fraction(2),), (Fraction(3),)), tolerance=1e-6)
+STRICT = SamplePoints(points=THREE.points, tolerance=1e-6, give_up_on_failure=True)
+
+
+def square(probe):
+    return probe[0] ** 2
+
+
+def fails_at_two(probe):
+    return None if probe[0] == 2 else probe[0] ** 2 + 1
+
+
+def fails_but_at_one(probe):
+    return probe[0] ** 2 + 1 if probe[0] == 1 else None
+
+
+@pytest.mark.parametrize(("a", "b", "config", "expected"), [
+    (square, lambda p: p[0] * p[0], THREE, False),  # agree at a point: not shown different
+    (square, lambda p: p[0] ** 2 + 1, THREE, True),  # differ at every point
+    (square, fails_at_two, THREE, True),  # a failed point is skipped: two points decided
+    (square, fails_but_at_one, THREE, None),  # one point decided is too few to tell
+    (square, fails_at_two, STRICT, None),  # with give_up_on_failure, one failure says nothing
+    (square, lambda p: p[0] ** 2 + 1e-9, THREE, False),  # within the tolerance
+    (lambda p: complex(p[0], 1), lambda p: complex(p[0], 2), THREE, True),  # complex values
+])
+def test_differ_at_points_by_its_config(a, b, config, expected):
+    assert differ_at_points(a, b, 1, config) is expected
+
+
+def test_differ_at_points_reads_constants_at_one_point_and_refuses_too_many_variables():
+    assert differ_at_points(lambda p: Fraction(2), lambda p: Fraction(3), 0, STRICT) is True
+    assert differ_at_points(square, square, 2, THREE) is None  # THREE has one coordinate
+
+
+def test_scaled_ignores_a_constant_factor():
+    assert differ_at_points(square, lambda p: 3 * p[0] ** 2, 1, THREE, scaled=True) is False
+    assert differ_at_points(square, lambda p: p[0] ** 3, 1, THREE, scaled=True) is True

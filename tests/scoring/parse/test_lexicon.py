@@ -132,3 +132,25 @@ def test_units_prefer_the_longest_cjk_unit() -> None:
     assert re.match(CJK_UNIT, "立方米").group() == "立方米"
     assert [len(u) for u in CJK_UNITS] == sorted((len(u) for u in CJK_UNITS), reverse=True)
     assert {"cm", "gallon", "dollars"} <= UNIT_WORDS
+
+
+@pytest.mark.parametrize(
+    ("text", "cjk"),
+    [("中", True), ("㐀", True), ("豈", True), ("䷀", False), ("，", False), ("a", False)],
+)
+def test_one_cjk_range_for_every_reader(text: str, cjk: bool) -> None:
+    """Ideographs (extension A, unified, compatibility) count; hexagrams and punctuation do not."""
+    from scoring.parse.lexicon import CJK
+
+    assert (re.fullmatch(f"[{CJK}]", text) is not None) is cjk
+
+
+@pytest.mark.parametrize(
+    ("text", "leads"), [("Therefore,", True), ("Secondly,", True), ("综上所述，", True),
+                        ("由此可得，", True), ("So x = 2", False), ("Otherwise,", False)],
+)
+def test_a_lead_word_alone_carries_into_the_next_step(text: str, leads: bool) -> None:
+    from scoring.steps.segment import segment_steps
+
+    steps = segment_steps(f"{text}\nThe area is $x^2 = 4$.")
+    assert (len(steps) == 1) is leads

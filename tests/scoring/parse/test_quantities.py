@@ -1,4 +1,4 @@
-"""Quantities and offline step dependencies (Tree-of-Error, DESIGN.md 4.4)."""
+"""Quantities and offline step dependencies (Tree-of-Error, docs/architecture.md 4.4)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,208 @@
+"""`python -m eval_sets.deployment_sim --data /work/shared/data [--splits 5] [--half check]`
+
+The simulated deployment of issue 26 ("Done when"): on one half of StepMathBench dev, graded
+offline on the human segmentation (`solution_steps`) with the reference answers, as
+`eval_sets.calibrate.uncertainty` grades it:
+
+1. the problems are split into groups A and B by a hash of the problem text and a seed;
+2. A is graded through a running service (`stepgrade serve`, a temporary SQLite store);
+3. the 100 most uncertain grades of the review queue (`GET /grades?needs_review=true&
+   order=uncertainty`, then `needs_review=false`) are corrected with the human labels and score;
+4. `stepgrade calibrate --corrections http://...` writes a new calibration; the service restarts
+   with it (`STEPGRADE_CALIBRATION`) and grades B; so does a service on the shipped calibration.
+
+Prints MAE and Corr on B, shipped against recalibrated, per split. Exit status 2 on missing data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from eval_sets.calibrate.uncertainty import corr_mae
+from eval_sets.halves import HALVES, half_of
+from eval_sets.loaders.rows import as_text, read_records
+from eval_sets.loaders.stepmath import request_fields
+from eval_sets.processes import free_port, stop, wait_ready
+from scoring.score.aggregate import parse_human_label
+
+CORRECTIONS = 100
+TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class Item:
+    """A StepMathBench dev item as a request, with the human labels and score."""
+
+    problem: str
+    request: dict[str, Any]
+    labels: list[str]
+    score: int
+
+
+def load_items(path: Path, half: str) -> list[Item]:
+    """The items of one half, as `eval_sets.calibrate.uncertainty.grade_stepmath` grades them."""
+    items = []
+    for _, row in read_records(path):
+        problem = as_text(row["question"])
+        if half_of(problem) != half:
+            continue
+        request = {**request_fields(row, human_steps=True), "mode": "offline"}
+        items.append(Item(problem, request, [parse_human_label(s) for s in row["gold_step_score"]],
+                          int(row["gold_score"])))
+    return items
+
+
+def group(problem: str, seed: int) -> str:
+    """A or B, by a hash of the seed and the problem (solutions of one problem stay together)."""
+    return "AB"[hashlib.sha1(f"{seed}:{problem}".encode()).digest()[0] % 2]
+
+
+@contextmanager
+def service(store: Path, calibration: Path | None) -> Iterator[str]:
+    """`stepgrade serve` on a free port with an SQLite store in `store`; yields its URL."""
+    import os
+    import subprocess
+
+    port = free_port()
+    env = {**os.environ, "STEPGRADE_DATA_DIR": str(store), "STEPGRADE_WORKERS": "1",
+           "STEPGRADE_PRELOAD_EMBEDDING": "false", "STEPGRADE_LOG_LEVEL": "warning",
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    env.pop("STEPGRADE_DATABASE_URL", None)
+    env.pop("STEPGRADE_API_KEYS", None)
+    if calibration is not None:
+        env["STEPGRADE_CALIBRATION"] = str(calibration)
+    else:
+        env.pop("STEPGRADE_CALIBRATION", None)
+    process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host",
+                                "127.0.0.1", "--port", str(port)], env=env,
+                               stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(f"{url}/readyz", process)
+        yield url
+    finally:
+        stop(process)
+
+
+def grade(client: httpx.Client, url: str, items: Sequence[Item]) -> list[dict[str, Any]]:
+    """Every item through POST /grade; the reports, in order."""
+    reports = []
+    for item in items:
+        response = client.post(f"{url}/grade", json=item.request)
+        response.raise_for_status()
+        reports.append(response.json())
+    return reports
+
+
+def review_queue(client: httpx.Client, url: str, n: int) -> list[str]:
+    """The ids of the `n` most uncertain grades: those needing review first, then the others."""
+    ids: list[str] = []
+    for needs in ("true", "false"):
+        cursor = None
+        while len(ids) < n:
+            params = {"needs_review": needs, "order": "uncertainty", "limit": "100"}
+            if cursor:
+                params["cursor"] = cursor
+            page = client.get(f"{url}/grades", params=params).json()
+            ids += [row["id"] for row in page["items"]][: n - len(ids)]
+            cursor = page.get("next_cursor")
+            if not cursor:
+                break
+    return ids
+
+
+def calibrate_command() -> list[str]:
+    """`stepgrade calibrate` when the installed package registers it, else the same code."""
+    if any(p.name == "calibrate" for p in entry_points(group="stepgrade.commands")):
+        return [sys.executable, "-m", "server.cli", "calibrate"]
+    return [sys.executable, "-m", "eval_sets.calibrate.corrections"]
+
+
+def metrics(reports: Sequence[dict[str, Any]], items: Sequence[Item]) -> tuple[float, float]:
+    """(MAE, Corr x100) of the reports' scores against the human scores."""
+    corr, mae = corr_mae([(float(r["score"]), float(i.score)) for r, i in zip(reports, items,
+                                                                                  strict=True)])
+    return mae, corr
+
+
+def split(items: Sequence[Item], seed: int, work: Path) -> dict[str, Any]:
+    """One simulated deployment; the figures on B, shipped and recalibrated."""
+    import subprocess
+
+    a = [i for i in items if group(i.problem, seed) == "A"]
+    b = [i for i in items if group(i.problem, seed) == "B"]
+    out = work / f"calibration-{seed}.json"
+    with httpx.Client(timeout=TIMEOUT) as client:
+        with service(work / f"store-{seed}", None) as url:
+            reports = grade(client, url, a)
+            by_id = {r["meta"]["grade_id"]: i for r, i in zip(reports, a, strict=True)}
+            queued = review_queue(client, url, CORRECTIONS)
+            for grade_id in queued:
+                item = by_id[grade_id]
+                client.post(f"{url}/grades/{grade_id}/corrections",
+                            json={"step_labels": item.labels, "score": item.score,
+                                  "reviewer": "simulation"}).raise_for_status()
+            shipped = grade(client, url, b)
+            run = subprocess.run([*calibrate_command(), "--corrections", url, "--out", str(out)],
+                                 check=False, capture_output=True, text=True, timeout=1800)
+            if run.returncode != 0:
+                raise RuntimeError(f"calibrate failed: {run.stderr.strip()}")
+        with service(work / f"store-{seed}-new", out) as url:
+            new = grade(client, url, b)
+    version = new[0]["meta"]["versions"].get("calibration", "") if new else ""
+    before, after = metrics(shipped, b), metrics(new, b)
+    return {"seed": seed, "a": len(a), "b": len(b), "corrected": len(queued),
+            "needs_review": sum(bool(r.get("needs_review")) for r in reports),
+            "mae": before[0], "corr": before[1], "mae_new": after[0], "corr_new": after[1],
+            "version": version, "log": run.stdout.strip()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m eval_sets.deployment_sim",
+                                     description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, required=True, help="folder with stepmathbench_dev.jsonl")
+    parser.add_argument("--splits", type=int, default=5, help="seeds of the A/B split")
+    parser.add_argument("--half", choices=list(HALVES), default="check",
+                        help="the half simulated (develop on fit; report check)")
+    parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
+    args = parser.parse_args(argv)
+    path = args.data / "stepmathbench_dev.jsonl"
+    if not path.is_file():
+        print(f"deployment_sim: {path} not found", file=sys.stderr)
+        return 2
+    items = load_items(path, args.half)
+    print("| half | split | A | B | A needs review | corrected | MAE shipped | MAE new | change "
+          "| Corr shipped | Corr new |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="stepgrade-sim-") as tmp:
+        for seed in range(args.splits):
+            r = split(items, seed, Path(tmp))
+            rows.append(r)
+            if args.verbose:
+                print(r["log"], file=sys.stderr)
+            print(f"| {args.half} | {seed} | {r['a']} | {r['b']} | {r['needs_review']} | "
+                  f"{r['corrected']} | {r['mae']:.3f} | {r['mae_new']:.3f} | "
+                  f"{100 * (r['mae_new'] / r['mae'] - 1):+.1f}% | {r['corr']:.1f} | "
+                  f"{r['corr_new']:.1f} |", flush=True)
+    mae = sum(r["mae"] for r in rows) / len(rows)
+    mae_new = sum(r["mae_new"] for r in rows) / len(rows)
+    corr = sum(r["corr"] for r in rows) / len(rows)
+    corr_new = sum(r["corr_new"] for r in rows) / len(rows)
+    print(f"| {args.half} | mean | | | | | {mae:.3f} | {mae_new:.3f} | "
+          f"{100 * (mae_new / mae - 1):+.1f}% | {corr:.1f} | {corr_new:.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""How far a grade's own uncertainty can be trusted: interval coverage, selective risk, step ECE.
+
+Shared by the benchmark runner (`eval_sets.runner.risk`) and the fit of the interval model
+(`eval_sets.calibrate.uncertainty`), so that both report the same figures the same way.
+- coverage: the share of human scores inside their [lo, hi] interval, and the mean width hi - lo;
+- Corr x100 and MAE of the grades kept: selective prediction's risk at a coverage (Geifman &
+  El-Yaniv 2017, "Selective classification for deep neural networks", NeurIPS, risk-coverage
+  curve);
+- expected calibration error over equal-width bins (Naeini, Cooper & Hauskrecht 2015, "Obtaining
+  well calibrated probabilities using Bayesian binning", AAAI; Guo et al. 2017, ICML, Eq. 3).
+
+Undefined values (no items, a constant series) are NaN here, since these figures are formatted
+with f-strings where NaN prints as "nan".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+def coverage_of(intervals: Sequence[tuple[int, int]], humans: Sequence[int]) -> tuple[float, float]:
+    """(share of human scores inside their interval, mean width hi - lo)."""
+    if not intervals:
+        return math.nan, math.nan
+    inside = sum(lo <= h <= hi for (lo, hi), h in zip(intervals, humans, strict=True))
+    return inside / len(intervals), sum(hi - lo for lo, hi in intervals) / len(intervals)
+
+
+def corr_mae(pairs: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """Pearson correlation x100 and mean absolute error of (grade, human) pairs."""
+    if len(pairs) < 2:
+        return math.nan, math.nan
+    xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in pairs)
+    sxx, syy = sum((x - mx) ** 2 for x in xs), sum((y - my) ** 2 for y in ys)
+    corr = 100 * sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else math.nan
+    return corr, sum(abs(x - y) for x, y in pairs) / len(pairs)
+
+
+ReliabilityRow = tuple[str, int, float, float]
+
+
+def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> tuple[float, list[ReliabilityRow]]:
+    """Expected calibration error of P(wrong) against wrong/right labels over `bins` equal-width
+    bins (1.0 falls in the last), and the table (bin, steps, mean P(wrong), wrong rate) of the
+    bins that hold a step. NaN and no rows for no pairs."""
+    if not pairs:
+        return math.nan, []
+    rows: list[ReliabilityRow] = []
+    ece = 0.0
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        inside = [(p, w) for p, w in pairs if lo <= p < hi or (b == bins - 1 and p == 1.0)]
+        if not inside:
+            continue
+        mean_p = sum(p for p, _ in inside) / len(inside)
+        rate = sum(w for _, w in inside) / len(inside)
+        ece += len(inside) / len(pairs) * abs(mean_p - rate)
+        rows.append((f"{lo:.1f}-{hi:.1f}", len(inside), mean_p, rate))
+    return ece, rows
+
+
+@dataclass(frozen=True)
+class RiskPoint:
+    """The grades whose interval is at most `width` wide: their share and their MAE."""
+
+    width: int
+    kept: int
+    coverage: float
+    mae: float
+
+
+def risk_coverage(widths: Sequence[int], errors: Sequence[float]) -> list[RiskPoint]:
+    """The risk-coverage curve when grades are kept narrowest interval first.
+
+    One point per distinct width w: every grade of width <= w is kept, so the curve does not
+    depend on how grades of equal width would be ordered. `errors` are |score - human|.
+    """
+    if len(widths) != len(errors):
+        raise ValueError(f"widths and errors lengths differ ({len(widths)} vs {len(errors)})")
+    points: list[RiskPoint] = []
+    for w in sorted(set(widths)):
+        kept = [e for width, e in zip(widths, errors, strict=True) if width <= w]
+        points.append(RiskPoint(w, len(kept), len(kept) / len(widths), sum(kept) / len(kept)))
+    return points

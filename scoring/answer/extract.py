@@ -1,0 +1,225 @@
+"""Where a solution states its final answer (docs/architecture.md 4.7): marked forms first, then guesses.
+
+A stated answer (boxed, "Final Answer:", 【...】 after 最终答案, "# Answer", "the answer is",
+"Answer:", 答案：) beats any number found in the prose around it. Only a solution that states
+none falls back to guesses, and those are marked unanchored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scoring.answer.clean import bare, is_prose
+from scoring.parse.lexicon import ANSWER_WORDS, OTHER_ANSWER_WORDS
+from scoring.parse.mathspans import math_spans, strip_math
+
+_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")
+_LAST_BRACKET = re.compile(r"【([^【】]*)】\s*[。.]?\s*$")
+_FINAL = re.compile(r"final answer\s*(?:is)?\s*[:：]?\s*(?:the final answer is\s*)?", re.IGNORECASE)
+_HASH_ANSWER = re.compile(r"^#\s*Answer\s*$", re.IGNORECASE | re.MULTILINE)
+_ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECASE)
+# "Answer:" opening a line (markdown emphasis allowed), in the languages of the public suites
+_ANSWER_COLON = re.compile(
+    r"^[\s*#_>]*(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS) + r")[\s*_]*[:：][\s*_]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CN_ANSWER = re.compile(r"答案(?:是|为)\s*[:：]?\s*")
+_GSM8K = re.compile(r"####\s*(.+)")
+_EQ_RHS = re.compile(r"=\s*([^=]+)$")
+_NUMBER = re.compile(r"\\frac\s*\{[^{}]+\}\s*\{[^{}]+\}|-?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?:\s*\\?%)?")
+_LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
+_LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
+_SENTENCE_END = re.compile(r"\.\s|。|；|;")
+_MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+_DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
+# What may stand between two parts of one answer: spacing, delimiters, commas, "and"/"or",
+# and a variable's label ("\boxed{3} and \(y = \boxed{4}\)").
+_JOINER = re.compile(
+    r"^(?:\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|[,，、;；]|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
+    r"|和|或|及|[A-Za-z](?:_\{?\w+\}?)?\s*=)*$",
+    re.IGNORECASE,
+)
+_NAME_ONLY = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*$")
+_COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:[-+*/×÷]|\\times|\\cdot|\\div)[\d.,\s()]*)+$")
+_OPERATOR = re.compile(r"(?<=[\d)\s])(?:[-+*/×÷]|\\times|\\cdot|\\div)")
+
+
+def _clean(answer: str) -> str | None:
+    text = answer.strip()
+    text = _DELIMITERS.sub("", text).strip()
+    text = text.rstrip("。.，,;；").strip()
+    text = _DELIMITERS.sub("", text).strip()
+    return text or None
+
+
+def joined(text: str, spans: list[tuple[int, int, str]]) -> str | None:
+    """The last part and the parts before it that only connectives separate, joined with ", ".
+
+    `spans` are (start, end, content) in order: several boxes, or several math spans, that state
+    one answer in parts ("\\boxed{-1} and \\boxed{-9}" -> "-1, -9").
+    """
+    if not spans:
+        return None
+    group = [spans[-1]]
+    for span in reversed(spans[:-1]):
+        if not _JOINER.match(text[span[1]:group[0][0]]):
+            break
+        group.insert(0, span)
+    parts = [c for c in (_clean(s[2]) for s in group) if c]
+    return ", ".join(parts) if parts else None
+
+
+def _boxes(text: str) -> list[tuple[int, int, str]]:
+    """Every `\\boxed{}` that closes, braces counted, as (start, end, content) in order, in one
+    pass over the text (scanning on from every opening took quadratic time on text full of them)."""
+    openings = {m.end(): m.start() for m in _BOXED.finditer(text)}
+    if not openings:
+        return []
+    found = []
+    open_braces: list[int] = []
+    for i, ch in enumerate(text):
+        if ch not in "{}" or (i and text[i - 1] == "\\"):
+            continue
+        if ch == "{":
+            open_braces.append(i + 1)
+        elif open_braces and (start := open_braces.pop()) in openings:
+            found.append((openings[start], i + 1, text[start:i]))
+    return sorted(found)
+
+
+def _value_in(clause: str) -> str:
+    """The value a clause after an answer marker states.
+
+    A clause that opens with a value, or is a formula, is the answer as written ("12 apples",
+    "x^2 + 1"); a sentence in words gives its last formula that is not a bare name ("the
+    largest $n$ is $34$"), else its first number ("Janeth paiera encore 220 $ d'ici 12 mois").
+    """
+    if _LEADING_VALUE.match(clause) or not is_prose(clause):
+        return clause
+    formulas = [clause[s:e] for s, e in math_spans(clause)]
+    formulas = [f for f in formulas if not _NAME_ONLY.match(_clean(f) or "")]
+    if formulas:
+        return formulas[-1]
+    numbers = _NUMBER.findall(strip_math(clause))
+    return numbers[0] if numbers else clause
+
+
+def _after_marker(text: str) -> str:
+    """The answer after a marker: the leading math span, else the value in the sentence."""
+    line = next((ln for ln in text.splitlines() if ln.strip()), "").lstrip("*_:： ")
+    if m := _LEADING_MATH.match(line):
+        return next(g for g in m.groups() if g is not None)
+    return _value_in(_SENTENCE_END.split(line, 1)[0])
+
+
+def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
+    """The answer a marker that closes its sentence points back to ("so $x = -1$, and that is
+    our final answer."): nothing but punctuation follows the marker on its line, and the line
+    states a value before it, the right-hand side of its last formula's equation (the formula
+    itself if it has none), else its last number written in prose."""
+    rest = text[marker_end:].split("\n", 1)[0]
+    if rest.strip(" \t.。!！*_"):
+        return None
+    line = text[text.rfind("\n", 0, marker_start) + 1:marker_start]
+    formulas = [f for f in (_clean(line[s:e]) for s, e in math_spans(line)) if f]
+    if formulas:
+        return _clean(formulas[-1].rsplit("=", 1)[-1])
+    numbers = _NUMBER.findall(strip_math(line))
+    return _clean(numbers[-1]) if numbers else None
+
+
+def _closing_lines_start(text: str, lines: int = 3) -> int:
+    """Where the last `lines` non-empty lines begin."""
+    starts = [m.start() for m in re.finditer(r"^[ \t]*\S", text, re.MULTILINE)]
+    return starts[-lines] if len(starts) >= lines else 0
+
+
+@dataclass(frozen=True)
+class FoundAnswer:
+    """An answer and whether the solution marked it as such (boxed, "final answer", ...)."""
+
+    text: str | None
+    anchored: bool
+
+
+def find_answer(text: str) -> FoundAnswer:
+    """The final answer a solution states, and whether it was marked.
+
+    In order: the last `\\boxed{}`/`\\fbox{}` (with the boxes just before it that only "and",
+    commas or spacing separate), StepMathBench's `最终答案：【...】`, "Final Answer:", PRM800K's
+    "# Answer", "the answer is", "Answer:", "答案是/为", GSM8K's "####" (a marker that closes
+    its sentence marks what the sentence stated before it); then, unmarked, the right-hand side
+    of the last line's equation, then the last number.
+    """
+    if not text or not text.strip():
+        return FoundAnswer(None, False)
+    if boxed := joined(text, _boxes(text)):
+        return FoundAnswer(boxed, True)
+    cn = list(_CN_FINAL.finditer(text))
+    if cn:
+        rest = text[cn[-1].end():]
+        return FoundAnswer(_clean(rest.split("】", 1)[0]), True)
+    if m := _LAST_BRACKET.search(text):
+        return FoundAnswer(_clean(m.group(1)), True)
+    for pattern in (_FINAL, _HASH_ANSWER, _ANSWER_IS, _ANSWER_COLON, _CN_ANSWER):
+        hits = list(pattern.finditer(text))
+        if pattern is _ANSWER_COLON:  # a heading "Answer:" may open the working, not close it
+            hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
+        if hits:
+            last = hits[-1]
+            answer = (_clean(_after_marker(text[last.end():]))
+                      or _before_marker(text, last.end(), last.start()))
+            if answer:
+                return FoundAnswer(answer, True)
+    if echoes := _GSM8K.findall(text):
+        return FoundAnswer(_clean(echoes[-1]), True)
+    return FoundAnswer(_fallback(text), False)
+
+
+def extract_answer(text: str) -> str | None:
+    """The final answer a solution states (marked, else the best guess), or None."""
+    return find_answer(text).text
+
+
+def is_computation(expr: str) -> bool:
+    """Numbers joined by arithmetic (`52 + 24 + 44`, `\\frac{33 \\div 33}{663 \\div 33}`): a
+    calculation on the way to a result, not a result; a single fraction `1/21` is a value."""
+    flat = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", bare(expr))
+    if not _COMPUTATION.match(flat):
+        return False
+    operators = _OPERATOR.findall(flat)
+    return len(operators) > 1 or (len(operators) == 1 and operators[0] != "/")
+
+
+def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
+    """What an unmarked answer may be, from the last `lines` non-empty lines.
+
+    A solution that never marks its answer usually states it in its closing sentence, but not
+    always as the last number: the spans stated together as one multi-part answer, each side of
+    each math span's equations (the last first) and the whole equation, then the numbers written
+    in the prose. A calculation (`52 + 24 + 44 + 48`) is not a result, nor a number inside a
+    formula (the 2 of `F_{k+2}`).
+    """
+    tail = "\n".join([ln for ln in text.splitlines() if ln.strip()][-lines:])
+    spans = [(s, e, tail[s:e]) for s, e in math_spans(tail)]
+    found: list[str] = []
+    if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
+        found.append(together)
+    for _, _, span in reversed(spans):
+        content = _clean(span) or ""
+        found += [*reversed(content.split("=")), content] if "=" in content else [content]
+    found += reversed(_NUMBER.findall(strip_math(tail)))
+    unique = [c for c in dict.fromkeys(c for c in (_clean(f) for f in found) if c)
+              if not is_computation(c)]
+    return unique[:limit]
+
+
+def _fallback(text: str) -> str | None:
+    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    spans = [a or b for a, b in _MATH_INLINE.findall(last)]
+    if spans and (m := _EQ_RHS.search(spans[-1])):
+        return _clean(m.group(1))
+    numbers = _NUMBER.findall(text)
+    return _clean(numbers[-1]) if numbers else None

@@ -1,0 +1,97 @@
+"""The readings tried, in order, before math-verify: each decides a pair or passes it on (None).
+
+Each reading is a general rule of the public graders (Math-Verify, lighteval, MARIO, NeMo-Skills,
+hendrycks MATH, simple-evals, Qwen2.5-Math) that math-verify alone does not apply; the name of
+the reading that decided a pair is reported so that its precision can be measured
+(`python -m eval_sets.answer_agreement`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from scoring.answer.clean import bare, is_prose, too_long
+from scoring.answer.extract import find_answer
+from scoring.answer.readings.bases import compare_base_numbers
+from scoring.answer.readings.numbers import (
+    compare_clock_times,
+    compare_quantities,
+    numeric_value,
+    values_equal,
+    without_unit,
+)
+from scoring.answer.readings.parts import (
+    compare_matrices,
+    compare_parts,
+    compare_worded_parts,
+    name_of,
+    read_parts,
+)
+from scoring.answer.readings.words import compare_choices, compare_yes_no
+
+Reading = Callable[[str, str], bool | None]
+
+_MATH_DELIMITER = re.compile(r"(?<!\\)\$.*?(?<!\\)\$|\\\(|\\\[|\\boxed|\\begin\{", re.DOTALL)
+
+
+def compare_approximation(gold: str, pred: str) -> bool | None:
+    """A decimal that rounds an exact value (`125.663` for `40\\pi`) equals it; never decides
+    False, since an expression read in code may mean more than its value."""
+    g, p = numeric_value(gold), numeric_value(pred)
+    if g is None or p is None:
+        return None
+    return True if values_equal(g, p) else None
+
+
+# `worded_parts` comes before `yes_no`: "是，3" is a verdict and a value, not a verdict alone.
+READINGS: tuple[tuple[str, Reading], ...] = (
+    ("worded_parts", compare_worded_parts),
+    ("yes_no", compare_yes_no),
+    ("choice_letter", compare_choices),
+    ("clock_time", compare_clock_times),
+    ("plain_number", compare_quantities),
+    ("base_number", compare_base_numbers),
+    ("matrix", compare_matrices),
+    ("multi_part", compare_parts),
+    ("approximation", compare_approximation),
+)
+
+
+def read_pair(
+    gold: str, pred: str, readings: Sequence[tuple[str, Reading]] = READINGS
+) -> tuple[bool, str] | None:
+    """(verdict, reading) from the first reading that decides the pair, or None."""
+    if too_long(gold, pred):
+        return None
+    for name, reading in readings:
+        verdict = reading(gold, pred)
+        if verdict is not None:
+            return verdict, name
+    return None
+
+
+def stated_answer(text: str) -> str:
+    """The answer a text written in words states (`scoring.answer.extract`), else the text itself.
+
+    Texts with math delimiters are left whole: math-verify finds the answer in those itself.
+    """
+    if not is_prose(text) or _MATH_DELIMITER.search(text):
+        return text
+    return find_answer(text).text or text
+
+
+def restate(gold: str, pred: str) -> tuple[str, str]:
+    """The pair as values: the answer a text in words states, without its unit or its name."""
+    return drop_names(*(without_unit(stated_answer(without_unit(t))) for t in (gold, pred)))
+
+
+def drop_names(gold: str, pred: str) -> tuple[str, str]:
+    """`f(x) = 2x + 3` against `y = 2x + 3`: two answers that each set one differently named
+    variable or function equal to a value are compared by their values (MARIO's reading)."""
+    if too_long(gold, pred) or read_parts(gold) is not None or read_parts(pred) is not None:
+        return gold, pred
+    (g_name, g_value), (p_name, p_value) = name_of(bare(gold)), name_of(bare(pred))
+    if g_name and p_name and g_name != p_name:
+        return g_value, p_value
+    return gold, pred

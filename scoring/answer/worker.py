@@ -1,0 +1,191 @@
+"""The math-verify worker process: parses and compares answers under a CPU budget and a memory cap.
+
+Runs in its own process because math-verify's own timeouts rely on `signal` (main thread only)
+and some inputs make sympy run for minutes or exhaust memory. Each comparison gets a budget of
+*CPU* seconds (an `ITIMER_PROF` timer), not wall seconds: on a loaded machine a wall-clock
+deadline cut the same comparison short on one run and not on the next, and the answer verdict,
+hence the step labels, changed between identical requests. The reply is then "timeout" and the
+worker exits (a half-finished sympy computation may leave its caches inconsistent); the parent
+keeps a generous wall-clock deadline of its own for work no signal can interrupt, and
+`RLIMIT_AS` turns runaway allocations into a MemoryError here, not an OOM kill.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import FrameType
+
+from scoring.parse.differ import ANSWER_POINTS, Coordinate, Sample, differ_at_points
+
+_DELIMITED = ("$", "\\(", "\\[", "\\boxed")
+
+
+def wrap(answer: str) -> str:
+    """math-verify extracts LaTeX only between delimiters: wrap a bare answer so it is seen."""
+    text = answer.replace("\\$", "").strip()
+    if any(mark in text for mark in _DELIMITED):
+        return text
+    return f"${text}$"
+
+
+def compare(golds: list[str], pred: str, precision: int) -> bool | None:
+    """True if `pred` equals any gold, False if none does, None when nothing could be parsed."""
+    from math_verify import parse, verify
+
+    parsed_pred = parse(wrap(pred), parsing_timeout=None)
+    if not parsed_pred:
+        return None
+    decided = False
+    for gold in golds:
+        parsed_gold = parse(wrap(gold), parsing_timeout=None)
+        if not parsed_gold:
+            continue
+        decided = True
+        if differ_at_sample_points(parsed_gold, parsed_pred):
+            continue
+        same = verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None)
+        if same and _same_scale(parsed_gold, parsed_pred):
+            return True
+    return False if decided else None
+
+
+def _transcendental(expr: object) -> bool:
+    """A function application (sin, log, exp, ...) or a root: the forms sympy simplifies slowly."""
+    import sympy
+
+    return bool(expr.atoms(sympy.Function)) or any(  # type: ignore[attr-defined]
+        not p.exp.is_integer for p in expr.atoms(sympy.Pow))  # type: ignore[attr-defined]
+
+
+def differ_at_sample_points(gold: list[object], pred: list[object]) -> bool:
+    """Whether two answers that are functions of their symbols, one of them with a function or
+    a root in it, take different values at every sample point (`scoring.parse.differ`,
+    `ANSWER_POINTS`): then they are different functions and no simplification can equate them,
+    so sympy's (seconds, for trigonometric or logarithmic forms) need not run. Numbers,
+    polynomials, equations, sets, intervals and matrices, and any evaluation that fails or is
+    not finite, say nothing here and go to `verify`: a False from this screen is only ever "not
+    shown different"."""
+    import sympy
+
+    a, b = gold[0], pred[0]
+    if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)):
+        return False
+    if not (_transcendental(a) or _transcendental(b)):
+        # polynomials, and words read as letter products (`verify` equates "\\text{odd}" with
+        # "odd", which sympy reads as d*d*o): `verify` is quick there
+        return False
+    symbols = sorted(a.free_symbols | b.free_symbols, key=str)
+    if not symbols:
+        return False
+
+    def at(expr: sympy.Expr) -> Callable[[tuple[Coordinate, ...]], Sample | None]:
+        def value(probe: tuple[Coordinate, ...]) -> Sample | None:
+            values = {symbol: sympy.Float(v) for symbol, v in zip(symbols, probe, strict=False)}
+            try:
+                found = complex(expr.evalf(15, subs=values))
+            except Exception:  # noqa: BLE001 - sympy fails in many ways; the screen then says nothing
+                return None
+            return found if math.isfinite(found.real) and math.isfinite(found.imag) else None
+
+        return value
+
+    return differ_at_points(at(a), at(b), len(symbols), ANSWER_POINTS) is True
+
+
+def _same_scale(gold: list[object], pred: list[object]) -> bool:
+    """False for nonzero numbers a factor apart: rounding to 6 decimals equates 1/2004! and 1/2006!."""
+    import sympy
+
+    a, b = gold[0], pred[0]
+    if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr) and a.is_number and b.is_number):
+        return True
+    if a.is_zero or b.is_zero:
+        return True
+    try:
+        return abs(complex(sympy.N(a / b, 15)) - 1) <= 0.25
+    except (TypeError, ValueError):
+        return True
+
+
+def _die_with_parent(parent: int, every: float = 0.5) -> None:
+    """Exit when the parent process is gone (this process is then re-parented).
+
+    Not PR_SET_PDEATHSIG: that fires when the parent *thread* that started us exits, and a pool
+    starts its workers from short-lived threads. A thread also works while `compare` is busy.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class CpuBudgetExceeded(BaseException):
+    """Raised by the CPU timer. A BaseException: math-verify catches every `Exception` and would
+    turn it into "not equal"."""
+
+
+def _on_timer(_signum: int, _frame: FrameType | None) -> None:
+    raise CpuBudgetExceeded
+
+
+def within_cpu_budget(seconds: float | None, golds: list[str], pred: str,
+                      precision: int) -> bool | None | str:
+    """`compare` stopped after `seconds` of CPU time (None: no budget); "timeout" if it was."""
+    if seconds:
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return compare(golds, pred, precision)
+    except CpuBudgetExceeded:
+        return "timeout"
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _warm() -> None:
+    """One comparison before "ready": the first parse loads math-verify's grammars, which must
+    not count against the budget of the first real comparison."""
+    compare(["\\frac{1}{2}"], "0.5", 6)
+
+
+def serve(memory_mb: int) -> None:
+    """Answer JSON lines `[golds, pred, precision, cpu_seconds]` on stdin with `{"result": ...}`."""
+    _die_with_parent(os.getppid())
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    signal.signal(signal.SIGPROF, _on_timer)
+    _warm()
+    _reply("ready")
+    for line in sys.stdin:
+        try:
+            golds, pred, precision, *budget = json.loads(line)
+            result = within_cpu_budget(budget[0] if budget else None, golds, pred, precision)
+        except CpuBudgetExceeded:  # the timer fired just as `compare` returned
+            result = "timeout"
+        except MemoryError:
+            result = "memory"
+        except Exception:  # noqa: BLE001  (any parser failure means "undecided", never a crash)
+            result = None
+        _reply(result)
+        if result == "timeout":
+            os._exit(0)
+
+
+def _reply(result: bool | None | str) -> None:
+    sys.stdout.write(json.dumps({"result": result}) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

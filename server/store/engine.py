@@ -1,0 +1,83 @@
+"""The store's engine and sessions, and its schema brought to the latest migration at start-up.
+
+SQLite (the default, a file under STEPGRADE_DATA_DIR) is set up for several worker processes
+writing at once: WAL, so readers never block the writer; a busy timeout, so a writer waits for
+the lock instead of failing; and `BEGIN IMMEDIATE`, so a transaction that reads before it writes
+takes the write lock up front (a deferred one that read an older snapshot would fail with
+SQLITE_BUSY at its first write, the busy timeout notwithstanding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+MIGRATION_LOCK = 26_026  # PostgreSQL advisory lock: one worker migrates, the others wait
+
+
+@dataclass(frozen=True)
+class GradeStore:
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+    def session(self) -> Session:
+        """A new session on the store's engine."""
+        return self.sessions()
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        self.engine.dispose()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; an SQLite file's directory is created when missing."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False,
+                                              "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
+        dbapi_connection.isolation_level = None  # transactions begin in `_begin_immediate`
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # In WAL mode NORMAL loses no commit to a killed process (only to a power cut).
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin_immediate(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def upgrade(engine: Engine) -> None:
+    """Migrate the schema to the latest revision (a no-op when it is there), in one transaction."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def open_store(url: str) -> GradeStore:
+    """The store at `url`, migrated."""
+    engine = make_engine(url)
+    upgrade(engine)
+    return GradeStore(engine, sessionmaker(engine, expire_on_commit=False))

@@ -1,0 +1,63 @@
+"""The grade store's tables: every grade the service answered, and the corrections made to it.
+
+The request and report are kept whole as JSON, so that nothing a later recalibration may want
+is lost; what the review queue filters and sorts on is copied into indexed columns at insert
+time (`server.store.review.review_fields`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NO_INTERVAL = -1  # `Grade.interval_width` of a report without a score interval: sorts last
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[str]: JSON}
+
+
+class Grade(Base):
+    __tablename__ = "grades"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]  # naive UTC: SQLite keeps no time zone, so none is kept anywhere
+    request: Mapped[dict[str, Any]]
+    report: Mapped[dict[str, Any]]
+    calibration: Mapped[str | None] = mapped_column(String(200))
+    mode: Mapped[str] = mapped_column(String(16))
+    model: Mapped[str | None] = mapped_column(String(200))
+    score: Mapped[int]
+    needs_review: Mapped[bool]
+    interval_width: Mapped[int]
+    problem_excerpt: Mapped[str] = mapped_column(String(200))
+    corrected: Mapped[bool] = mapped_column(default=False)
+
+    corrections: Mapped[list[Correction]] = relationship(
+        back_populates="grade", order_by="Correction.id", passive_deletes=True)
+
+    __table_args__ = (
+        Index("ix_grades_owner_created", "owner", "created_at", "id"),
+        Index("ix_grades_owner_uncertainty", "owner", "interval_width", "created_at", "id"),
+        Index("ix_grades_owner_review_uncertainty", "owner", "needs_review", "interval_width",
+              "created_at", "id"),
+        Index("ix_grades_created", "created_at"),
+    )
+
+
+class Correction(Base):
+    __tablename__ = "corrections"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    grade_id: Mapped[str] = mapped_column(ForeignKey("grades.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime]
+    step_labels: Mapped[list[str]]
+    score: Mapped[int | None]
+    note: Mapped[str] = mapped_column(Text, default="")
+    reviewer: Mapped[str | None] = mapped_column(String(200))
+
+    grade: Mapped[Grade] = relationship(back_populates="corrections")

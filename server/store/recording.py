@@ -1,0 +1,56 @@
+"""Keeping what `/grade`, `/grade/batch` and `/grade/stream` answer: committed before the answer
+leaves, in a worker thread so the event loop goes on serving."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from sqlalchemy.exc import SQLAlchemyError
+
+from scoring.schema import GradeReport, GradeRequest
+from server.errors import ApiError
+from server.store.engine import GradeStore
+from server.store.repository import new_grade, save_grades
+
+log = logging.getLogger("stepgrade.store")
+
+Graded = tuple[GradeRequest, GradeReport | dict[str, Any]]
+
+
+def store_unavailable() -> ApiError:
+    """The error for a grade that could not be kept: 503, never a 200 for a lost grade."""
+    return ApiError(503, "store_unavailable",
+                    "the grade could not be stored; retry later (nothing was kept)")
+
+
+@dataclass(frozen=True)
+class Recorder:
+    """One request's way into the store: which store (None: keep nothing) and whose grades."""
+
+    store: GradeStore | None
+    owner: str
+    calibration: str | None = None
+
+    async def keep(self, graded: Sequence[Graded]) -> list[str | None]:
+        """Commit one row per (request, report); their ids, or Nones when the store is off."""
+        if self.store is None or not graded:
+            return [None] * len(graded)
+        store = self.store
+
+        def write() -> list[str]:
+            rows = [new_grade(self.owner, request.model_dump(mode="json"),
+                              report if isinstance(report, dict) else report.model_dump(mode="json"),
+                              self.calibration) for request, report in graded]
+            with store.session() as session:
+                return save_grades(session, rows)
+
+        try:
+            ids: list[str | None] = list(await anyio.to_thread.run_sync(write))
+        except SQLAlchemyError:
+            log.exception("storing grades failed", extra={"grades": len(graded)})
+            raise store_unavailable() from None
+        return ids

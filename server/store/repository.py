@@ -1,0 +1,197 @@
+"""Reading and writing the grade store; every function is one transaction on a session.
+
+Every read and write names the owner: a grade of another owner is not found, the same as a
+grade that does not exist (so a key cannot even learn which ids exist).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, get_args
+
+from sqlalchemy import ColumnElement, delete, select, tuple_
+from sqlalchemy.orm import Session, selectinload
+
+from scoring.schema import StepLabel
+from server.store.models import NO_INTERVAL, Correction, Grade
+from server.store.review import review_fields
+
+Order = Literal["uncertainty", "created"]
+STEP_LABELS: frozenset[str] = frozenset(get_args(StepLabel))
+EXCERPT_CHARS = 160
+
+
+class GradeNotFound(LookupError):
+    """No grade of this id for this owner."""
+
+
+class InvalidCursor(ValueError):
+    """A cursor this service did not hand out for this order."""
+
+
+class LabelsMismatch(ValueError):
+    """Correction labels that do not fit the graded report's steps."""
+
+
+@dataclass(frozen=True)
+class GradePage:
+    grades: list[Grade]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class ExportRow:
+    grade: Grade
+    correction: Correction | None
+
+
+def utcnow() -> datetime:
+    """Now in UTC, naive: both SQLite and PostgreSQL store it as written."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _excerpt(problem: str) -> str:
+    flat = " ".join(problem.split())
+    return flat if len(flat) <= EXCERPT_CHARS else flat[:EXCERPT_CHARS - 1] + "…"
+
+
+def new_grade(owner: str, request: dict[str, Any], report: dict[str, Any],
+              calibration: str | None = None, now: datetime | None = None) -> Grade:
+    """A row for one graded request (both as JSON), its review columns filled from the report;
+    `calibration` names the calibration when the report's `meta.versions` does not."""
+    meta = report.get("meta") or {}
+    review = review_fields(report)
+    width = review.interval_width
+    return Grade(
+        id=uuid.uuid4().hex, owner=owner, created_at=now or utcnow(), request=request,
+        report=report, calibration=(meta.get("versions") or {}).get("calibration") or calibration,
+        mode=str(meta.get("mode", "offline")), model=(meta.get("versions") or {}).get("model"),
+        score=int(report["score"]), needs_review=review.needs_review,
+        interval_width=NO_INTERVAL if width is None else width,
+        problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False)
+
+
+def save_grades(session: Session, grades: Sequence[Grade]) -> list[str]:
+    """Commit the rows; their ids, in order. Returns only once they are durable."""
+    with session.begin():
+        session.add_all(grades)
+    return [g.id for g in grades]
+
+
+def save_grade(session: Session, grade: Grade) -> str:
+    """Store one grade and return its id (committed by the caller's session)."""
+    return save_grades(session, [grade])[0]
+
+
+def _sort_key(grade: Grade, order: Order) -> list[Any]:
+    head = [grade.interval_width] if order == "uncertainty" else []
+    return [*head, grade.created_at.isoformat(), grade.id]
+
+
+def _encode_cursor(order: Order, key: list[Any]) -> str:
+    raw = json.dumps([order, *key], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str, order: Order) -> list[Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        values = json.loads(raw)
+    except (binascii.Error, ValueError):
+        raise InvalidCursor("not a cursor from this list") from None
+    size = 4 if order == "uncertainty" else 3
+    if not isinstance(values, list) or len(values) != size or values[0] != order:
+        raise InvalidCursor(f"not a cursor of order={order}")
+    try:
+        created = datetime.fromisoformat(values[-2])
+        head = [int(values[1])] if order == "uncertainty" else []
+    except (TypeError, ValueError):
+        raise InvalidCursor("not a cursor from this list") from None
+    return [*head, created, str(values[-1])]
+
+
+def list_grades(session: Session, owner: str, *, order: Order = "created",
+                needs_review: bool | None = None, limit: int = 50,
+                cursor: str | None = None) -> GradePage:
+    """One page of the owner's grades, newest first or widest score interval first (then
+    newest); keyset-paginated, so a page costs the same however deep it is."""
+    columns: list[Any] = [Grade.created_at, Grade.id]
+    if order == "uncertainty":
+        columns.insert(0, Grade.interval_width)
+    query = select(Grade).where(Grade.owner == owner)
+    if needs_review is not None:
+        query = query.where(Grade.needs_review.is_(needs_review))
+    if cursor is not None:
+        after: ColumnElement[bool] = tuple_(*columns) < tuple_(*_decode_cursor(cursor, order))
+        query = query.where(after)
+    query = query.order_by(*(c.desc() for c in columns)).limit(limit + 1)
+    with session.begin():
+        grades = list(session.scalars(query))
+    more = len(grades) > limit
+    grades = grades[:limit]
+    next_cursor = _encode_cursor(order, _sort_key(grades[-1], order)) if more else None
+    return GradePage(grades, next_cursor)
+
+
+def get_grade(session: Session, owner: str, grade_id: str) -> Grade:
+    """The grade with its corrections (oldest first). Raises GradeNotFound."""
+    query = (select(Grade).where(Grade.id == grade_id, Grade.owner == owner)
+             .options(selectinload(Grade.corrections)))
+    with session.begin():
+        grade = session.scalars(query).one_or_none()
+    if grade is None:
+        raise GradeNotFound(grade_id)
+    return grade
+
+
+def check_labels(report: dict[str, Any], step_labels: Sequence[str]) -> None:
+    """One label of the report's label set per reported step; LabelsMismatch says what is off."""
+    steps = len(report.get("steps") or [])
+    if len(step_labels) != steps:
+        raise LabelsMismatch(f"step_labels: {len(step_labels)} labels for a report of "
+                             f"{steps} steps; give one label per reported step")
+    for i, label in enumerate(step_labels):
+        if label not in STEP_LABELS:
+            raise LabelsMismatch(f"step_labels: step {i + 1}'s label {label!r} is not one of "
+                                 f"{', '.join(sorted(STEP_LABELS))}")
+
+
+def add_correction(session: Session, owner: str, grade_id: str, *, step_labels: list[str],
+                   score: int | None = None, note: str = "",
+                   reviewer: str | None = None) -> Correction:
+    """Store a correction; it supersedes the grade's earlier ones, which are kept."""
+    with session.begin():
+        grade = session.scalars(select(Grade).where(Grade.id == grade_id, Grade.owner == owner)
+                                ).one_or_none()
+        if grade is None:
+            raise GradeNotFound(grade_id)
+        check_labels(grade.report, step_labels)
+        correction = Correction(grade_id=grade.id, created_at=utcnow(), step_labels=step_labels,
+                                score=score, note=note, reviewer=reviewer)
+        session.add(correction)
+        grade.corrected = True
+    return correction
+
+
+def export_grades(session: Session, owner: str, *, corrected_only: bool = True) -> list[ExportRow]:
+    """The owner's grades, oldest first, each with its latest correction (None if uncorrected)."""
+    query = (select(Grade).where(Grade.owner == owner)
+             .options(selectinload(Grade.corrections)).order_by(Grade.created_at, Grade.id))
+    if corrected_only:
+        query = query.where(Grade.corrected.is_(True))
+    with session.begin():
+        grades = list(session.scalars(query))
+    return [ExportRow(g, g.corrections[-1] if g.corrections else None) for g in grades]
+
+
+def delete_older_than(session: Session, cutoff: datetime) -> int:
+    """Delete every owner's grades created before `cutoff` (their corrections go with them)."""
+    with session.begin():
+        result = session.execute(delete(Grade).where(Grade.created_at < cutoff))
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -1,0 +1,48 @@
+"""Every grade says how sure it is (docs/architecture.md 4.11): the interval holds the score, and
+what the offline judge cannot see asks for a person."""
+
+from __future__ import annotations
+
+from agent.context import Context
+from agent.grader import Grader
+from scoring.schema import GradeRequest
+
+from .conftest import bag_of_words
+
+ODD_SUM = "Prove that the sum of two odd integers is even."
+
+
+def grade(**fields: object):
+    return Grader(Context(embedder=bag_of_words)).grade(GradeRequest(mode="offline", **fields))
+
+
+def codes(report) -> list[str]:
+    return [reason.code for reason in report.review_reasons]
+
+
+def test_a_proof_by_example_is_not_taken_on_trust():
+    report = grade(problem=ODD_SUM, solution="Let a = 3 and b = 5. Then a + b = 8, which is "
+                   "even. Therefore the sum of any two odd integers is even.")
+    assert report.needs_review and "proof_without_model" in codes(report)
+    lo, hi = report.score_interval
+    assert 0 <= lo <= report.score <= hi <= 10 and hi - lo >= 3
+
+
+def test_a_right_answer_checked_against_the_reference_is_sure():
+    report = grade(problem="Compute 12 + 30.", solution="12 + 30 = 42.\nThe answer is 42.",
+                   reference_answer="42")
+    assert not report.needs_review and report.review_reasons == []
+    assert report.score_interval == (10, 10)
+
+
+def test_an_answer_nobody_checked_says_so():
+    report = grade(problem="Compute 12 + 30.", solution="12 + 30 = 42.\nThe answer is 42.")
+    assert report.answer.correct is None
+    assert "answer_unchecked" in codes(report)
+
+
+def test_without_fitted_statistics_the_reasons_are_still_given():
+    report = Grader(Context(embedder=bag_of_words, uncertainty=None)).grade(GradeRequest(
+        problem=ODD_SUM, solution="Let a = 3 and b = 5. Then a + b = 8.", mode="offline"))
+    assert report.score_interval is None
+    assert report.needs_review and codes(report) == ["proof_without_model"]

@@ -1,0 +1,135 @@
+"""Where a solution states its final answer: marked forms first (each marker family, the last one
+winning), then guesses among the closing lines, marked unanchored."""
+
+import pytest
+
+from scoring.answer.extract import (
+    FoundAnswer,
+    answer_candidates,
+    extract_answer,
+    find_answer,
+    is_computation,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (r"so $x = \boxed{\frac{1}{2}}$.", r"\frac{1}{2}"),
+        (r"first \boxed{3}, corrected: \boxed{\{1, \{2\}\}}", r"\{1, \{2\}\}"),
+        (r"\boxed{\frac{\sqrt{3}}{2}} and then \fbox{7}", "7"),
+        ("所以 x = 6。\n最终答案：【6】", "6"),
+        ("最终答案:【$\\frac{125}{72}$】", r"\frac{125}{72}"),
+        ("答案：【(1,1,1) , (2,2,2)】", "(1,1,1) , (2,2,2)"),
+        ("Final Answer: The final answer is $\\frac{5}{3}$. I hope it is correct.", r"\frac{5}{3}"),
+        ("Step 3: done.\n\n# Answer\n\n216", "216"),
+        ("Adding up, the answer is 29.", "29"),
+        # a marker that closes its sentence marks what the sentence stated before it
+        ("Hence $f(3)=-4$, which is the final answer.\nI checked it in 2 ways.", "-4"),
+        # ... and beats an earlier "the answer is" that named the quantity, not its value
+        ("We need $g(2)$, so the answer is $g(2)$.\nWorking it out, $g(2)=11$; that is the final answer.",
+         "11"),
+        ("The sum is 12, which is the final answer.", "12"),
+        ("Let us now find the final answer.\nWe get 7 apples.", "7"),  # it states no value
+        ("She pays 5 * 4 = 20 dollars.\n#### 20", "20"),
+        ("所以答案是 \\(12\\)。", "12"),
+        ("The total cost is $3 \\times 4 = 12$", "12"),
+        ("We get 3 apples and then 17 more.", "17"),
+        ("", None),
+        ("   \n ", None),
+        ("no numbers at all", None),
+    ],
+)
+def test_extract_answer(text, expected):
+    assert extract_answer(text) == expected
+
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("so $x = \\boxed{-1}$ and $x = \\boxed{-9}$.", "-1, -9"),
+        ("\\boxed{3} and \\boxed{4}", "3, 4"),
+        ("\\[ \\boxed{(2, 2)} \\quad \\text{and} \\quad \\boxed{(6, 2)} \\]", "(2, 2), (6, 2)"),
+        ("\\( y_1 = \\boxed{3} \\) and \\( y_2 = \\boxed{5} \\)", "3, 5"),
+        ("\\boxed{1}, \\boxed{2}, \\boxed{3}", "1, 2, 3"),
+        ("first \\boxed{3}, but that is wrong: \\boxed{4}", "4"),
+        ("\\boxed{2} trips, so \\boxed{5}", "5"),
+    ],
+)
+def test_several_boxes_state_one_answer_when_only_connectives_separate_them(text, expected):
+    assert extract_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They walk the remaining 6 miles.\nFinal Answer: 12", "12"),
+        ("So she has 6 apples left.\n**Answer:** 9", "9"),
+        ("So she has 6 apples left.\nAnswer: 9 apples", "9 apples"),
+        ("**Final Answer**: The probability that both are red is \\(\\frac{1}{4}\\).", "\\frac{1}{4}"),
+        ("Final Answer: The largest $n$ is 34.", "34"),
+        ("前面算出 6 个。\n答：一共有 30 个苹果。", "30"),
+        ("答案：每份是 (\\frac{2}{5}) 吨。", "\\frac{2}{5}"),
+        ("The answer is x^2 + 1.", "x^2 + 1"),
+    ],
+)
+def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
+    assert extract_answer(text) == expected
+
+
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "anchored"),
+    [
+        # each marker family marks the answer
+        ("We add them: \\boxed{15}", "15", True),
+        ("最终答案：【7】", "7", True),
+        ("Final Answer: 42", "42", True),
+        ("We are done.\n# Answer\n\n8", "8", True),
+        ("Therefore the answer is 11.", "11", True),
+        ("Réponse : 5", "5", True),
+        ("所以答案为 9。", "9", True),
+        ("The total is 4 + 5.\n#### 9", "9", True),
+        # a box beats a later marker in words: the box is looked for first
+        ("\\boxed{3}\nFinal Answer: 4", "3", True),
+        # no marker: the right-hand side of the last line's equation, else the last number
+        ("So we get $x = 17$", "17", False),
+        ("There were 3 boxes with 12 pens", "12", False),
+        ("Nothing to report.", None, False),
+        ("", None, False),
+    ],
+)
+def test_find_answer_says_whether_the_answer_was_marked(text, expected, anchored):
+    assert find_answer(text) == FoundAnswer(expected, anchored)
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("52 + 24 + 44", True),  # numbers joined by arithmetic: a calculation on the way
+        ("3 \\times 4", True),
+        ("\\frac{33 \\div 33}{663 \\div 33}", True),
+        ("1/21", False),  # a single fraction is a value
+        ("178", False),
+        ("x + 1", False),  # a formula with a variable is a result
+    ],
+)
+def test_a_computation_is_not_a_result(expr, expected):
+    assert is_computation(expr) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # each side of the last equation first, then the whole equation
+        ("So $a = 2 + 3 = 5$.", ["5", "a", "a = 2 + 3 = 5"]),
+        # parts stated together come first; numbers in the prose after the formulas
+        ("Thus $x = 1$ and $x = 2$, 2 roots.", ["x = 1, x = 2", "2", "x", "x = 2", "1", "x = 1"]),
+        # only the closing lines are read
+        ("The answer may be 5.\nWe continue.\nIt is 6.\nDone.", ["6"]),
+    ],
+)
+def test_answer_candidates_come_from_the_closing_lines(text, expected):
+    assert answer_candidates(text) == expected

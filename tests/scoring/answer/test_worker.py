@@ -1,0 +1,44 @@
+"""The worker's numeric screen: two answers that are different functions are told apart at
+sample points before sympy simplifies them; anything it cannot show different goes to `verify`."""
+
+from __future__ import annotations
+
+import pytest
+from math_verify import parse, verify
+
+from scoring.answer.worker import compare, differ_at_sample_points, wrap
+
+
+def _parsed(answer: str) -> list[object]:
+    return parse(wrap(answer), parsing_timeout=None)
+
+
+@pytest.mark.parametrize(("gold", "pred"), [
+    (r"\frac{1}{2}(\sin x - \cos x) + C", r"\frac{1}{2}(\sin x + \cos x) + C"),
+    (r"\ln(x + 1)", r"\ln(x) + 1"),
+    (r"\sqrt{x + 1}", r"\sqrt{x} + 1"),
+    (r"\lfloor \log_2 n \rfloor + 1", "n"),  # sympy's evalf needs its own floats here
+])
+def test_different_functions_are_told_apart(gold, pred):
+    assert differ_at_sample_points(_parsed(gold), _parsed(pred))
+    assert compare([gold], pred, 6) is False
+
+
+@pytest.mark.parametrize(("gold", "pred"), [
+    (r"\sin^2 x + \cos^2 x + x", "1 + x"),  # equal: left to verify, which says so
+    (r"2 \sin x \cos x", r"\sin 2x"),
+    (r"\ln(x^2)", r"2 \ln x"),  # equal where both are defined: verify decides
+    ("x^2 + 1", "x^2 + 2"),  # a polynomial: verify is quick there
+    (r"\text{odd}", "odd"),  # a word read as a product of letters
+    ("x = 2", "2x = 4"),  # equations
+    ("3", r"\frac{6}{2}"),  # numbers
+])
+def test_what_it_cannot_show_different_goes_to_verify(gold, pred):
+    assert not differ_at_sample_points(_parsed(gold), _parsed(pred))
+
+
+def test_the_screen_never_changes_verifys_equalities():
+    pairs = [(r"\sin^2 x + \cos^2 x + x", "1 + x"), (r"2 \sin x \cos x", r"\sin 2x"),
+             (r"\text{odd}", "odd"), (r"\frac{x^2 - 1}{x - 1}", "x + 1")]
+    for gold, pred in pairs:
+        assert compare([gold], pred, 6) is verify(_parsed(gold), _parsed(pred))

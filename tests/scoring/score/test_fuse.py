@@ -1,0 +1,74 @@
+import pytest
+
+from scoring.align.realign import AlignedGroup, Alignment
+from scoring.schema import Meta
+from scoring.score.fuse import GradeInputs, fuse, quadrant
+from scoring.score.tree import build_tree
+from scoring.verdict import AnswerVerdict, DifficultyVerdict, StepVerdict
+
+META = Meta(mode="offline")
+
+
+def inputs(labels, answer_ok, deps=None, **kw):
+    deps = deps or [[] for _ in labels]
+    verdicts = [StepVerdict(lab, f"reason {i}", validity=0.9 if lab == "correct" else 0.1)
+                for i, lab in enumerate(labels, 1)]
+    return GradeInputs(
+        steps=[f"step {i}" for i in range(1, len(labels) + 1)],
+        verdicts=verdicts,
+        tree=build_tree(labels, deps),
+        problem_type=kw.pop("problem_type", "calculation"),
+        language="en",
+        answer=AnswerVerdict("42", ("42",), symbolic=answer_ok),
+        **kw,
+    )
+
+
+@pytest.mark.parametrize(
+    ("process", "correct", "expected"),
+    [(0.9, True, "robust"), (0.9, False, "hallucination"), (0.2, True, "lucky_guess"),
+     (0.2, False, "failure"), (0.7, True, "robust")],
+)
+def test_quadrants(process, correct, expected):
+    assert quadrant(process, correct, 0.7) == expected
+
+
+def test_clean_solution():
+    report = fuse(inputs(["correct"] * 4, True), META)
+    assert (report.score, report.score_binary, report.quadrant) == (10, 1, "robust")
+    assert report.hcrs.score == 10.0 and report.holistic == 10.0
+    assert report.reasoneval.validity == 0.9 and not report.lucky_guess
+
+
+def test_lucky_guess_is_flagged():
+    labels = ["incorrect", "meaningless", "meaningless", "correct"]
+    report = fuse(inputs(labels, True, deps=[[], [1], [2], []]), META)
+    # Eq. 1: 6 * 0/3 + 4 = 4; HCRS: base 2.5 - hazard 5 -> 0
+    assert report.score == 4 and report.score_binary == 1
+    assert report.hcrs.score == 0.0 and report.hcrs.first_error == 1
+    assert report.lucky_guess and report.quadrant == "lucky_guess"
+    assert report.error_tree.formatted == "(1)-(2)-(3)"
+    assert report.holistic == pytest.approx(3.0)
+
+
+def test_hallucination_needs_high_alignment_and_a_wrong_answer():
+    al = Alignment(pairs=[AlignedGroup((0,), (0,), 0.95), AlignedGroup((1,), (1,), 0.9)],
+                   insertions=[], deletions=[], score=0.925, divergence_step=None,
+                   step_similarity=[0.95, 0.9], step_reference=[(0,), (1,)])
+    report = fuse(inputs(["correct", "incorrect"], False, alignment=al, skeleton_len=2), META)
+    assert report.quadrant == "hallucination" and report.hallucination
+    assert report.alignment.pairs[1].reference == [2] and report.alignment.pairs[1].solution == [2]
+    assert report.steps[0].aligned_reference == [1] and report.steps[0].similarity == 0.95
+
+
+def test_simple_problem_scores_the_answer_only():
+    difficulty = DifficultyVerdict(1, False)
+    report = fuse(inputs(["correct", "correct"], False, difficulty=difficulty), META)
+    assert report.score == 0 and report.difficulty.process_evaluated is False
+
+
+def test_tree_warnings_reach_meta():
+    report = fuse(inputs(["meaningless", "correct"], True), META)
+    assert report.steps[0].label == "correct"
+    assert any("relabelled correct" in w for w in report.meta.warnings)
+    assert "relabelled correct" in report.steps[0].reason
