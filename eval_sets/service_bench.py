@@ -21,7 +21,10 @@ its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
   divided by the grades; the fake LLM's and the benchmark clients' CPU per grade are printed
   beside it, not counted in it. They share the machine's cores with the service: when the
   machine is busy, CPU rather than the service's concurrency bounds the rate;
-- offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores.
+- offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores;
+- the grade store's cost (issue 26: offline p50 grows by at most 2 ms): one client's offline
+  grades against a service with the store on (SQLite, a temporary file) and one with it off,
+  in alternating blocks so that the machine's drift falls on both alike (`--store-requests`).
 A table of both latencies ends the run.
 
     python -m eval_sets.service_bench [--latency 2 --latency 0.5] [--requests 30] [--clients 64]
@@ -37,6 +40,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -317,6 +321,50 @@ def _offline(args: argparse.Namespace, pool: ProcessPoolExecutor, base: str, pid
           f"{load.seconds:.2f} s, service CPU {cpu / load.grades * 1000:.0f} ms/grade)")
 
 
+STORE_TARGET_MS = 2.0
+
+
+def _store_overhead(args: argparse.Namespace) -> None:
+    """Offline p50/p95 of one client, store on against store off, blocks alternating."""
+    body = {**ARITHMETIC_SLIP, "mode": "offline"}
+    times: dict[str, list[float]] = {"on": [], "off": []}
+    with tempfile.TemporaryDirectory(prefix="stepgrade-store-bench-") as data:
+        services = {}
+        try:
+            for store in times:
+                port = free_port()
+                env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_LLM")}
+                env |= {"STEPGRADE_STORE": store, "STEPGRADE_DATA_DIR": data,
+                        "STEPGRADE_WORKERS": "1", "STEPGRADE_LOG_LEVEL": "warning",
+                        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+                services[store] = (f"http://127.0.0.1:{port}", subprocess.Popen(
+                    [sys.executable, "-m", "server.cli", "serve", "--port", str(port)], env=env))
+            for base, proc in services.values():
+                wait_ready(f"{base}/readyz", proc)
+            block = max(1, args.store_requests // STORE_BLOCKS)
+            for _ in range(STORE_BLOCKS):
+                for store, (base, _) in services.items():
+                    times[store] += asyncio.run(_sequential_at(base, body, block))
+        finally:
+            for _, proc in services.values():
+                stop(proc)
+    p50 = {store: percentile(t, 0.5) * 1000 for store, t in times.items()}
+    p95 = {store: percentile(t, 0.95) * 1000 for store, t in times.items()}
+    grown = p50["on"] - p50["off"]
+    print(f"\ngrade store, offline, one client, {len(times['on'])} grades each: p50 store on "
+          f"{p50['on']:.1f} ms, off {p50['off']:.1f} ms (+{grown:.1f} ms; target <= "
+          f"{STORE_TARGET_MS:.0f}: {'ok' if grown <= STORE_TARGET_MS else 'OVER TARGET'}); "
+          f"p95 on {p95['on']:.1f} ms, off {p95['off']:.1f} ms")
+
+
+STORE_BLOCKS = 4
+
+
+async def _sequential_at(base: str, body: dict[str, Any], n: int) -> list[float]:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        return await _sequential(client, body, n)
+
+
 def _fake_llm(port: int, latency: float) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.openai_server", "--port",
                              str(port), "--latency", str(latency), "--reuse-port"])
@@ -359,8 +407,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes of the fake LLM, sharing its port")
     parser.add_argument("--offline-clients", type=int, default=4)
     parser.add_argument("--offline-rounds", type=int, default=15, help="0: no offline run")
+    parser.add_argument("--store-requests", type=int, default=80,
+                        help="offline grades per service, store on and off (0: not measured)")
     args = parser.parse_args(argv)
     results = [_run(args, L) for L in args.latency or [2.0, 0.5]]
+    if args.store_requests:
+        _store_overhead(args)
     print(f"\n{args.clients}-client throughput, default mode (2 LLM round trips per grade):")
     print(f"{'L':>6}  {'ideal':>6}  {'steady':>14}  {'CPU ms/grade':>12}  {'burst':>14}  "
           f"{'CPU ms/grade':>12}  degraded")

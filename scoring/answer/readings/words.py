@@ -23,7 +23,7 @@ _CJK_VERDICT = re.compile(
 
 OPTIONS = "ABCDE"
 _LETTER = re.compile(r"(?<![A-Za-z\\'’*+^_/=\d])\(?([A-Z])\)?(?![A-Za-z'’]|\s*[*+^_/=\d])")
-_NEGATION = re.compile(r"(?:\bnot|\bnon|n['’]t be|\bisn['’]t|不是|不|非)\s*$", re.IGNORECASE)
+_NEGATION = re.compile(r"(?:\bnot|\bcannot|\bnon|n['’]t)(?:\s+be)?\s*$|(?:不是|不|非)\s*$", re.IGNORECASE)
 _CHAIN = re.compile(r"^\s*(?:,|、|\bor\b|\band\b|\bnor\b|或|和|或者)\s*$", re.IGNORECASE)
 _ANCHOR = re.compile(
     r"(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS) + r")\s*(?:is|est|es|ist|是|为|:|：)?\s*[:：]?",

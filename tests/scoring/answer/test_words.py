@@ -68,6 +68,9 @@ def test_gold_choice(text, expected):
         ("The answer is C.", "C"),
         ("D, it can't be A or B", "D"),  # negated letters are ruled out
         ("not A, so B", "B"),
+        ("It cannot be B, so D", "D"),  # 'cannot be', 'can not be' and 'isn't' rule out too
+        ("it can not be A, so C", "C"),
+        ("It isn't A; D", "D"),
         ("A", "A"),
         ("x = A + 1", None),  # a letter in a formula is no option
     ],
