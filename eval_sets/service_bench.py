@@ -352,7 +352,7 @@ def _store_overhead(args: argparse.Namespace) -> None:
     p95 = {store: percentile(t, 0.95) * 1000 for store, t in times.items()}
     grown = p50["on"] - p50["off"]
     print(f"\ngrade store, offline, one client, {len(times['on'])} grades each: p50 store on "
-          f"{p50['on']:.1f} ms, off {p50['off']:.1f} ms (+{grown:.1f} ms; target <= "
+          f"{p50['on']:.1f} ms, off {p50['off']:.1f} ms ({grown:+.1f} ms; target <= "
           f"{STORE_TARGET_MS:.0f}: {'ok' if grown <= STORE_TARGET_MS else 'OVER TARGET'}); "
           f"p95 on {p95['on']:.1f} ms, off {p95['off']:.1f} ms")
 
