@@ -29,10 +29,10 @@ from typing import Any
 
 import httpx
 
-from eval_sets.calibrate.uncertainty import corr_mae
 from eval_sets.halves import HALVES, half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
+from eval_sets.metrics.risk import corr_mae
 from eval_sets.processes import free_port, stop, wait_ready
 from scoring.score.aggregate import parse_human_label
 

@@ -31,7 +31,7 @@ import numpy as np
 from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import feature_ranges, fit_weights
 from eval_sets.calibrate.logistic import fit_logistic
-from eval_sets.calibrate.uncertainty import reliability
+from eval_sets.metrics.risk import reliability
 from scoring.judge.calibration import ANY_TYPE, KindStats, Platt, StepModel
 from scoring.judge.decide.features import step_features
 from scoring.judge.decide.posterior import sigmoid

@@ -8,8 +8,8 @@ import numpy as np
 
 from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import Grade, first_error_f1, grade_all, kind_stats, score_error
-from eval_sets.calibrate.uncertainty import reliability
 from eval_sets.metrics.classification import auc
+from eval_sets.metrics.risk import reliability
 from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Table
 from scoring.judge.calibration import Calibration

@@ -1,7 +1,7 @@
 """How far a grade's own uncertainty can be trusted: interval coverage, selective risk, step ECE.
 
-Shared by the benchmark runner (`eval_sets.runner.risk`) and the fit of the interval model
-(`eval_sets.calibrate.uncertainty`), so that both report the same figures the same way.
+Shared by the benchmark runner (`eval_sets.runner.risk`) and the interval fit's report
+(`eval_sets.calibrate.uncertainty_report`), so that both report the same figures the same way.
 - coverage: the share of human scores inside their [lo, hi] interval, and the mean width hi - lo;
 - Corr x100 and MAE of the grades kept: selective prediction's risk at a coverage (Geifman &
   El-Yaniv 2017, "Selective classification for deep neural networks", NeurIPS, risk-coverage

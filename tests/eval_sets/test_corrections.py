@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from eval_sets.calibrate import corrections as C
+from eval_sets.calibrate.correction_refit import map_logistic, refit_labels, refit_models
+from eval_sets.calibrate.correction_rows import Corrected, read_lines
 from eval_sets.cli import register_calibrate
 from eval_sets.processes import free_port, stop, wait_ready
 from scoring.judge.calibration import load_calibration
@@ -52,16 +54,16 @@ def _line(report: dict, labels: list[str], score: int | None, n: int) -> str:
                        "labels": labels, "score": score}, ensure_ascii=False)
 
 
-def _all_wrong(reports: list[dict]) -> list[C.Corrected]:
-    return C.read_lines([_line(r, ["incorrect"] * len(r["steps"]), 0, n)
-                         for n, r in enumerate(reports)])
+def _all_wrong(reports: list[dict]) -> list[Corrected]:
+    return read_lines([_line(r, ["incorrect"] * len(r["steps"]), 0, n)
+                      for n, r in enumerate(reports)])
 
 
 def test_the_map_fit_moves_from_the_prior_toward_the_data_with_the_weight():
     x = np.ones((40, 1))
     y = np.array([1.0] * 30 + [0.0] * 10)  # the data's own log-odds: log 3
     prior = np.array([0.0])
-    fits = [float(C.map_logistic(x, y, prior, precision=10.0, weight=w)[0])
+    fits = [float(map_logistic(x, y, prior, precision=10.0, weight=w)[0])
             for w in (0.0, 0.25, 1.0, 4.0, 1000.0)]
     assert fits[0] == 0.0
     assert all(a < b for a, b in itertools.pairwise(fits))
@@ -74,10 +76,10 @@ def test_the_map_fit_moves_from_the_prior_toward_the_data_with_the_weight():
 def test_corrections_calling_every_step_wrong_raise_the_bias_more_with_more_weight(reports):
     corrected = _all_wrong(reports)
     model = load_calibration().model("zh")
-    biases = [C.refit_labels(model, corrected, w).weights["bias"] for w in (0.0, 1.0, 16.0)]
+    biases = [refit_labels(model, corrected, w).weights["bias"] for w in (0.0, 1.0, 16.0)]
     assert biases[0] == model.weights["bias"]
     assert biases[0] < biases[1] < biases[2]
-    kept = C.refit_labels(model, corrected, 16.0)
+    kept = refit_labels(model, corrected, 16.0)
     assert (kept.threshold, kept.decision, kept.recalibration) == (
         model.threshold, model.decision, model.recalibration)
 
@@ -86,9 +88,9 @@ def test_the_score_refit_brings_the_scores_toward_the_teachers(reports):
     corrected = _all_wrong(reports)
     shipped = load_calibration()
     before = C.mae_of(shipped, corrected)
-    after = C.mae_of(C.refit_models(shipped, corrected, 16.0), corrected)
+    after = C.mae_of(refit_models(shipped, corrected, 16.0), corrected)
     assert before > 0 and after < before
-    assert C.refit_models(shipped, corrected, 0.0).models == shipped.models
+    assert refit_models(shipped, corrected, 0.0).models == shipped.models
 
 
 def test_recalibrate_keeps_other_models_and_sections_and_names_a_new_version(reports):

@@ -6,19 +6,17 @@ import math
 
 import pytest
 
-from eval_sets.calibrate.uncertainty import (
+from eval_sets.calibrate.conformal import (
     MIN_CELL,
     Graded,
     conformal_bounds,
-    corr_mae,
-    coverage_of,
     fit_cell,
     fit_model,
     fit_spread,
     fold_of,
-    plain_rule,
-    reliability,
 )
+from eval_sets.calibrate.uncertainty_report import plain_rule
+from eval_sets.metrics.risk import corr_mae, coverage_of, reliability
 from scoring.score.uncertainty import GradeFeatures, assess
 
 
