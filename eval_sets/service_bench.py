@@ -357,7 +357,7 @@ def _store_overhead(args: argparse.Namespace) -> None:
           f"p95 on {p95['on']:.1f} ms, off {p95['off']:.1f} ms")
 
 
-STORE_BLOCKS = 4
+STORE_BLOCKS = 10
 
 
 async def _sequential_at(base: str, body: dict[str, Any], n: int) -> list[float]:
@@ -407,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes of the fake LLM, sharing its port")
     parser.add_argument("--offline-clients", type=int, default=4)
     parser.add_argument("--offline-rounds", type=int, default=15, help="0: no offline run")
-    parser.add_argument("--store-requests", type=int, default=80,
+    parser.add_argument("--store-requests", type=int, default=400,
                         help="offline grades per service, store on and off (0: not measured)")
     args = parser.parse_args(argv)
     results = [_run(args, L) for L in args.latency or [2.0, 0.5]]

@@ -45,8 +45,7 @@ class Recorder:
             rows = [new_grade(self.owner, request.model_dump(mode="json"),
                               report if isinstance(report, dict) else report.model_dump(mode="json"),
                               self.calibration) for request, report in graded]
-            with store.session() as session:
-                return save_grades(session, rows)
+            return save_grades(store.engine, rows)
 
         try:
             ids: list[str | None] = list(await anyio.to_thread.run_sync(write))
