@@ -9,6 +9,8 @@ SQLITE_BUSY at its first write, the busy timeout notwithstanding).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,29 @@ class GradeStore:
     def session(self) -> Session:
         """A new session on the store's engine."""
         return self.sessions()
+
+    @property
+    def local(self) -> bool:
+        """An SQLite file: a write that finds the lock free takes well under a millisecond."""
+        return self.engine.dialect.name == "sqlite"
+
+    @contextmanager
+    def writing(self, *, wait: bool = True) -> Iterator[Connection]:
+        """A write transaction, committed on exit. `wait=False` (SQLite) raises
+        `OperationalError` at once when another writer holds the lock, instead of waiting for
+        it: what may run on the event loop must not sleep there."""
+        with self.engine.connect() as connection:
+            # On the driver's own connection: through SQLAlchemy a statement would begin the
+            # transaction that `begin()` is to start (as BEGIN IMMEDIATE).
+            driver: Any = connection.connection.driver_connection
+            if not wait:
+                driver.execute("PRAGMA busy_timeout=0")
+            try:
+                with connection.begin():
+                    yield connection
+            finally:
+                if not wait:
+                    driver.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
 
     def close(self) -> None:
         """Release the engine's connections."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from scoring.schema import GradeReport, GradeRequest
 from server.errors import ApiError
@@ -36,20 +36,23 @@ class Recorder:
     calibration: str | None = None
 
     async def keep(self, graded: Sequence[Graded]) -> list[str | None]:
-        """Commit one row per (request, report); their ids, or Nones when the store is off."""
+        """Commit one row per (request, report); their ids, or Nones when the store is off.
+
+        An SQLite write whose lock is free is made on the event loop (a thread hop cost more
+        than the write); one that finds another worker writing waits for it in a thread."""
         if self.store is None or not graded:
             return [None] * len(graded)
         store = self.store
-
-        def write() -> list[str]:
-            rows = [new_grade(self.owner, request.model_dump(mode="json"),
-                              report if isinstance(report, dict) else report.model_dump(mode="json"),
-                              self.calibration) for request, report in graded]
-            return save_grades(store.engine, rows)
-
+        rows = [new_grade(self.owner, request.model_dump(mode="json"),
+                          report if isinstance(report, dict) else report.model_dump(mode="json"),
+                          self.calibration) for request, report in graded]
         try:
-            ids: list[str | None] = list(await anyio.to_thread.run_sync(write))
+            if store.local:
+                try:
+                    return list(save_grades(store, rows, wait=False))
+                except OperationalError:
+                    pass  # the lock is taken, or the write failed: once more, waiting, off the loop
+            return list(await anyio.to_thread.run_sync(lambda: save_grades(store, rows)))
         except SQLAlchemyError:
             log.exception("storing grades failed", extra={"grades": len(graded)})
             raise store_unavailable() from None
-        return ids

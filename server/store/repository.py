@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, cast, get_args
 
-from sqlalchemy import ColumnElement, Engine, Table, delete, insert, select, tuple_
+from sqlalchemy import ColumnElement, Table, delete, insert, select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
 from scoring.schema import StepLabel
+from server.store.engine import GradeStore
 from server.store.models import NO_INTERVAL, Correction, Grade
 from server.store.review import review_fields
 
@@ -77,22 +78,23 @@ def new_grade(owner: str, request: dict[str, Any], report: dict[str, Any],
         problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False)
 
 
-def save_grades(engine: Engine, grades: Sequence[Grade]) -> list[str]:
-    """Commit the rows; their ids, in order. Returns only once they are durable.
+def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True) -> list[str]:
+    """Commit the rows; their ids, in order. Returns only once they are durable; with
+    `wait=False`, raises `OperationalError` at once when SQLite's lock is taken (`writing`).
 
-    A Core INSERT in a transaction of its own on the engine, not through an ORM session: every
-    grade the service answers passes here, and the session's unit of work and transaction
-    bookkeeping were most of the store's cost per grade (README, "Grade store")."""
+    A Core INSERT, not the ORM's unit of work: every grade the service answers passes here, and
+    the session's flush and transaction bookkeeping were most of the store's cost per grade
+    (README, "Grade store")."""
     table = cast(Table, Grade.__table__)
-    with engine.begin() as connection:
+    with store.writing(wait=wait) as connection:
         connection.execute(insert(table), [{c.key: getattr(g, c.key) for c in table.columns}
                                            for g in grades])
     return [g.id for g in grades]
 
 
-def save_grade(engine: Engine, grade: Grade) -> str:
+def save_grade(store: GradeStore, grade: Grade) -> str:
     """Store one grade and return its id."""
-    return save_grades(engine, [grade])[0]
+    return save_grades(store, [grade])[0]
 
 
 def _sort_key(grade: Grade, order: Order) -> list[Any]:

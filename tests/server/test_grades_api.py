@@ -96,7 +96,7 @@ def test_the_queue_puts_the_most_uncertain_grade_needing_review_first(database_u
                       now=utcnow() - timedelta(minutes=10 - i))
             for i, (interval, review) in enumerate([([2, 5], True), ([0, 10], True),
                                                    ([4, 6], False), (None, True)])]
-    save_grades(store.engine, rows)
+    save_grades(store, rows)
     store.close()
     with service(database_url=database_url) as c:
         items = c.get("/grades?needs_review=true&order=uncertainty").json()["items"]
@@ -200,7 +200,7 @@ def test_retention_deletes_old_grades_at_start_up(database_url):
                     now=utcnow() - timedelta(days=40))
     young = new_grade(DEFAULT_OWNER, request_json(), report_json(),
                       now=utcnow() - timedelta(days=2))
-    save_grades(store.engine, [old, young])
+    save_grades(store, [old, young])
     store.close()
     with service(database_url=database_url, retention_days=30) as c:
         assert [i["id"] for i in c.get("/grades").json()["items"]] == [young.id]
@@ -208,7 +208,7 @@ def test_retention_deletes_old_grades_at_start_up(database_url):
 
 
 def test_a_grade_that_cannot_be_stored_is_not_answered_200(database_url, monkeypatch):
-    def broken(engine: Any, grades: Any) -> list[str]:
+    def broken(store: Any, grades: Any, **_: Any) -> list[str]:
         raise OperationalError("INSERT", {}, Exception("disk I/O error"))
 
     monkeypatch.setattr(recording, "save_grades", broken)

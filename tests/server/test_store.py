@@ -61,7 +61,7 @@ def store(database_url: str) -> Any:
 
 def save(store: GradeStore, owner: str = "a", **report: Any) -> Grade:
     grade = new_grade(owner, request_json(), report_json(**report))
-    save_grade(store.engine, grade)
+    save_grade(store, grade)
     return grade
 
 
@@ -118,7 +118,7 @@ def test_uncertainty_order_widest_first_none_last_then_newest_across_pages(store
                               report_json(interval=interval, needs_review=i % 2 == 0),
                               now=start + timedelta(minutes=i)))
     rows.append(new_grade("b", request_json(), report_json(interval=[0, 10])))  # not a's
-    save_grades(store.engine, rows)
+    save_grades(store, rows)
     with store.session() as session:
         pages, cursor = [], None
         while True:
@@ -179,7 +179,7 @@ def test_export_takes_only_corrected_grades_unless_asked_for_all(store):
 def test_retention_deletes_old_grades_with_their_corrections(store):
     old = new_grade("a", request_json(), report_json(), now=utcnow() - timedelta(days=10))
     recent = new_grade("a", request_json(), report_json(), now=utcnow() - timedelta(days=1))
-    save_grades(store.engine, [old, recent])
+    save_grades(store, [old, recent])
     with store.session() as session:
         add_correction(session, "a", old.id, step_labels=["correct", "correct"])
         assert delete_older_than(session, utcnow() - timedelta(days=30)) == 0
@@ -195,7 +195,7 @@ def test_pruning_goes_on_while_the_service_runs(store):
     async def serve_a_while() -> None:
         pruning = asyncio.create_task(keep_pruning(store, days=5, every=0.05))
         await asyncio.sleep(0.01)
-        save_grade(store.engine, old)  # an old grade arriving after start-up
+        save_grade(store, old)  # an old grade arriving after start-up
         await asyncio.sleep(0.5)
         pruning.cancel()
 
@@ -219,7 +219,7 @@ def test_concurrent_writers_lose_nothing(database_url):
             store = open_store(database_url)
             for i in range(per_thread):
                 grade = new_grade(f"owner{n % 2}", request_json(f"{n}-{i}"), report_json())
-                save_grade(store.engine, grade)
+                save_grade(store, grade)
                 with store.session() as session:
                     if i % 5 == 0:  # a read-then-write transaction among the inserts
                         add_correction(session, grade.owner, grade.id,
@@ -243,3 +243,44 @@ def test_concurrent_writers_lose_nothing(database_url):
     check.close()
     assert len(committed) == threads * per_thread and stored == set(committed)
     assert corrections == threads * per_thread // 5
+
+
+def test_an_sqlite_write_that_finds_the_lock_taken_waits_for_it_off_the_event_loop(tmp_path):
+    """The recorder writes on the event loop only when SQLite's lock is free; while another
+    writer holds it, the grade waits in a thread (the loop goes on) and is stored after."""
+    from scoring.schema import GradeRequest
+    from server.store.recording import Recorder
+
+    url = f"sqlite:///{tmp_path / 'grades.db'}"
+    store = open_store(url)
+    holder = store.engine.connect()
+    holder.connection.driver_connection.execute("BEGIN IMMEDIATE")  # another worker writing
+    request = GradeRequest(problem="Solve 2x + 3 = 11.", solution_steps=["2x = 8", "x = 4"])
+
+    async def scenario() -> tuple[list[str | None], int]:
+        ticks = 0
+
+        async def ticking() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        clock = asyncio.create_task(ticking())
+        keeping = asyncio.create_task(Recorder(store, "a").keep([(request, report_json())]))
+        await asyncio.sleep(0.3)
+        assert not keeping.done()  # waiting for the lock, not failed and not stored
+        holder.connection.driver_connection.execute("ROLLBACK")
+        ids = await keeping
+        clock.cancel()
+        return ids, ticks
+
+    try:
+        ids, ticks = asyncio.run(scenario())
+    finally:
+        holder.close()
+    assert ticks >= 20, "the event loop was held while the write waited"
+    [grade_id] = ids
+    with store.session() as session:
+        assert get_grade(session, "a", grade_id).owner == "a"
+    store.close()
