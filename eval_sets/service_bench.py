@@ -322,6 +322,7 @@ def _offline(args: argparse.Namespace, pool: ProcessPoolExecutor, base: str, pid
 
 
 STORE_TARGET_MS = 2.0
+STORE_BLOCKS = 10
 
 
 def _store_overhead(args: argparse.Namespace) -> None:
@@ -355,9 +356,6 @@ def _store_overhead(args: argparse.Namespace) -> None:
           f"{p50['on']:.1f} ms, off {p50['off']:.1f} ms ({grown:+.1f} ms; target <= "
           f"{STORE_TARGET_MS:.0f}: {'ok' if grown <= STORE_TARGET_MS else 'OVER TARGET'}); "
           f"p95 on {p95['on']:.1f} ms, off {p95['off']:.1f} ms")
-
-
-STORE_BLOCKS = 10
 
 
 async def _sequential_at(base: str, body: dict[str, Any], n: int) -> list[float]:

@@ -42,20 +42,21 @@ class GradeStore:
 
     @contextmanager
     def writing(self, *, wait: bool = True) -> Iterator[Connection]:
-        """A write transaction, committed on exit. `wait=False` (SQLite) raises
+        """A write transaction, committed on exit. On SQLite, `wait=False` raises
         `OperationalError` at once when another writer holds the lock, instead of waiting for
-        it: what may run on the event loop must not sleep there."""
+        it: what may run on the event loop must not sleep there. Elsewhere `wait` is ignored."""
+        at_once = not wait and self.local
         with self.engine.connect() as connection:
             # On the driver's own connection: through SQLAlchemy a statement would begin the
             # transaction that `begin()` is to start (as BEGIN IMMEDIATE).
             driver: Any = connection.connection.driver_connection
-            if not wait:
+            if at_once:
                 driver.execute("PRAGMA busy_timeout=0")
             try:
                 with connection.begin():
                     yield connection
             finally:
-                if not wait:
+                if at_once:
                     driver.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
 
     def close(self) -> None:
