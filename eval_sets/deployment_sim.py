@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -33,7 +34,7 @@ from eval_sets.halves import HALVES, half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
 from eval_sets.metrics.risk import corr_mae
-from eval_sets.processes import free_port, stop, wait_ready
+from eval_sets.processes import free_port, start_service, stop, wait_ready
 from scoring.score.aggregate import parse_human_label
 
 CORRECTIONS = 100
@@ -71,22 +72,13 @@ def group(problem: str, seed: int) -> str:
 @contextmanager
 def service(store: Path, calibration: Path | None) -> Iterator[str]:
     """`stepgrade serve` on a free port with an SQLite store in `store`; yields its URL."""
-    import os
-    import subprocess
-
     port = free_port()
-    env = {**os.environ, "STEPGRADE_DATA_DIR": str(store), "STEPGRADE_WORKERS": "1",
-           "STEPGRADE_PRELOAD_EMBEDDING": "false", "STEPGRADE_LOG_LEVEL": "warning",
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.pop("STEPGRADE_DATABASE_URL", None)
-    env.pop("STEPGRADE_API_KEYS", None)
+    settings = {"STEPGRADE_DATA_DIR": str(store), "STEPGRADE_PRELOAD_EMBEDDING": "false"}
     if calibration is not None:
-        env["STEPGRADE_CALIBRATION"] = str(calibration)
-    else:
-        env.pop("STEPGRADE_CALIBRATION", None)
-    process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host",
-                                "127.0.0.1", "--port", str(port)], env=env,
-                               stdout=subprocess.DEVNULL)
+        settings["STEPGRADE_CALIBRATION"] = str(calibration)
+    process = start_service(None, port, env=settings, stdout=subprocess.DEVNULL,
+                            drop=("STEPGRADE_DATABASE_URL", "STEPGRADE_API_KEYS",
+                                  "STEPGRADE_CALIBRATION"))
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(f"{url}/readyz", process)

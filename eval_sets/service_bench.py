@@ -334,12 +334,8 @@ def _store_overhead(args: argparse.Namespace) -> None:
         try:
             for store in times:
                 port = free_port()
-                env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_LLM")}
-                env |= {"STEPGRADE_STORE": store, "STEPGRADE_DATA_DIR": data,
-                        "STEPGRADE_WORKERS": "1", "STEPGRADE_LOG_LEVEL": "warning",
-                        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-                services[store] = (f"http://127.0.0.1:{port}", subprocess.Popen(
-                    [sys.executable, "-m", "server.cli", "serve", "--port", str(port)], env=env))
+                services[store] = (f"http://127.0.0.1:{port}", start_service(
+                    None, port, env={"STEPGRADE_STORE": store, "STEPGRADE_DATA_DIR": data}))
             for base, proc in services.values():
                 wait_ready(f"{base}/readyz", proc)
             block = max(1, args.store_requests // STORE_BLOCKS)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 
@@ -17,7 +16,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
-from eval_sets.processes import free_port, wait_ready
+from eval_sets.processes import free_port, start_service, wait_ready
 from server.store.models import Grade
 
 CLIENTS = 8
@@ -46,12 +45,9 @@ def _client(base: str, number: int, answered: list[str], lock: threading.Lock,
 @pytest.mark.timeout(300)
 def test_every_grade_answered_200_is_stored_after_a_sigkill(database_url):
     port = free_port()
-    env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
-           "STEPGRADE_LOG_LEVEL": "warning", "STEPGRADE_DATABASE_URL": database_url,
-           "HF_HUB_OFFLINE": "1"}
-    service = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+    service = start_service(None, port, workers=2, new_session=True, stdout=subprocess.DEVNULL,
+                            env={"STEPGRADE_PRELOAD_EMBEDDING": "false",
+                                 "STEPGRADE_DATABASE_URL": database_url})
     answered: list[str] = []
     lock, stop = threading.Lock(), threading.Event()
     base = f"http://127.0.0.1:{port}"
