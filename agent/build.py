@@ -15,7 +15,6 @@ from scoring.align.embed import EmbedConfig
 from scoring.judge import JudgeConfig, Reliability, load_calibration
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.reliability import RELIABILITY, measured_reliability
-from scoring.score.uncertainty import uncertainty_of
 
 
 def llm_config(settings: GradingSettings) -> LlmConfig | None:
@@ -97,10 +96,9 @@ def make_grader(settings: GradingSettings) -> Grader:
     (its `uncertainty` section; a file without one grades without an interval)."""
     judge = judge_config(settings)
     try:
-        uncertainty = uncertainty_of(judge.calibration)
+        context = Context(answer_timeout=settings.answer_timeout, judge=judge)
     except ValueError as err:  # UncertaintyError is one
         raise ConfigError(f"STEPGRADE_CALIBRATION: {err}") from None
-    context = Context(answer_timeout=settings.answer_timeout, judge=judge, uncertainty=uncertainty)
     if settings.embedding_model:
         context = replace(context, embed=EmbedConfig(model=settings.embedding_model))
     config = llm_config(settings)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from agent.llm.records import LlmRun
 from scoring.align.embed import EmbedConfig, Embedder
 from scoring.align.realign import AlignConfig
 from scoring.judge import JudgeConfig
 from scoring.score.fuse import FuseConfig
-from scoring.score.uncertainty import UncertaintyModel, load_uncertainty
+from scoring.score.uncertainty import UncertaintyModel, uncertainty_of
 from scoring.steps.difficulty import DifficultyConfig
 
 if TYPE_CHECKING:
@@ -25,8 +25,10 @@ class Context:
     `llm_model` is only reported in `meta.versions`; `chunk_steps` is the most steps judged in
     one `step_judgement` call (longer solutions fan out in parallel parts). `run` belongs to one
     grade (the grader gives each grade its own): the LLM deadline and the record of every
-    operation. `uncertainty` is the score interval's statistics, by default the shipped
-    calibration's (`agent.build.make_grader` reads them from the calibration in use).
+    operation. `uncertainty` is the score interval's statistics: by default (`"calibration"`)
+    those fitted with `judge.calibration`, read once when the context is built, so a context
+    given another calibration grades with that calibration's interval too; None grades without
+    an interval. Read it through `interval_model`.
     """
 
     embed: EmbedConfig = field(default_factory=EmbedConfig)
@@ -40,4 +42,13 @@ class Context:
     llm_model: str = ""
     chunk_steps: int = 30
     run: LlmRun = field(default_factory=LlmRun)
-    uncertainty: UncertaintyModel | None = field(default_factory=load_uncertainty)
+    uncertainty: UncertaintyModel | None | Literal["calibration"] = "calibration"
+
+    def __post_init__(self) -> None:
+        if self.uncertainty == "calibration":
+            object.__setattr__(self, "uncertainty", uncertainty_of(self.judge.calibration))
+
+    @property
+    def interval_model(self) -> UncertaintyModel | None:
+        """The score interval's statistics (`uncertainty`, resolved when the context was built)."""
+        return None if isinstance(self.uncertainty, str) else self.uncertainty

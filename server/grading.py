@@ -110,7 +110,7 @@ class GradingService:
             "warnings": [*report.meta.warnings, warning[:500]],
             "versions": {**report.meta.versions, "model": self.grader.context.llm_model}})
         return with_review(report.model_copy(update={"meta": meta}),
-                           self.grader.context.uncertainty)
+                           self.grader.context.interval_model)
 
     async def grade_many(self, requests: list[GradeRequest]) -> list[BatchItem]:
         """All items at once (each under the global limit), in order; failures stay per item."""

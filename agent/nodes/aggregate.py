@@ -90,7 +90,7 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         report = report.model_copy(update={"meta": contained})
     reliability = runtime.context.judge.reliability_for(report.language) \
         if report.meta.mode == "llm" else None
-    return {"report": with_review(report, runtime.context.uncertainty, reliability)}
+    return {"report": with_review(report, runtime.context.interval_model, reliability)}
 
 
 def _hazard_version(config: HcrsConfig) -> str:

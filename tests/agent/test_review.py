@@ -3,9 +3,15 @@ what the offline judge cannot see asks for a person."""
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 from agent.context import Context
 from agent.grader import Grader
+from scoring.judge import JudgeConfig
+from scoring.judge.calibration import load_calibration
 from scoring.schema import GradeRequest
+from scoring.score.uncertainty import SECTION
 
 from .conftest import bag_of_words
 
@@ -46,3 +52,18 @@ def test_without_fitted_statistics_the_reasons_are_still_given():
         problem=ODD_SUM, solution="Let a = 3 and b = 5. Then a + b = 8.", mode="offline"))
     assert report.score_interval is None
     assert report.needs_review and codes(report) == ["proof_without_model"]
+
+
+def test_a_context_takes_the_interval_of_the_calibration_it_is_given():
+    shipped = load_calibration()
+    section = copy.deepcopy(shipped.section(SECTION))
+    section["version"] = "a-school-refit"
+    refit = replace(shipped, sections={**shipped.sections, SECTION: section})
+    assert Context(judge=JudgeConfig(calibration=refit)).interval_model.version == "a-school-refit"
+
+    bare = replace(shipped, sections={k: v for k, v in shipped.sections.items() if k != SECTION})
+    context = Context(embedder=bag_of_words, judge=JudgeConfig(calibration=bare))
+    assert context.interval_model is None
+    report = Grader(context).grade(GradeRequest(problem=ODD_SUM, mode="offline",
+                                                solution="Let a = 3 and b = 5. Then a + b = 8."))
+    assert report.score_interval is None and report.needs_review
