@@ -60,6 +60,7 @@ def llm_grading_env(base_url: str, model: str, drop: tuple[str, ...] = ()) -> di
 def start_service(llm_url: str | None, port: int, *, workers: int = 1,
                   max_concurrency: int | None = None, env: Mapping[str, str] | None = None,
                   drop: tuple[str, ...] = (), stdout: int | IO[bytes] | None = None,
+                  stderr: int | IO[bytes] | None = None,
                   new_session: bool = False) -> subprocess.Popen[bytes]:
     """`stepgrade serve` on 127.0.0.1:`port`: in LLM mode against `llm_url` (the fake model),
     or, with None, with no model configured (every STEPGRADE_LLM_* setting of this environment
@@ -78,7 +79,7 @@ def start_service(llm_url: str | None, port: int, *, workers: int = 1,
     full |= {"STEPGRADE_LOG_LEVEL": "warning", "STEPGRADE_WORKERS": str(workers),
              "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], env=full, stdout=stdout,
+                             "--port", str(port)], env=full, stdout=stdout, stderr=stderr,
                             start_new_session=new_session)
 
 

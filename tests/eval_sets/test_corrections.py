@@ -6,9 +6,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -19,7 +17,7 @@ from eval_sets.calibrate import corrections as C
 from eval_sets.calibrate.correction_refit import map_logistic, refit_labels, refit_models
 from eval_sets.calibrate.correction_rows import Corrected, read_lines
 from eval_sets.cli import register_calibrate
-from eval_sets.processes import free_port, stop, wait_ready
+from eval_sets.processes import free_port, start_service, stop, wait_ready
 from scoring.judge.calibration import load_calibration
 
 # Hand-written solutions: (problem, steps, reference answer, problem type).
@@ -155,18 +153,15 @@ def test_calibrate_registers_on_the_stepgrade_parser(tmp_path):
 
 def _serve(store: Path, calibration: Path | None, keys: str | None = None):
     port = free_port()
-    env = {**os.environ, "STEPGRADE_DATA_DIR": str(store), "STEPGRADE_WORKERS": "1",
-           "STEPGRADE_PRELOAD_EMBEDDING": "false", "STEPGRADE_LOG_LEVEL": "warning"}
-    for name in ("STEPGRADE_DATABASE_URL", "STEPGRADE_CALIBRATION", "STEPGRADE_API_KEYS",
-                 "STEPGRADE_STORE"):
-        env.pop(name, None)
+    env = {"STEPGRADE_DATA_DIR": str(store), "STEPGRADE_PRELOAD_EMBEDDING": "false"}
     if calibration is not None:
         env["STEPGRADE_CALIBRATION"] = str(calibration)
     if keys is not None:
         env["STEPGRADE_API_KEYS"] = keys
-    process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host",
-                                "127.0.0.1", "--port", str(port)], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = start_service(None, port, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
+                            drop=("STEPGRADE_DATABASE_URL", "STEPGRADE_CALIBRATION",
+                                  "STEPGRADE_API_KEYS", "STEPGRADE_STORE"))
     url = f"http://127.0.0.1:{port}"
     wait_ready(f"{url}/readyz", process)
     return process, url

@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from eval_sets.processes import free_port, stop
+from eval_sets.processes import free_port, start_service, stop
 from server.cli import main
 from server.examples import EXAMPLES_DIR
 
@@ -202,10 +202,8 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
     reset or left hanging while the workers warm up (each listens only once it can grade), and
     /readyz is ready only when both are."""
     port = free_port()
-    env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
-           "STEPGRADE_LOG_LEVEL": "warning"}
-    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    service = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    service = start_service(None, port, workers=2, env={"STEPGRADE_PRELOAD_EMBEDDING": "false"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seen: list[tuple[str, str]] = []
     try:
         deadline = time.monotonic() + 180
@@ -234,10 +232,11 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
 
 def test_a_second_instance_on_the_same_port_fails_clearly():
     port = free_port()
+    first = start_service(None, port, workers=2, env={"STEPGRADE_PRELOAD_EMBEDDING": "false"},
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
            "STEPGRADE_LOG_LEVEL": "warning"}
     command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
         while _get(f"http://127.0.0.1:{port}/readyz") != 200 and time.monotonic() < deadline:
