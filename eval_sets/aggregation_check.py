@@ -16,6 +16,8 @@ TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_end
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the check: 0 when every item's gold scores come out, 1 when one does not, 2 on bad
+    input."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", type=Path, help="StepMathBench JSON lines (gold_step_score, type)")
     args = parser.parse_args(argv)

@@ -112,6 +112,7 @@ class CachedVerifier:
         self._seen: dict[tuple[tuple[str, ...], str], Outcome] = {}
 
     def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
+        """The pool's verdict on (golds, pred), asked once per pair and remembered after."""
         key = (tuple(golds), pred)
         if key not in self._seen:
             self._seen[key] = default_verifier().outcome(golds, pred, timeout)
@@ -237,6 +238,8 @@ def _share(agree: int, total: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Measure the pairs (or, with `--solutions`, the graded solutions) and print the agreement;
+    2 on bad input."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", type=Path)
     parser.add_argument("more", type=Path, nargs="*", help=argparse.SUPPRESS)

@@ -181,10 +181,12 @@ class Tally:
 
     @property
     def precision(self) -> float | None:
+        """Share of the firings that are on steps labelled wrong; None when it never fired."""
         return self.fired_wrong / self.fired if self.fired else None
 
     @property
     def recall(self) -> float | None:
+        """Share of the wrong steps it fired on; None when there are none."""
         return self.fired_wrong / self.wrong if self.wrong else None
 
 
@@ -234,6 +236,8 @@ def table(tallies: dict[tuple[str, str, str], Tally]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the precision table (and with `--show`, false alarms); 2 when no development set is
+    found."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--half", choices=("fit", "check", "both"), default="both")

@@ -97,6 +97,8 @@ def bounds(points: Sequence[Point], seed: int) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Print B's MAE shipped and under each per-group predictor, per half and split; 2 when RESULTS
+    cannot be read or has no gold score."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, help="results.jsonl of a stepmath_steps run")
     parser.add_argument("--splits", type=int, default=5, help="seeds of the A/B split")

@@ -161,6 +161,8 @@ def split(items: Sequence[Item], seed: int, work: Path) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run `--splits` simulated deployments on one half and print each and their mean; 2 when the
+    data is missing."""
     parser = argparse.ArgumentParser(prog="python -m eval_sets.deployment_sim",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, required=True, help="folder with stepmathbench_dev.jsonl")

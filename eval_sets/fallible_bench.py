@@ -57,6 +57,7 @@ class Spread:
 
     @classmethod
     def of(cls, values: Sequence[float | None]) -> Spread:
+        """The spread of the seeds' values, the missing ones (None) left out."""
         known = [v for v in values if v is not None]
         if not known:
             return cls(None, None, 0)
@@ -64,6 +65,7 @@ class Spread:
         return cls(statistics.fmean(known), sd, len(known))
 
     def text(self, digits: int = 3) -> str:
+        """`mean ± sd` for a table cell; `–` when no seed had a value."""
         if self.mean is None:
             return "–"
         return f"{self.mean:.{digits}f}" + ("" if self.sd is None else f" ± {self.sd:.{digits}f}")
@@ -89,6 +91,8 @@ def _gain(table: Mapping[str, Mapping[str, float | None]]) -> float | None:
 
 
 def to_markdown(summary: Mapping[str, Mapping[str, Mapping[str, Spread]]], title: str) -> str:
+    """The summary as a Markdown table under `title`: a row per half and reading, mean ± sd per
+    metric."""
     lines = [f"### {title}", "", "| half | score | Corr | MSE | OR | seeds |",
              "|---|---|---:|---:|---:|---:|"]
     for half, readings in summary.items():
@@ -154,6 +158,8 @@ def run_seed(args: argparse.Namespace, seed: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Grade every seed, then print the summary and write fallible.md and fallible.json; 2 when
+    `--data` is missing."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="StepMathBench JSON lines")
     parser.add_argument("--out", type=Path, required=True, help="output folder")

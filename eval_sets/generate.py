@@ -54,6 +54,8 @@ def solver(config: LlmConfig, max_tokens: int, gate: Gate | None = None) -> Prep
 
 
 def bench_generate(args: argparse.Namespace) -> RunStats:
+    """The `stepgrade bench generate` command: the model solves the items, they are graded
+    (resumably) and reported; the run's counts."""
     base_url = args.base_url or os.environ.get("STEPGRADE_LLM_BASE_URL")
     if not base_url:
         raise ValueError("bench generate needs --base-url or STEPGRADE_LLM_BASE_URL "

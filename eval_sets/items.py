@@ -46,6 +46,7 @@ class Gold:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Gold:
+        """The gold `to_json` wrote, its lists back as tuples."""
         fields = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
         return cls(**fields)
 
@@ -65,6 +66,7 @@ class GoldItem:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GoldItem:
+        """The item `to_json` wrote, as a Ray actor receives it."""
         return cls(id=data["id"], request=GradeRequest.model_validate(data["request"]),
                    gold=Gold.from_json(data["gold"]))
 

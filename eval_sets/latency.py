@@ -81,6 +81,8 @@ def dev_latency(grader: Grader, data: Path, limit: int | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the cold start and each example's latency, then the dev sets' with `--data`; 1 when a
+    target is missed, 2 when the folder is missing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--data", type=Path, help="folder with the StepMathBench and "

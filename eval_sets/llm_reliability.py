@@ -55,6 +55,7 @@ class Counts:
     alarms: int = 0
 
     def add(self, human_wrong: bool, says_wrong: bool) -> None:
+        """Count one step: human-wrong (caught or not), or human-right (a false alarm or not)."""
         if human_wrong:
             self.wrong += 1
             self.caught += says_wrong
@@ -153,6 +154,7 @@ def update_calibration(source: Path, out: Path, model: str,
 
 
 def table(rates: Mapping[str, LlmRates]) -> str:
+    """The rates per language as a Markdown table, with their 95% Wilson intervals."""
     header = ("| language | wrong steps | caught | sensitivity [95% Wilson] | right steps | "
               "false alarms | false alarm [95% Wilson] |")
     lines = [header, "|---|---:|---:|---|---:|---:|---|"]

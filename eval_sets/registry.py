@@ -36,10 +36,12 @@ __all__ = ["DatasetError", "Loaded", "Loader", "LoaderSpec", "Metric", "get_load
 
 
 def loader_names() -> list[str]:
+    """The registered loaders' names, sorted (`stepgrade bench list`)."""
     return sorted(LOADERS)
 
 
 def get_loader(name: str) -> LoaderSpec:
+    """The loader registered as `name`; a DatasetError naming the known ones otherwise."""
     if name not in LOADERS:
         raise DatasetError(f"unknown dataset kind {name!r}; known: {', '.join(sorted(LOADERS))}")
     return LOADERS[name]
@@ -116,10 +118,12 @@ def load_dataset(
 # ----------------------------------------------------------------------------------- metrics
 
 def get_metric(name: str) -> Metric:
+    """The metric registered as `name`; a KeyError naming the known ones otherwise."""
     if name not in METRICS:
         raise KeyError(f"unknown metric {name!r}; known: {', '.join(sorted(METRICS))}")
     return METRICS[name]
 
 
 def metric_names() -> list[str]:
+    """The registered metrics' names, sorted."""
     return sorted(METRICS)

@@ -65,6 +65,7 @@ def f1_pair(results: Sequence[ItemResult]) -> dict[str, float | None]:
 
 
 def read_results(out: Path) -> list[ItemResult]:
+    """The results of one run's folder, failed items kept (not dropped to be retried)."""
     return list(ResultStore.open(out, retry_errors=False).done.values())
 
 
@@ -83,6 +84,7 @@ def _pct(value: float | None) -> str:
 
 
 def to_markdown(by_model: Mapping[str, Figures]) -> str:
+    """The F1 table: a row per model, reliability setting and group; fused against model alone."""
     lines = ["| model | reliability | group | items | fused F1 | model alone F1 | fused - alone |",
              "|---|---|---|---:|---:|---:|---:|"]
     for model, figures in by_model.items():
@@ -159,6 +161,8 @@ def _model_arg(text: str) -> tuple[str, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run every `--model`, then print the F1 table and write replay.md and replay.json; 2 when a
+    file is missing."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="MR-MATH invalid JSON lines")
     parser.add_argument("--model", type=_model_arg, action="append", required=True,

@@ -33,6 +33,8 @@ def _pairs(path: Path, config: SegmentConfig) -> list[tuple[int, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print each file's step-count agreement for both splittings; 2 on a missing file or one with
+    no usable rows."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", type=Path, nargs="+")
     args = parser.parse_args(argv)

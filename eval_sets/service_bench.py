@@ -120,6 +120,7 @@ class Load:
     node_ms: list[dict[str, float]] = field(default_factory=list)
 
     def merge(self, other: Load) -> None:
+        """Add another client process's grades and times (the caller sets `seconds`)."""
         self.grades += other.grades
         self.degraded += other.degraded
         self.resent += other.resent
@@ -387,6 +388,7 @@ def _run(args: argparse.Namespace, L: float) -> Result:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Measure at each latency (and the store's cost), then print the throughput table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, action="append",
                         help="fake LLM latency L in seconds; repeat for several (default: 2, 0.5)")

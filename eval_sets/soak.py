@@ -53,6 +53,7 @@ class Outcome:
     examples: list[str] = field(default_factory=list)
 
     def merge(self, other: Outcome) -> None:
+        """Add what the clients of another process saw (examples up to five in all)."""
         for name in ("ok", "degraded", "server_errors", "client_errors", "lost"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latencies += other.latencies
@@ -116,6 +117,7 @@ def _sample_rss(pid: int, start: float, marks: dict[str, float], done: threading
 
 
 def soak(args: argparse.Namespace) -> int:
+    """Run the soak (module docstring) and report; 1 when a target is missed."""
     port, llm_port = free_port(), free_port()
     base = f"http://127.0.0.1:{port}"
     fake = FakeOpenAI(port=llm_port, latency=args.latency, fault_rate=args.fault_rate,
@@ -182,6 +184,7 @@ def _report(args: argparse.Namespace, total: Outcome, marks: dict[str, float],
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse the options and run the soak; 1 when a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--clients", type=int, default=64)

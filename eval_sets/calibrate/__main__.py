@@ -62,6 +62,8 @@ def _observed(data: Path, cache: Path | None) -> list[Observed]:
 
 
 def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
+    """Fit each language's step model and its recalibration on the fit half: the calibration (no
+    interval statistics yet) and the tables of what was chosen."""
     fit = natural(observed, "fit")
     stats = kind_stats(fit)
     models, rows = {}, []
@@ -129,6 +131,8 @@ def kept_sections(path: Path) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command: fit and write the calibration, or with `--check-only` only report the one in
+    `--out`; 2 on bad arguments or missing data."""
     parser = argparse.ArgumentParser(prog="python -m eval_sets.calibrate",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="folder of the labelled sets")

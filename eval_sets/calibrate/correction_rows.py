@@ -44,10 +44,12 @@ class Corrected:
 
     @property
     def problem(self) -> str:
+        """The problem text: what the held-back fifth and the folds are drawn by."""
         return self.observed.inp.problem
 
     @property
     def language(self) -> str:
+        """The report's language: which language's step model the correction refits."""
         return self.observed.inp.language
 
     def human_score(self) -> int:

@@ -213,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m eval_sets.calibrate.corrections`: the same command as `stepgrade calibrate`."""
     parser = argparse.ArgumentParser(prog="python -m eval_sets.calibrate.corrections",
                                      description="Recalibrate from teachers' corrections.")
     add_arguments(parser)

@@ -24,6 +24,8 @@ class Observed:
 
 def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
             progress: bool = True) -> list[Observed]:
+    """What the judge reads of each solution and what its checks find, as in a grade (the answer
+    checked against the references when there are any); a line on stderr every 100 solutions."""
     out: list[Observed] = []
     for n, sol in enumerate(solutions, 1):
         text = "\n".join(sol.steps)

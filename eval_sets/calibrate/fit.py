@@ -54,6 +54,7 @@ FEATURE_SETS: dict[str, tuple[str, ...]] = {
 
 
 def natural(observed: Sequence[Observed], half: str | None = None) -> list[Observed]:
+    """The solutions with natural errors (the perturbations left out), of one half or of both."""
     return [o for o in observed if o.solution.natural and (half is None or o.solution.half == half)]
 
 
@@ -180,6 +181,8 @@ class Grade:
 
 
 def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Grade]:
+    """Each solution graded with `calibration`: the decided labels (through the dependency tree),
+    P(wrong) and redundancy per step."""
     out = []
     for o in observed:
         verdicts, _ = decide(o.inp, o.evidence, calibration)
@@ -260,6 +263,8 @@ def _calibration(language: str, weights: dict[str, float], threshold: float,
 def best_threshold(observed: Sequence[Observed], language: str, weights: dict[str, float],
                    stats: dict[FindingKind, KindStats], objective: Objective,
                    ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The threshold that maximises `objective` (on a tie, the one nearest 0.5) and the objective
+    there."""
     scored = [(objective(grade_all(observed, _calibration(language, weights, t, stats, ranges))),
                -abs(t - 0.5), t) for t in THRESHOLDS]
     best = max(scored)

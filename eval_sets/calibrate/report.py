@@ -20,6 +20,8 @@ from scoring.score.aggregate import expected_score, score_solution
 
 
 def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:
+    """Each finding kind's firings and precision on the fit half (as calibrated) and on the check
+    half, its role and its weight per language; kinds that never fired are left out."""
     check = kind_stats([o for o in observed if o.solution.natural and o.solution.half == "check"])
     rows = []
     for kind in FINDING_KINDS:
@@ -92,6 +94,8 @@ def perturbation_aucs(grades: Sequence[Grade]) -> tuple[float | None, float | No
 
 
 def agreement_tables(observed: Sequence[Observed], calibration: Calibration) -> list[Table]:
+    """The grades against the human labels, per half: StepMathBench scores, first-error F1 and the
+    perturbations' AUCs (overall and per error type); no table for a set that is absent."""
     sm, pb, pert = [], [], []
     by_type: dict[str, dict[str, tuple[int, float | None]]] = {}
     for half in ("fit", "check"):

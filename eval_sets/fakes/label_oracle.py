@@ -63,6 +63,7 @@ def answered_label(human: StepLabel, item_id: str, step: int, rates: ErrorRates)
 
 
 def answered_labels(row: Mapping[str, Any], rates: ErrorRates = EXACT) -> list[StepLabel]:
+    """The fake model's label of each human step of `row`: the human label, erred at `rates`."""
     humans = [parse_human_label(s) for s in row["gold_step_score"]]
     return [answered_label(h, str(row["uid"]), i, rates) for i, h in enumerate(humans, 1)]
 
@@ -109,6 +110,8 @@ class LabelOracle:
         self._keys = [_keys(row) for row in self.rows]
 
     def item(self, prompt: str) -> Mapping[str, Any] | None:
+        """The row a prompt is about, or None: for the answer judge by question and answer, else by
+        the whole solution or its numbered steps."""
         if "<answer>" in prompt:  # the answer judge sees the problem and the answer only
             return next((row for row, k in zip(self.rows, self._keys, strict=True)
                          if k.question in prompt and k.answer in prompt), None)
@@ -118,6 +121,8 @@ class LabelOracle:
                      if k.solution in prompt or k.steps in prompt), None)
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
+        """The answer to `operation` for the prompt's item, from its human labels; None (the
+        server's 404) for an unknown item or operation."""
         row = self.item(prompt)
         if row is None:
             return None

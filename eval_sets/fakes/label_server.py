@@ -28,11 +28,13 @@ def _rate(text: str) -> float:
 
 
 def read_rows(path: Path) -> list[dict]:
+    """The objects of a JSON-lines file, blank lines skipped."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip()]
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Serve the label oracle on `--port` until killed; 2 when `--data` cannot be read."""
     parser = argparse.ArgumentParser(description="fake OpenAI-compatible judge answering from "
                                                  "StepMathBench's human labels")
     parser.add_argument("--data", type=Path, required=True, help="StepMathBench JSON lines")

@@ -85,6 +85,7 @@ def _cut(text: str, tokens: int) -> str:
 
 
 def prompt_of(body: dict[str, Any]) -> str:
+    """The request's messages as one text: what an oracle looks for its item in."""
     parts = []
     for message in body.get("messages", []):
         content = message.get("content") or ""
@@ -131,6 +132,7 @@ def completion(body: dict[str, Any], answer: dict[str, Any], method: str, operat
 
 
 def streamed(body: dict[str, Any]) -> bool:
+    """Whether the request asked for a streamed answer."""
     return bool(body.get("stream"))
 
 
@@ -232,17 +234,21 @@ class FakeOpenAI:
 
     @property
     def base_url(self) -> str:
+        """The URL to point a client at (`http://127.0.0.1:PORT/v1`)."""
         host, port = self._sock.getsockname()[:2]
         return f"http://{host}:{port}/v1"
 
     @property
     def requests(self) -> list[dict[str, Any]]:
+        """The bodies of the requests received so far, in order of arrival."""
         return [s.body for s in self.seen]
 
     def serve(self) -> None:
+        """Serve in this thread until told to exit (`with` runs it in a thread of its own)."""
         asyncio.run(self.serve_async())
 
     async def serve_async(self) -> None:
+        """Serve on the caller's event loop (`main` runs it on uvloop when installed)."""
         await self._server.serve(sockets=[self._sock])
 
     async def _models(self, _: Request) -> Response:
@@ -308,6 +314,7 @@ class FakeOpenAI:
         return response
 
     def went_away(self) -> None:
+        """Record the time a client left before its answer (in `gone`)."""
         self.gone.append(time.monotonic())
 
     def __enter__(self) -> Self:

@@ -107,10 +107,13 @@ class ReplayOracle:
                       for i in self.items]
 
     def item(self, prompt: str) -> GoldItem | None:
+        """The item whose numbered steps or whole solution the prompt quotes, or None."""
         return next((item for item, (steps, solution) in zip(self.items, self._keys, strict=True)
                      if steps in prompt or solution in prompt), None)
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
+        """The answer to `operation` as the model's published verdict has it; None (the server's
+        404) for an unknown item or operation."""
         item = self.item(prompt)
         if item is None:
             return None

@@ -104,6 +104,7 @@ def where(path: Path, number: object) -> str:
 
 
 def bad(path: Path, number: int, message: str) -> DatasetError:
+    """A DatasetError whose message starts with where it happened (`file:line`)."""
     return DatasetError(f"{where(path, number)}: {message}")
 
 

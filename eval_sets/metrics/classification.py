@@ -47,6 +47,7 @@ def macro_f1(labels: Sequence[int], preds: Sequence[int]) -> float | None:
 
 @register_metric("accuracy")
 def accuracy(labels: Sequence[object], preds: Sequence[object]) -> float | None:
+    """Share of predictions equal to their label; None for no items."""
     if len(labels) != len(preds):
         raise ValueError(f"labels and predictions lengths differ ({len(labels)} vs {len(preds)})")
     return sum(y == p for y, p in zip(labels, preds, strict=True)) / len(labels) if labels else None

@@ -23,6 +23,8 @@ class ProcessBenchScore:
 def processbench_score(
     pred: Sequence[int | None], gold: Sequence[int | None]
 ) -> ProcessBenchScore:
+    """Accuracy on the erroneous and on the correct solutions, and their F1 (None unless both kinds
+    are present)."""
     if len(pred) != len(gold):
         raise ValueError(f"prediction and gold lengths differ ({len(pred)} vs {len(gold)})")
     err = [p == g for p, g in zip(pred, gold, strict=True) if g is not None]

@@ -13,6 +13,7 @@ QUADRANTS = ("robust", "hallucination", "lucky_guess", "failure")
 
 @register_metric("mean")
 def mean(values: Sequence[float]) -> float | None:
+    """Arithmetic mean; None for no values."""
     return sum(values) / len(values) if values else None
 
 

@@ -59,6 +59,7 @@ class BenchSpec:
         file.write_text(json.dumps(asdict(spec), indent=2) + "\n", encoding="utf-8")
 
     def describe(self) -> str:
+        """The run in words, for the message that refuses to resume into another run's folder."""
         half = f", {self.half} half" if self.half else ""
         return f"{self.dataset} v{self.loader_version} ({self.path}, mode {self.mode}{half})"
 
@@ -104,6 +105,7 @@ class Recipe:
 
 def write_summary(out_dir: Path, dataset: str, tables: list[Table],
                   figures: list[Path]) -> None:
+    """Write the tables and the figures' names as summary.json, summary.md and summary.tex."""
     data = {"dataset": dataset, "tables": {t.key: t.to_json() for t in tables},
             "figures": [p.name for p in figures]}
     (out_dir / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
@@ -116,6 +118,7 @@ def write_summary(out_dir: Path, dataset: str, tables: list[Table],
 
 
 def print_tables(tables: list[Table]) -> None:
+    """Print each table under its title in aligned plain-text columns."""
     for table in tables:
         print(f"\n{table.title}")
         widths = [max(len(c), *(len(fmt(r[i])) for r in table.rows)) for i, c in
@@ -166,6 +169,8 @@ def bench_grade(dataset: str, path: Path, out_dir: Path, *, mode: Mode = "offlin
                 cut: float = 0.5, progress: bool = True,
                 answer_timeout: float | None = None, engine: Engine = "local",
                 ray: RayOptions | None = None, half: Half | None = None) -> RunStats:
+    """The `stepgrade bench grade` command: select the items, grade them (resuming in `out_dir`)
+    and report; the run's counts."""
     version = get_loader(dataset).version
     loaded = select(dataset, path, limit=limit, subsets=subsets, half=half)
     if not loaded.items:

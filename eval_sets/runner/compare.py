@@ -16,6 +16,7 @@ META_TIMINGS = ("elapsed_ms", "node_ms")
 
 
 def without_timings(record: dict[str, Any]) -> dict[str, Any]:
+    """A results.jsonl record without what differs by nature between runs (module docstring)."""
     out = {k: v for k, v in record.items() if k != "timings"}
     report = out.get("report")
     if isinstance(report, dict) and isinstance(report.get("meta"), dict):

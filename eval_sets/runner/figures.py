@@ -33,6 +33,8 @@ def _process_axis(report: GradeReport) -> float:
 
 
 def quadrant_scatter(reports: Sequence[GradeReport], path: Path, cut: float = 0.7) -> None:
+    """Each solution's process (or alignment) score against its answer's verdict, coloured by
+    quadrant, the `cut` drawn."""
     rng = random.Random(0)
     fig, ax = _figure((6, 4.5))
     for quadrant in QUADRANTS:
@@ -52,6 +54,7 @@ def quadrant_scatter(reports: Sequence[GradeReport], path: Path, cut: float = 0.
 
 
 def divergence_histogram(reports: Sequence[GradeReport], path: Path) -> bool:
+    """Where solutions leave the reference; False (nothing drawn) when no report is aligned."""
     steps = [r.alignment.divergence_step for r in reports if r.alignment]
     numeric = [s for s in steps if s is not None]
     if not steps:
@@ -90,6 +93,7 @@ def alignment_heatmap(report: GradeReport, n_ref: int, path: Path, title: str) -
 
 
 def predicted_vs_gold(pairs: Sequence[tuple[int, int]], path: Path) -> None:
+    """Predicted against gold 0-10 scores: a bubble per (gold, predicted) sized by its count."""
     counts = Counter(pairs)
     top = max(counts.values())
     fig, ax = _figure((5.5, 5))
@@ -110,6 +114,7 @@ def predicted_vs_gold(pairs: Sequence[tuple[int, int]], path: Path) -> None:
 
 def per_type_bars(groups: dict[str, tuple[float, float | None]], path: Path, ylabel: str,
                   title: str) -> None:
+    """A bar per subset of its mean score, beside the gold mean when there is one."""
     names = sorted(groups)
     fig, ax = _figure((max(5, 1.2 * len(names) + 2), 4))
     xs = range(len(names))

@@ -26,9 +26,13 @@ from agent.llm.langchain_adapter import agenerate, generate, llm_type
 class Gate(Protocol):
     """One slot per request in flight, across processes."""
 
-    def hold(self) -> AbstractContextManager[None]: ...
+    def hold(self) -> AbstractContextManager[None]:
+        """Hold one slot while the block runs."""
+        ...
 
-    def ahold(self) -> AbstractAsyncContextManager[None]: ...
+    def ahold(self) -> AbstractAsyncContextManager[None]:
+        """Hold one slot while the async block runs."""
+        ...
 
 
 class GatedChatModel(BaseChatModel):

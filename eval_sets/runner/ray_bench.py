@@ -43,6 +43,7 @@ class Timing:
 
     @property
     def per_s(self) -> float:
+        """Items per second end to end, start-up included."""
         return self.items / self.wall_s
 
 
@@ -56,6 +57,7 @@ def steady_rate(out: Path) -> float | None:
 
 def run_once(kind: str, path: Path, out: Path, engine: Engine, actors: int | None,
              answer_timeout: float) -> Timing:
+    """Grade a whole set into a fresh `out` on one engine: items, wall time and steady rate."""
     shutil.rmtree(out, ignore_errors=True)
     loaded = read_dataset(kind, path)
     store = ResultStore.open(out)
@@ -67,11 +69,14 @@ def run_once(kind: str, path: Path, out: Path, engine: Engine, actors: int | Non
 
 
 def load() -> str:
+    """The machine's load averages, printed beside the timings they may explain."""
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Time the engines on each set and compare their results; 1 when a Ray run's differ from the
+    local one's."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default="../shared/data", help="folder of the dev sets")
     parser.add_argument("--out", default="/tmp/stepgrade-bench-ray")

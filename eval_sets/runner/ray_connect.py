@@ -21,6 +21,7 @@ TOKEN_FILE = Path("~/.ray/auth_token")  # where `ray start` keeps the cluster's 
 
 
 def import_ray() -> Any:
+    """The `ray` module, or a ValueError saying how to install it."""
     try:
         import ray
     except ImportError:

@@ -31,7 +31,9 @@ class Recipe(Protocol):
     """What an actor builds its grader from (`eval_sets.runner.bench.Recipe`): named by its
     shape here, so the engine does not import the runner that calls it."""
 
-    def build(self, gate: Any = None) -> tuple[Grader, Prepare | None]: ...
+    def build(self, gate: Any = None) -> tuple[Grader, Prepare | None]:
+        """The grader and the prepare step, their model calls behind `gate` when one is given."""
+        ...
 
 class EngineError(RuntimeError):
     """The Ray run itself failed (not one item): the message says why; a rerun resumes."""
@@ -48,6 +50,7 @@ class RayOptions:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RayOptions:
+        """The options given on the command line (`--address`, `--actors`, `--llm-concurrency`)."""
         return cls(address=args.address, actors=args.actors, llm_concurrency=args.llm_concurrency)
 
 
@@ -63,6 +66,8 @@ class GradeBatch:
         load_model(self.grader.context.embed.model)  # now, not inside the first item's deadline
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, list[str]]:
+        """Grade one batch of items (JSON texts), each within its deadline; their results.jsonl
+        lines, for the driver to append."""
         items = [GoldItem.from_json(json.loads(str(text))) for text in batch["item"]]
         results: list[ItemResult] = []
         self.loop.run_until_complete(grade_each(self.grader, items, self.config, results.append,

@@ -37,6 +37,7 @@ class Slots:
                 del self.leases[lease]
 
     async def acquire(self) -> int:
+        """A new lease, once fewer than `size` are out (expired ones are taken back meanwhile)."""
         while True:
             self._expire()
             if len(self.leases) < self.size:
@@ -52,10 +53,12 @@ class Slots:
                 pass
 
     def release(self, lease: int) -> None:
+        """Give a lease back and wake a waiter; nothing for one already expired or given back."""
         if self.leases.pop(lease, None) is not None:
             self.freed.set()
 
     def stats(self) -> dict[str, int]:
+        """The cap, the leases out now, the most ever out at once and the leases granted so far."""
         return {"size": self.size, "in_use": len(self.leases), "peak": self.peak,
                 "granted": self.granted}
 
@@ -81,6 +84,7 @@ class SlotGate:
 
     @asynccontextmanager
     async def ahold(self) -> AsyncIterator[None]:
+        """Hold one of the shared slots while the async block runs."""
         ref = self.slots.acquire.remote()
         try:
             lease = await ref
@@ -94,6 +98,7 @@ class SlotGate:
 
     @contextmanager
     def hold(self) -> Iterator[None]:
+        """Hold one of the shared slots while the block runs (this thread waits for it)."""
         lease = ray.get(self.slots.acquire.remote())
         try:
             yield

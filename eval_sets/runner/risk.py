@@ -49,6 +49,7 @@ def group_of(report: GradeReport) -> Group:
 
 
 def half_of_item(g: Graded) -> Half:
+    """The item's half of the dev split, by its problem; `fit` for a row never read as a request."""
     return half_of(g.result.request.problem) if g.result.request is not None else "fit"
 
 

@@ -38,6 +38,7 @@ class ItemResult:
     finished_at: float = 0.0
 
     def to_line(self) -> str:
+        """The record as one results.jsonl line, newline included."""
         data: dict[str, Any] = {
             "id": self.id,
             "gold": self.gold.to_json(),
@@ -51,6 +52,7 @@ class ItemResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ItemResult:
+        """A record as `to_line` wrote it (timings 0 when absent)."""
         report, request = data.get("report"), data["request"]
         timings = data.get("timings") or {}
         return cls(
@@ -80,6 +82,8 @@ class ResultStore:
 
     @classmethod
     def open(cls, out_dir: Path, *, retry_errors: bool = True) -> ResultStore:
+        """The store of `out_dir` with earlier runs' records, the last per id; unreadable lines and
+        (unless `retry_errors` is False) failed items dropped, the file rewritten if any was."""
         out_dir.mkdir(parents=True, exist_ok=True)
         store = cls(out_dir / RESULTS)
         if not store.path.exists():

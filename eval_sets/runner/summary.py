@@ -41,6 +41,7 @@ BAD = {"incorrect", "meaningless"}
 
 
 def predicted_first_error(report: GradeReport) -> int | None:
+    """The first step labelled incorrect or meaningless (1-based), else None."""
     return next((s.index for s in report.steps if s.label in BAD), None)
 
 
@@ -54,6 +55,8 @@ def _groups(graded: Sequence[Graded]) -> list[tuple[str, list[Graded]]]:
 
 
 def overview(results: Sequence[ItemResult], wall_s: float | None) -> Table:
+    """The whole run: items graded, failed and timed out, share of correct answers, mean scores,
+    timings."""
     graded = with_reports(results)
     timeouts = sum(1 for r in results if r.error and r.error.startswith("timeout"))
     answers = [g.report.answer.correct for g in graded if g.report.answer.correct is not None]
@@ -170,6 +173,8 @@ def _subset_mean(rows: Sequence[tuple[Cell, ...]], n: int) -> tuple[Cell, ...]:
 
 
 def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
+    """ReasonEval's redundancy: macro F1 and AUC per solution and per step; None without
+    redundancy gold."""
     items = [g for g in graded if g.result.gold.step_redundant is not None]
     pairs: list[tuple[int, float]] = []
     sol_labels, sol_scores = [], []
@@ -214,6 +219,8 @@ def _weakest_is_perturbed(g: Graded) -> bool:
 
 
 def perturbation_table(graded: Sequence[Graded]) -> Table | None:
+    """Perturbed steps flagged and located, and validity AUC against the originals, per subset;
+    None without perturbation gold."""
     items = [g for g in graded if g.result.gold.is_perturbed is not None]
     if not items:
         return None
@@ -306,6 +313,7 @@ def failures_table(results: Sequence[ItemResult]) -> Table | None:
 
 
 def quadrant_table(graded: Sequence[Graded]) -> Table:
+    """Share of each reasoning quadrant and of lucky guesses, per subset and overall."""
     rows = []
     for name, group in _groups(graded):
         shares = quadrant_shares([g.report.quadrant for g in group])
@@ -317,6 +325,7 @@ def quadrant_table(graded: Sequence[Graded]) -> Table:
 
 def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
               wall_s: float | None = None) -> list[Table]:
+    """Every table the results' gold supports: the overview first, the failures (if any) last."""
     graded = with_reports(results)
     builders: list[Callable[[], Table | None]] = [
         lambda: stepmath_table(graded), lambda: score_sources_table(graded),

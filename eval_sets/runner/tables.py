@@ -29,6 +29,7 @@ class Table:
 
 
 def fmt(value: Cell, digits: int = 3) -> str:
+    """A cell as text: `–` for None, booleans in lower case, floats to `digits` places."""
     if value is None:
         return "–"
     if isinstance(value, bool):
@@ -41,6 +42,7 @@ def fmt(value: Cell, digits: int = 3) -> str:
 
 
 def to_markdown(table: Table) -> str:
+    """The table in Markdown under a `###` heading, its note below."""
     lines = [f"### {table.title}", ""]
     lines.append("| " + " | ".join(table.columns) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(table.columns) - 1)) + "|")
@@ -57,6 +59,7 @@ _TEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{":
 
 
 def tex_escape(text: str) -> str:
+    """`text` with LaTeX's special characters escaped."""
     return "".join(_TEX_SPECIAL.get(ch, ch) for ch in text)
 
 
