@@ -22,6 +22,7 @@ from sympy.parsing.sympy_parser import (
 )
 
 from scoring.parse.bases import with_plain_subscripts, with_prefixed_numerals
+from scoring.parse.direct_parse import direct_parse
 from scoring.parse.lexicon import (
     DECIMAL,
     DEGREE_MARK,
@@ -84,7 +85,8 @@ class Refused(ValueError):
     """Raised internally when the text is not arithmetic we can read safely."""
 
 
-def _namespace() -> dict[str, object]:
+def namespace() -> dict[str, object]:
+    """The names a converted expression may use (a fresh dict: `parse_expr` may write to it)."""
     g: dict[str, object] = {
         "__builtins__": {}, "Integer": sympy.Integer, "Float": sympy.Float,
         "Rational": sympy.Rational, "Symbol": sympy.Symbol, "Add": sympy.Add, "Mul": sympy.Mul,
@@ -395,12 +397,19 @@ def _parse_code(code: str, names: frozenset[str]) -> sympy.Basic | None:
     """`parse_expr` of converted code, kept per code: different texts convert to the same code
     (`12,000` and `12000`, `12 cm` and `12`), and sympy's parser costs more than the conversion.
     A bare integer, the commonest side, is read without it (the same `Integer`; `007` is not
-    bare: sympy reads it as 0*7)."""
+    bare: sympy reads it as 0*7), and so is the code `direct_parse` builds the same objects for;
+    `parse_expr` reads the rest."""
     if _INTEGER.fullmatch(code):
         return sympy.Integer(int(code))
+    direct = direct_parse(code, names, namespace())
+    return direct if direct is not None else sympy_parse(code, names)
+
+
+def sympy_parse(code: str, names: frozenset[str]) -> sympy.Basic | None:
+    """sympy's own reading of converted code (`parse_expr`, unevaluated), None where it fails."""
     try:
         local = {name: sympy.Symbol(name) for name in names}
-        expr = parse_expr(code, local_dict=local, global_dict=_namespace(),
+        expr = parse_expr(code, local_dict=local, global_dict=namespace(),
                           transformations=_TRANSFORMS, evaluate=False)
     except _ERRORS:
         return None
