@@ -28,6 +28,7 @@ WINDOW = 5
 MIN_SUPPORT = 2
 MIN_CONTEXT = 6  # tokens the odd copy shares with another copy: a copy, not a similar sentence
 SIGNS = frozenset({"+", "-"})
+OPERATORS = ("-", "+", "*", "/", "^")  # what `_OPERATOR` reads as an operator token
 MAX_TOKENS = 4_000  # per text: bounds the work on very long steps
 MAX_TOTAL_TOKENS = 20_000  # per solution: beyond this nothing is decided (~0.15 s at the limit)
 
@@ -81,46 +82,46 @@ def _context(a: list[str], at: int, b: list[str], start: int, p: int, window: in
 
 
 def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list[list[OddCopy]]:
-    """Per step, its copies that differ from all other copies in one number or operator."""
+    """Per step, its copies that differ from all other copies in one number or operator.
+
+    The other copies of a window at an operator are looked up directly (four other operators);
+    those at a number come from an index of the windows with that number masked, built only for
+    the masked windows a step's own number can be odd in: most windows never need one."""
     texts = [_tokens(problem), *(_tokens(s) for s in steps)]
     if sum(len(t) for t in texts) > MAX_TOTAL_TOKENS:
         return [[] for _ in steps]
     kinds: dict[str, str | None] = {}  # each distinct token is classified once
-
-    def kind_of(token: str) -> str | None:
-        if token not in kinds:
-            kinds[token] = _kind(token)
-        return kinds[token]
-
     starts: dict[tuple[str, ...], dict[int, int]] = defaultdict(dict)  # window -> text -> start
-    masked: dict[tuple[int, tuple[str, ...]], dict[str, set[int]]] = defaultdict(
-        lambda: defaultdict(set))
     numbers: dict[str, set[int]] = defaultdict(set)
     for i, toks in enumerate(texts):
         for tok in toks:
-            if kind_of(tok) == "number":
+            if tok not in kinds:
+                kinds[tok] = _kind(tok)
+            if kinds[tok] == "number":
                 numbers[tok].add(i)
         for k in range(len(toks) - window + 1):
             starts[tuple(toks[k : k + window])].setdefault(i, k)
-    for w, where in starts.items():  # each distinct window once, with every text it occurs in
-        for p, tok in enumerate(w):
-            if kind_of(tok):
-                masked[(p, w[:p] + ("",) + w[p + 1 :])][tok].update(where)
     only_in: dict[int, list[tuple[str, ...]]] = defaultdict(list)  # text -> its unique windows
     for w, where in starts.items():
         if len(where) == 1:
             only_in[next(iter(where))].append(w)
+    masked = _number_index(starts, kinds, _odd_number_keys(only_in, kinds, numbers, len(texts)))
     result: list[list[OddCopy]] = []
     for i in range(1, len(texts)):
         found: dict[str, OddCopy] = {}
         for w in sorted(only_in[i]):
             for p, tok in enumerate(w):
-                kind = kind_of(tok)
+                kind = kinds[tok]
                 if kind is None or tok in found or (kind == "number" and numbers[tok] != {i}):
                     continue
                 key = w[:p] + ("",) + w[p + 1 :]
-                others = {v: ids - {i} for v, ids in masked[(p, key)].items()
-                          if v != tok and kind_of(v) == kind and ids - {i}}
+                if kind == "operator":
+                    alike = {v: set(starts[copy]) for v in OPERATORS
+                             if (copy := w[:p] + (v,) + w[p + 1 :]) in starts}
+                else:
+                    alike = masked.get((p, key), {})
+                others = {v: ids - {i} for v, ids in alike.items()
+                          if v != tok and kinds[v] == kind and ids - {i}}
                 if len(others) != 1:
                     continue
                 (expected, ids), = others.items()
@@ -134,6 +135,39 @@ def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list
                     found[tok] = OddCopy(i - 1, " ".join(w), tok, expected, len(ids))
         result.append(list(found.values()))
     return result
+
+
+MaskedKey = tuple[int, tuple[str, ...]]  # a window with the token at this position blanked
+
+
+def _odd_number_keys(only_in: dict[int, list[tuple[str, ...]]], kinds: dict[str, str | None],
+                     numbers: dict[str, set[int]], n_texts: int) -> set[MaskedKey]:
+    """The masked windows at which a step's window holds a number found nowhere else."""
+    keys: set[MaskedKey] = set()
+    for i in range(1, n_texts):
+        for w in only_in[i]:
+            for p, tok in enumerate(w):
+                if kinds[tok] == "number" and numbers[tok] == {i}:
+                    keys.add((p, w[:p] + ("",) + w[p + 1 :]))
+    return keys
+
+
+def _number_index(starts: dict[tuple[str, ...], dict[int, int]], kinds: dict[str, str | None],
+                  keys: set[MaskedKey]) -> dict[MaskedKey, dict[str, set[int]]]:
+    """For each of `keys`, the numbers every window written so holds there, and in which texts."""
+    index: dict[MaskedKey, dict[str, set[int]]] = {}
+    if not keys:
+        return index
+    positions = {p for p, _ in keys}
+    for w, where in starts.items():
+        for p in positions:
+            tok = w[p]
+            if kinds[tok] != "number":
+                continue
+            key = (p, w[:p] + ("",) + w[p + 1 :])
+            if key in keys:
+                index.setdefault(key, {}).setdefault(tok, set()).update(where)
+    return index
 
 
 def find_odd_copies(inp: JudgeInput) -> list[Finding]:
