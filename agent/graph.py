@@ -9,8 +9,9 @@ The nodes that may ask the model are coroutines: the graph runs with `ainvoke` e
 CLI and `Grader.grade` too), a call awaits on the event loop, and a grade's deadline cancels it.
 Their offline work runs in worker threads; the other nodes are plain functions. LangGraph runs
 a plain function in a worker thread; the quick ones (`ON_LOOP`: no model, no I/O, well under a
-millisecond or two) run on the event loop instead, as does `align` when it has nothing to
-embed: a hop to a thread and back costs more CPU than their work.
+millisecond or two) run on the event loop instead, as do `align` when it has nothing to embed
+and `prepare` when it has no answer to compare (`IN_THREAD_WHEN`): a hop to a thread and back
+costs more than their work.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from agent.nodes.build_tree import build_tree
 from agent.nodes.calibrate_difficulty import calibrate_difficulty
 from agent.nodes.collect_evidence import collect_evidence
 from agent.nodes.judge_answer import judge_answer
-from agent.nodes.prepare import prepare
+from agent.nodes.prepare import compares_answer, prepare
 from agent.nodes.score_chunk import chunk_sends, score_chunk
 from agent.nodes.score_steps import score_steps
 from agent.nodes.segment import segment
@@ -73,12 +74,21 @@ def _on_loop(node: Callable[..., Update]) -> Callable[..., Awaitable[Update]]:
     return run
 
 
-def _align_where_needed(node: Callable[..., Update]) -> Callable[..., Awaitable[Update]]:
-    """`align` in a worker thread when it embeds (the model's time), else on the loop."""
+# Plain nodes that need a worker thread only when this says so: `align` when it embeds (the
+# model's time), `prepare` when it compares an answer (math-verify's worker, up to a timeout).
+IN_THREAD_WHEN: dict[str, Callable[[GradeState, Context], bool]] = {
+    "align": embeds,
+    "prepare": compares_answer,
+}
+
+
+def _in_thread_when(node: Callable[..., Update],
+                    blocks: Callable[[GradeState, Context], bool]) -> Callable[..., Awaitable[Update]]:
+    """`node` in a worker thread when `blocks` says it will wait or work long, else on the loop."""
 
     @functools.wraps(node)
     async def run(state: GradeState, runtime: Runtime[Context]) -> Update:
-        if embeds(state, runtime.context):
+        if blocks(state, runtime.context):
             return await asyncio.to_thread(node, state, runtime)
         return node(state, runtime)
 
@@ -111,8 +121,8 @@ def build_graph() -> CompiledStateGraph[GradeState, Context, InputState, OutputS
         contained = contain_node(name, node, NEUTRAL[name]) if name in NEUTRAL else node
         if name in ON_LOOP:
             builder.add_node(name, atimed(name, _on_loop(contained)))
-        elif name == "align":
-            builder.add_node(name, atimed(name, _align_where_needed(contained)))
+        elif name in IN_THREAD_WHEN:
+            builder.add_node(name, atimed(name, _in_thread_when(contained, IN_THREAD_WHEN[name])))
         else:
             builder.add_node(name, timed(name, contained))
     for name, coroutine in ASKING.items():

@@ -22,6 +22,13 @@ from scoring.steps.problem_type import detect_problem_type
 EMPTY_SOLUTION = "empty solution: nothing to grade"
 
 
+def compares_answer(state: GradeState, ctx: Context) -> bool:
+    """Whether `prepare` will compare an answer with a reference (math-verify's worker, which may
+    take up to the answer timeout); without a reference it only reads the text."""
+    request = state["request"]
+    return bool(request.gold_answers()) and not request.is_empty()
+
+
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Graph node: language, problem type, answer check and mode, read once for every later node."""
     request = state["request"]

@@ -136,8 +136,8 @@ def test_relatedness_check_embeds_the_problem_with_the_steps(fake_embedder):
 
 def test_only_the_heavy_nodes_leave_the_event_loop(grader):
     """A thread hop costs two thread switches; only the work that may block on math-verify or is
-    heavy takes one: prepare, the offline segmentation and collect_evidence. The router and the
-    light nodes run on the loop."""
+    heavy takes one: prepare when it compares an answer, the offline segmentation and
+    collect_evidence. The router and the light nodes run on the loop."""
 
     class Counting(concurrent.futures.ThreadPoolExecutor):
         jobs = 0
@@ -146,10 +146,16 @@ def test_only_the_heavy_nodes_leave_the_event_loop(grader):
             Counting.jobs += 1
             return super().submit(fn, *args, **kwargs)
 
-    async def grade():
+    async def grade(request):
         asyncio.get_running_loop().set_default_executor(Counting(max_workers=2))
-        return await grader.agrade(load_example("arithmetic_slip"))
+        return await grader.agrade(request)
 
-    report = asyncio.run(grade())
+    request = load_example("arithmetic_slip")
+    assert request.reference_answer is not None and request.solution_steps is None
+    report = asyncio.run(grade(request))
     assert report.steps[0].label == "incorrect"
     assert Counting.jobs == 3
+    Counting.jobs = 0
+    unchecked = asyncio.run(grade(request.model_copy(update={"reference_answer": None})))
+    assert unchecked.steps[0].label == "incorrect" and unchecked.answer.correct is None
+    assert Counting.jobs == 2  # nothing to compare: prepare stays on the loop
