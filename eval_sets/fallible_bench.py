@@ -30,14 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.halves import HALVES
-from eval_sets.processes import (
-    NotReadyError,
-    free_port,
-    llm_grading_env,
-    stepgrade_command,
-    stop,
-    wait_ready,
-)
+from eval_sets.processes import fake_model, llm_grading_env, stepgrade_command
 
 READINGS = ("score", "score_expected", "model labels alone")
 METRICS = ("Corr", "MSE", "OR")
@@ -128,16 +121,10 @@ def grading_env(base_url: str, miss: float, false_alarm: float) -> dict[str, str
 
 def run_seed(args: argparse.Namespace, seed: int) -> None:
     """Start the label server for `seed`, grade each half against it, stop it."""
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}/v1"
-    server = subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.label_server", "--data",
-                               str(args.data), "--port", str(port), "--miss", str(args.miss),
-                               "--false-alarm", str(args.false_alarm), "--seed", str(seed)])
-    try:
-        try:
-            wait_ready(f"{base_url}/models", server, READY_TIMEOUT_S, name="the label server")
-        except NotReadyError as err:
-            raise SystemExit(f"fallible_bench: {err}") from err
+    oracle = ["--data", str(args.data), "--miss", str(args.miss), "--false-alarm",
+              str(args.false_alarm), "--seed", str(seed)]
+    with fake_model("eval_sets.fakes.label_server", oracle, "the label server",
+                    "fallible_bench", READY_TIMEOUT_S) as base_url:
         for half in args.halves:
             out = args.out / f"seed{seed}" / half
             shutil.rmtree(out, ignore_errors=True)  # a fresh run: no resumed items, no cache
@@ -153,8 +140,6 @@ def run_seed(args: argparse.Namespace, seed: int) -> None:
             if done.returncode != 0:
                 raise SystemExit(f"fallible_bench: stepgrade bench grade exited with "
                                  f"{done.returncode} (seed {seed}, {half} half)")
-    finally:
-        stop(server, grace=10)
 
 
 def main(argv: list[str] | None = None) -> int:

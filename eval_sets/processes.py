@@ -10,7 +10,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -101,6 +102,28 @@ def wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float = 180.
             pass
         time.sleep(0.2)
     raise NotReadyError(f"{name} did not answer in {seconds:g} s")
+
+
+@contextmanager
+def fake_model(module: str, args: Sequence[str], name: str, tool: str,
+               seconds: float = 60.0) -> Iterator[str]:
+    """The fake OpenAI-compatible model `python -m module --port P *args` on a free port; yields
+    its base URL (`http://127.0.0.1:P/v1`) once it answers, and stops it on the way out.
+
+    Raises:
+        SystemExit: it exited or did not answer in `seconds` (the message starts with `tool`).
+    """
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}/v1"
+    server = subprocess.Popen([sys.executable, "-m", module, "--port", str(port), *args])
+    try:
+        try:
+            wait_ready(f"{base_url}/models", server, seconds, name=name)
+        except NotReadyError as err:
+            raise SystemExit(f"{tool}: {err}") from err
+        yield base_url
+    finally:
+        stop(server, grace=10)
 
 
 def tree(pid: int) -> list[int]:

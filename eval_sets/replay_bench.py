@@ -28,14 +28,7 @@ from pathlib import Path
 
 from eval_sets.halves import HALVES
 from eval_sets.metrics.processbench import processbench_score
-from eval_sets.processes import (
-    NotReadyError,
-    free_port,
-    llm_grading_env,
-    stepgrade_command,
-    stop,
-    wait_ready,
-)
+from eval_sets.processes import fake_model, llm_grading_env, stepgrade_command
 from eval_sets.runner.store import ItemResult, ResultStore
 from eval_sets.runner.summary import BAD, predicted_first_error
 from scoring.schema import GradeReport
@@ -115,17 +108,11 @@ def _run(cmd: list[str], env: dict[str, str], what: str) -> None:
 
 def run_model(args: argparse.Namespace, model: str, verdicts: Path) -> Figures:
     """Serve the replay of `model`, grade both halves (assumed, then measured reliability)."""
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}/v1"
-    server = subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.replay_oracle", "--data",
-                               str(args.data), "--verdicts", str(verdicts), "--port", str(port)])
     root = args.out / model
     runs: dict[str, dict[str, list[ItemResult]]] = {}
-    try:
-        try:
-            wait_ready(f"{base_url}/models", server, READY_TIMEOUT_S, name="the replay fake")
-        except NotReadyError as err:
-            raise SystemExit(f"replay_bench: {err}") from err
+    with fake_model("eval_sets.fakes.replay_oracle",
+                    ["--data", str(args.data), "--verdicts", str(verdicts)], "the replay fake",
+                    "replay_bench", READY_TIMEOUT_S) as base_url:
         calibration = root / "calibration.json"
         calibration.unlink(missing_ok=True)
         for setting in SETTINGS:
@@ -148,8 +135,6 @@ def run_model(args: argparse.Namespace, model: str, verdicts: Path) -> Figures:
                                  calibration if setting == "measured" else None),
                      f"stepgrade bench grade ({model}, {setting}, {half})")
                 runs[setting][half] = read_results(out)
-    finally:
-        stop(server, grace=10)
     return figures_of(runs)
 
 

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
-import time
 import urllib.request
 
 import pytest
 
 from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
 from eval_sets.fakes.openai_server import FakeOpenAI
-from eval_sets.processes import free_port, stop
+from eval_sets.processes import fake_model
 from scoring.schema import GradeRequest
 
 
@@ -117,30 +114,23 @@ def test_an_overruled_model_label_is_kept_in_model_label(make_llm_grader) -> Non
 def test_the_label_server_serves_the_oracle(tmp_path) -> None:
     data = tmp_path / "rows.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in SYNTHETIC[:3]), encoding="utf-8")
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.label_server", "--data", str(data), "--port",
-                               str(port), "--miss", "1", "--false-alarm", "0", "--seed", "0"])
-    try:
+    oracle = ["--data", str(data), "--miss", "1", "--false-alarm", "0", "--seed", "0"]
+    with fake_model("eval_sets.fakes.label_server", oracle, "the label server", "test") as base:
         body = {"model": "fake-model", "messages": [
             {"role": "user", "content": f"<solution>\n{SYNTHETIC[1]['model_output']}\n</solution>"}],
             "response_format": {"type": "json_schema", "json_schema": {"name": "step_judgement"}}}
-        answer = _post(f"http://127.0.0.1:{port}/v1/chat/completions", body, server)
+        request = urllib.request.Request(f"{base}/chat/completions", json.dumps(body).encode(),
+                                         method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer = json.loads(response.read())
         steps = json.loads(answer["choices"][0]["message"]["content"])["steps"]
         assert [s["label"] for s in steps] == ["correct"] * 10
-    finally:
-        stop(server, grace=10)
 
 
-def _post(url: str, body: dict, server: subprocess.Popen) -> dict:
-    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    deadline = time.monotonic() + 30
-    while True:
-        assert server.poll() is None, "the label server exited"
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                return json.loads(response.read())
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+def test_a_fake_model_that_cannot_start_stops_the_bench_with_its_name(tmp_path) -> None:
+    missing = ["--data", str(tmp_path / "none.jsonl")]
+    with pytest.raises(SystemExit, match="^fallible_bench: the label server exited with 2"), \
+            fake_model("eval_sets.fakes.label_server", missing, "the label server",
+                       "fallible_bench", seconds=30):
+        pytest.fail("a server that cannot read its data never answers")
