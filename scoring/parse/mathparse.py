@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from tokenize import TokenError
+from types import MappingProxyType
 
 import sympy
 from sympy.parsing.sympy_parser import (
@@ -362,6 +363,10 @@ def preclean(text: str) -> str:
     return text.strip()
 
 
+# `direct_parse` only reads the names; `parse_expr` is given a fresh dict (it may write to it).
+_READ_ONLY_NAMESPACE = MappingProxyType(namespace())
+
+
 def to_python(text: str) -> tuple[str, frozenset[str]]:
     """Translate one side of a relation to explicit sympy syntax and its symbol names.
 
@@ -401,7 +406,7 @@ def _parse_code(code: str, names: frozenset[str]) -> sympy.Basic | None:
     `parse_expr` reads the rest."""
     if _INTEGER.fullmatch(code):
         return sympy.Integer(int(code))
-    direct = direct_parse(code, names, namespace())
+    direct = direct_parse(code, names, _READ_ONLY_NAMESPACE)
     return direct if direct is not None else sympy_parse(code, names)
 
 

@@ -114,12 +114,11 @@ def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list
                 kind = kinds[tok]
                 if kind is None or tok in found or (kind == "number" and numbers[tok] != {i}):
                     continue
-                key = w[:p] + ("",) + w[p + 1 :]
                 if kind == "operator":
                     alike = {v: set(starts[copy]) for v in OPERATORS
                              if (copy := w[:p] + (v,) + w[p + 1 :]) in starts}
                 else:
-                    alike = masked.get((p, key), {})
+                    alike = masked.get((p, w[:p] + ("",) + w[p + 1 :]), {})
                 others = {v: ids - {i} for v, ids in alike.items()
                           if v != tok and kinds[v] == kind and ids - {i}}
                 if len(others) != 1:
