@@ -4,6 +4,7 @@ writes from many threads at once. SQLite by default; PostgreSQL under `make test
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from datetime import timedelta
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import inspect, select
 
-from server.store.engine import GradeStore, open_store
+from server.store.engine import GradeStore, open_store, to_wal
 from server.store.lifecycle import keep_pruning, prune
 from server.store.models import NO_INTERVAL, Correction, Grade
 from server.store.repository import (
@@ -284,3 +285,36 @@ def test_an_sqlite_write_that_finds_the_lock_taken_waits_for_it_off_the_event_lo
     with store.session() as session:
         assert get_grade(session, "a", grade_id).owner == "a"
     store.close()
+
+
+class _Cursor:
+    """An SQLite cursor whose WAL switches are refused as locked `refusals` times."""
+
+    def __init__(self, mode: str, refusals: int, error: str = "database is locked") -> None:
+        self.mode, self.refusals, self.error, self.switches = mode, refusals, error, 0
+
+    def execute(self, sql: str) -> _Cursor:
+        if sql == "PRAGMA journal_mode=WAL":
+            self.switches += 1
+            if self.refusals:
+                self.refusals -= 1
+                raise sqlite3.OperationalError(self.error)
+            self.mode = "wal"
+        return self
+
+    def fetchone(self) -> tuple[str]:
+        return (self.mode,)
+
+
+def test_a_refused_switch_to_wal_is_tried_again_and_a_wal_file_is_left_alone():
+    refused = _Cursor("delete", refusals=2)
+    to_wal(refused)
+    assert refused.mode == "wal" and refused.switches == 3
+    already = _Cursor("wal", refusals=0)
+    to_wal(already)
+    assert already.switches == 0
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        to_wal(_Cursor("delete", refusals=10**6), seconds=0.05)
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        to_wal(_Cursor("delete", refusals=1, error="disk I/O error"))
+
