@@ -28,7 +28,10 @@ class Context:
     operation. `uncertainty` is the score interval's statistics: by default (`"calibration"`)
     those fitted with `judge.calibration`, read once when the context is built, so a context
     given another calibration grades with that calibration's interval too; None grades without
-    an interval. Read it through `interval_model`.
+    an interval. Read it through `interval_model`. `answer_left_out` names answer readings that
+    may not decide a verdict (`scoring.answer.compare`): none in service; the calibration grades
+    the development set without the readings written from its own failures
+    (`eval_sets.calibrate.labelled.IN_SAMPLE_READINGS`).
     """
 
     embed: EmbedConfig = field(default_factory=EmbedConfig)
@@ -43,6 +46,7 @@ class Context:
     chunk_steps: int = 30
     run: LlmRun = field(default_factory=LlmRun)
     uncertainty: UncertaintyModel | None | Literal["calibration"] = "calibration"
+    answer_left_out: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.uncertainty == "calibration":

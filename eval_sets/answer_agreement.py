@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS
 from eval_sets.halves import half_of as problem_half
 from eval_sets.loaders.rows import read_records, require
 from eval_sets.processes import percentile
@@ -120,13 +121,14 @@ class CachedVerifier:
 
 
 def judge(pairs: list[Pair], readings: Sequence[tuple[str, Reading]], timeout: float,
-          verifier: CachedVerifier, inexact: bool = False) -> tuple[list[Equivalence], list[float]]:
+          verifier: CachedVerifier, inexact: bool = False,
+          left_out: frozenset[str] = frozenset()) -> tuple[list[Equivalence], list[float]]:
     """Each pair's verdict and the milliseconds it took (math-verify's from a cold cache)."""
     results, times = [], []
     for p in pairs:
         t0 = time.perf_counter()
         results.append(compare_answers(p.gold, p.pred, timeout=timeout, verifier=verifier,
-                                       readings=readings, inexact=inexact))
+                                       readings=readings, inexact=inexact, left_out=left_out))
         times.append((time.perf_counter() - t0) * 1000.0)
     return results, times
 
@@ -168,9 +170,11 @@ def read_solutions(path: Path) -> list[Solution]:
     return out
 
 
-def solution_verdicts(path: Path, timeout: float) -> list[tuple[Solution, AnswerCheck]]:
+def solution_verdicts(path: Path, timeout: float,
+                      left_out: frozenset[str] = frozenset()) -> list[tuple[Solution, AnswerCheck]]:
     """Each solution with a reference and the answer check of it, given its problem."""
-    return [(item, check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem))
+    return [(item, check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem,
+                                left_out=left_out))
             for item in read_solutions(path)]
 
 
@@ -293,12 +297,16 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - start
     report(pairs, results, skipped, elapsed, args.show_disagreements)
     if args.write_routes:
+        # The routes' precision is fitted on the fit half: measured, like the step model, without
+        # the readings written from its own failures (`IN_SAMPLE_READINGS`).
         try:
-            solved = [v for p in args.with_solutions for v in solution_verdicts(p, args.timeout)]
+            solved = [v for p in args.with_solutions
+                      for v in solution_verdicts(p, args.timeout, IN_SAMPLE_READINGS)]
         except DatasetError as exc:
             print(f"answer_agreement: {exc}", file=sys.stderr)
             return 2
-        routes = measure_routes(pairs, results, solved)
+        fitted, _ = judge(pairs, readings, args.timeout, verifier, args.inexact, IN_SAMPLE_READINGS)
+        routes = measure_routes(pairs, fitted, solved)
         args.write_routes.write_text(json.dumps(routes.to_json(), indent=2) + "\n",
                                      encoding="utf-8")
         print(f"  routes written to {args.write_routes}: " + ", ".join(

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from eval_sets.calibrate.labelled import LabelledSolution
+from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS, LabelledSolution
 from scoring.answer.extract import extract_answer
 from scoring.answer.verdict import symbolic_verdict
 from scoring.judge import Evidence, JudgeInput, collect_findings
@@ -25,12 +25,14 @@ class Observed:
 def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
             progress: bool = True) -> list[Observed]:
     """What the judge reads of each solution and what its checks find, as in a grade (the answer
-    checked against the references when there are any); a line on stderr every 100 solutions."""
+    checked against the references when there are any, without `IN_SAMPLE_READINGS`); a line on
+    stderr every 100 solutions."""
     out: list[Observed] = []
     for n, sol in enumerate(solutions, 1):
         text = "\n".join(sol.steps)
         if sol.references:
-            answer, _ = symbolic_verdict(text, sol.references, answer_timeout, sol.problem)
+            answer, _ = symbolic_verdict(text, sol.references, answer_timeout, sol.problem,
+                                         IN_SAMPLE_READINGS)
         else:
             answer = AnswerVerdict(extract_answer(text), ())
         inp = JudgeInput(sol.problem, sol.steps, sol.problem_type, answer, language=sol.language)

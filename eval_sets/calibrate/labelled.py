@@ -27,6 +27,14 @@ from scoring.schema import ProblemType
 from scoring.score.aggregate import parse_human_label
 from scoring.steps.segment import segment_steps
 
+# Answer readings written from grading failures of the fit half (`congruence`: one problem's
+# residue classes; `positive_values`: a pyramid's angle and a labelled pair's formula). On the fit
+# half their effect is in-sample: the verdicts they mend there were read before the readings were
+# written, as a fold's own residuals would be. Whatever is fitted on the fit half (the step model,
+# the score interval) therefore grades it without them, so that it sees the verdict errors of
+# answer notations no reading was written for yet, at the rate new problems bring them.
+IN_SAMPLE_READINGS = frozenset({"congruence", "positive_values"})
+
 
 @dataclass(frozen=True)
 class LabelledSolution:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from eval_sets.calibrate.conformal import Graded, fit_model
+from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS
 from eval_sets.calibrate.uncertainty_report import cell_tables, report_tables
 from eval_sets.halves import half_of
 from eval_sets.loaders.rows import as_text, read_records
@@ -112,7 +113,8 @@ def _grade(missing: Sequence[dict[str, Any]], calibration: Calibration, own_step
 
     if llm_seed is None:
         return grade_all(Grader(Context(judge=JudgeConfig(calibration=calibration),
-                                        uncertainty=None)), "offline")
+                                        uncertainty=None, answer_left_out=IN_SAMPLE_READINGS)),
+                         "offline")
     from agent.llm.client import LlmClient
     from agent.llm.config import LlmConfig
     from eval_sets.fakes.label_oracle import ErrorRates, LabelOracle
@@ -125,7 +127,8 @@ def _grade(missing: Sequence[dict[str, Any]], calibration: Calibration, own_step
         client = LlmClient(LlmConfig(base_url=server.base_url, model="label-fake",
                                      api_key="not-needed"))
         return grade_all(Grader(Context(judge=judge, uncertainty=None, llm=client,
-                                        llm_model="label-fake")), "llm")
+                                        llm_model="label-fake",
+                                        answer_left_out=IN_SAMPLE_READINGS)), "llm")
 
 
 def refit(data: Path, calibration: Calibration, cache: Path | None = None, *,

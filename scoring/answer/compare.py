@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scoring.answer.clean import clean_answer, for_math_verify, normalise
 from scoring.answer.extract import answer_candidates, find_answer
-from scoring.answer.pool import Comparer, Outcome, default_verifier
+from scoring.answer.pool import WORKER_READINGS, Comparer, Outcome, default_verifier, verdict_of
 from scoring.answer.readings import READINGS, Reading, read_pair, restate
 from scoring.answer.readings.rounding import (
     computed_inexactly,
@@ -37,7 +37,8 @@ __all__ = [
 class Equivalence:
     """A verdict and the reading that decided it (`same_text`, a name from
     `scoring.answer.readings.READINGS`, `rounded_computation`, `stated_precision`,
-    `math_verify`, or `empty`)."""
+    `math_verify`, a reading of the worker's (`scoring.answer.pool.WORKER_READINGS`), or
+    `empty`)."""
 
     verdict: bool | None
     reading: str
@@ -59,6 +60,7 @@ def compare_answers(
     readings: Sequence[tuple[str, Reading]] = READINGS,
     inexact: bool = False,
     places: int | None = None,
+    left_out: frozenset[str] = frozenset(),
 ) -> Equivalence:
     """Whether `pred` equals the gold answer (any of them, for a list), and what decided it.
 
@@ -69,8 +71,10 @@ def compare_answers(
     rounded quantity, `scoring.answer.readings.rounding`), numbers within `ROUNDED_REL_TOL` are
     equal (`rounded_computation`). With `places` (the decimal places the problem asks for,
     `scoring.answer.readings.rounding.stated_places`), numbers a unit off in that place are
-    equal (`stated_precision`).
+    equal (`stated_precision`). `left_out` names readings, the worker's included, that may not
+    decide (a pair one of them would equate gets math-verify's verdict).
     """
+    readings = [(name, reading) for name, reading in readings if name not in left_out]
     items = [gold] if isinstance(gold, (str, int, float)) else list(gold)
     golds = [clean_answer(str(g)) for g in items if g is not None and str(g).strip()]
     if pred is None or not str(pred).strip() or not golds:
@@ -100,8 +104,12 @@ def compare_answers(
     verdict: Outcome = None
     for text, pending in undecided.items():
         verdict = (verifier or default_verifier()).outcome([g for g, _ in pending], text, timeout)
+        if verdict in left_out:
+            verdict = False
         if verdict is True:
             return Equivalence(True, "math_verify", any(r for _, r in pending))
+        if verdict in WORKER_READINGS:
+            return Equivalence(True, str(verdict), any(r for _, r in pending))
         if verdict == "timeout":
             break  # each time-out costs a budget and a worker restart: the rest are not tried
     if refused is not None:
@@ -109,7 +117,7 @@ def compare_answers(
     restated = any(r for p in undecided.values() for _, r in p)
     if verdict == "timeout":
         return Equivalence(None, "math_verify", restated, timed_out=True)
-    return Equivalence(verdict, "math_verify", restated)
+    return Equivalence(verdict_of(verdict), "math_verify", restated)
 
 
 def is_equivalent(
@@ -155,6 +163,7 @@ def check_answer(
     problem: str = "",
     rounding: bool = True,
     readings: Sequence[tuple[str, Reading]] = READINGS,
+    left_out: frozenset[str] = frozenset(),
 ) -> AnswerCheck:
     """Check a solution's final answer against the reference.
 
@@ -163,7 +172,7 @@ def check_answer(
     When the problem or the solution shows a rounded quantity, numbers are compared within
     rounding (`scoring.answer.readings.rounding`), and when the problem asks for a number of
     decimal places, a unit off in that place is equal; `rounding=False` leaves both readings
-    out, `readings` the others (to measure what each adds).
+    out, `readings` the others (to measure what each adds); `left_out` is `compare_answers`'.
     """
     found = find_answer(text)
     golds = [gold] if isinstance(gold, str) else list(gold)
@@ -173,12 +182,14 @@ def check_answer(
     places = stated_places(problem) if rounding else None
     if found.anchored:
         result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier,
-                                 inexact=inexact, places=places, readings=readings)
+                                 inexact=inexact, places=places, readings=readings,
+                                 left_out=left_out)
         return AnswerCheck(found.text, result.verdict, True, result.reading, result.timed_out,
                            result.route)
     for candidate in answer_candidates(text):
         result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier,
-                                 inexact=inexact, places=places, readings=readings)
+                                 inexact=inexact, places=places, readings=readings,
+                                 left_out=left_out)
         if result.verdict:
             return AnswerCheck(candidate, True, False, result.reading, route=result.route)
         if result.timed_out:

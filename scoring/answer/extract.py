@@ -11,13 +11,17 @@ import re
 from dataclasses import dataclass
 
 from scoring.answer.clean import bare, is_prose
-from scoring.parse.lexicon import ANSWER_WORDS, OTHER_ANSWER_WORDS
+from scoring.parse.lexicon import ANSWER_WORDS, FINAL_ANSWER_WORDS, OTHER_ANSWER_WORDS
 from scoring.parse.mathspans import math_spans, strip_math
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")
 _LAST_BRACKET = re.compile(r"【([^【】]*)】\s*[。.]?\s*$")
-_FINAL = re.compile(r"final answer\s*(?:is)?\s*[:：]?\s*(?:the final answer is\s*)?", re.IGNORECASE)
+# "Final answer:" and its Chinese, 最终答案：/最终答案是 (the 【...】 form is `_CN_FINAL`)
+_FINAL = re.compile(
+    r"(?:" + "|".join(FINAL_ANSWER_WORDS) + r")\s*(?:is|是|为)?\s*[:：]?\s*(?:the final answer is\s*)?",
+    re.IGNORECASE,
+)
 _HASH_ANSWER = re.compile(r"^#\s*Answer\s*$", re.IGNORECASE | re.MULTILINE)
 _ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECASE)
 # "Answer:" opening a line (markdown emphasis allowed), in the languages of the public suites

@@ -20,22 +20,37 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 __all__ = [
+    "WORKER_READINGS",
     "AnswerVerifier",
     "Comparer",
     "Outcome",
     "VerifierPool",
     "VerifyConfig",
+    "WorkerReading",
     "default_verifier",
+    "verdict_of",
 ]
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 _TIMEOUT = object()
-# What a comparison came to: equal, different, undecided (None) or out of time.
-Outcome = bool | None | Literal["timeout"]
+# What a comparison came to: equal, different, undecided (None), out of time, or equal by one of
+# the worker's own readings where math-verify found no equality (`scoring.answer.worker
+# .WORKER_READINGS`: the reading's name).
+WorkerReading = Literal["antiderivative", "positive_values"]
+WORKER_READINGS: tuple[WorkerReading, ...] = get_args(WorkerReading)
+Outcome = bool | None | Literal["timeout"] | WorkerReading
+_DECIDED = (True, False, None, *WORKER_READINGS)
+
+
+def verdict_of(outcome: Outcome) -> bool | None:
+    """An outcome as equal / different / undecided (a time-out is undecided)."""
+    if outcome == "timeout":
+        return None
+    return True if outcome in WORKER_READINGS else outcome  # type: ignore[return-value]
 
 
 class Comparer(Protocol):
@@ -121,8 +136,7 @@ class AnswerVerifier:
 
     def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
         """True/False from math-verify, None when undecidable, past the deadline or out of memory."""
-        result = self.outcome(golds, pred, timeout)
-        return None if result == "timeout" else result
+        return verdict_of(self.outcome(golds, pred, timeout))
 
     def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
         """As `compare`, but "timeout" when the comparison ran out of time (not undecidable)."""
@@ -143,7 +157,7 @@ class AnswerVerifier:
             if result is _TIMEOUT or result == "timeout":
                 self._kill()  # a worker out of CPU budget has exited on its own
                 return "timeout"
-        return result if isinstance(result, bool) else None
+        return result if result in _DECIDED else None
 
 
 class VerifierPool:
@@ -177,8 +191,7 @@ class VerifierPool:
 
     def compare(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> bool | None:
         """`AnswerVerifier.compare` on whichever worker is free."""
-        result = self.outcome(golds, pred, timeout)
-        return None if result == "timeout" else result
+        return verdict_of(self.outcome(golds, pred, timeout))
 
     def outcome(self, golds: Sequence[str], pred: str, timeout: float | None = None) -> Outcome:
         """`AnswerVerifier.outcome` on whichever worker is free."""

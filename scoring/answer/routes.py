@@ -3,15 +3,17 @@
 An answer verdict is decided by one reading (`scoring.answer.compare`); the readings fall into a
 few routes that err alike:
 
-- `exact_value`: the same text, or two numbers (plain, clock times, base-n numerals) read
-  exactly and compared by value;
+- `exact_value`: the same text, or two numbers (plain, clock times, base-n numerals) or two
+  residue classes read exactly and compared by value;
 - `rounding`: a decimal that rounds an exact value, numbers within a rounded computation's
   tolerance, or a unit off in the place the problem asks for;
 - `units`: any reading applied to the values `restate` read (the answer without its unit or
   variable name, or the answer a sentence states);
 - `parts`: lists, tuples, matrices and multi-part answers compared part by part;
 - `text`: verdict words and option letters;
-- `math_verify`: math-verify decided.
+- `math_verify`: math-verify decided, or a reading of its worker equated two formulas it parsed
+  (`antiderivative`: two antiderivatives a constant apart; `positive_values`: two formulas that
+  agree on the positive reals; `scoring.answer.worker`).
 
 A route's precision is the share of its verdicts (equal or not) that agreed with human graders,
 measured on the fit half of the labelled answer pairs and of the development solutions by
@@ -50,6 +52,7 @@ ROUTE_OF_READING: dict[str, AnswerRoute] = {
     "plain_number": "exact_value",
     "clock_time": "exact_value",
     "base_number": "exact_value",
+    "congruence": "exact_value",
     "approximation": "rounding",
     "rounded_computation": "rounding",
     "stated_precision": "rounding",
@@ -59,6 +62,8 @@ ROUTE_OF_READING: dict[str, AnswerRoute] = {
     "yes_no": "text",
     "choice_letter": "text",
     "math_verify": "math_verify",
+    "antiderivative": "math_verify",
+    "positive_values": "math_verify",
 }
 
 

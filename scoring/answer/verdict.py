@@ -58,8 +58,9 @@ def answer_verdict(check: AnswerCheck, gold: Sequence[str],
     )
 
 
-def symbolic_verdict(text: str, gold: Sequence[str], timeout: float,
-                     problem: str = "") -> tuple[AnswerVerdict, list[str]]:
-    """The final answer found in `text` checked against the references, and what to warn about."""
-    check = check_answer(text, list(gold), timeout=timeout, problem=problem)
+def symbolic_verdict(text: str, gold: Sequence[str], timeout: float, problem: str = "",
+                     left_out: frozenset[str] = frozenset()) -> tuple[AnswerVerdict, list[str]]:
+    """The final answer found in `text` checked against the references (without the readings
+    `left_out`), and what to warn about."""
+    check = check_answer(text, list(gold), timeout=timeout, problem=problem, left_out=left_out)
     return answer_verdict(check, gold), answer_warnings(check, gold, timeout)

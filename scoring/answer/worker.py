@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import resource
 import signal
 import sys
@@ -23,7 +24,17 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
-from scoring.parse.differ import ANSWER_POINTS, Coordinate, Sample, differ_at_points
+from scoring.parse.differ import (
+    ANSWER_POINTS,
+    POSITIVE_POINTS,
+    Coordinate,
+    Sample,
+    agree_at_points,
+    differ_at_points,
+)
+
+# The constant of integration as math-verify reads it (it lowercases `C`): c, c_1, c_{1}.
+_CONSTANT = re.compile(r"^c(?:_\{?\d\}?)?$")
 
 _DELIMITED = ("$", "\\(", "\\[", "\\boxed")
 
@@ -36,24 +47,30 @@ def wrap(answer: str) -> str:
     return f"${text}$"
 
 
-def compare(golds: list[str], pred: str, precision: int) -> bool | None:
-    """True if `pred` equals any gold, False if none does, None when nothing could be parsed."""
+def compare(golds: list[str], pred: str, precision: int) -> bool | None | str:
+    """True if `pred` equals any gold, False if none does, None when nothing could be parsed;
+    the name of a reading of `WORKER_READINGS` when math-verify equates none but that reading
+    equates one."""
     from math_verify import parse, verify
 
     parsed_pred = parse(wrap(pred), parsing_timeout=None)
     if not parsed_pred:
         return None
     decided = False
+    equated: set[str] = set()
     for gold in golds:
         parsed_gold = parse(wrap(gold), parsing_timeout=None)
         if not parsed_gold:
             continue
         decided = True
-        if differ_at_sample_points(parsed_gold, parsed_pred):
-            continue
-        same = verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None)
-        if same and _same_scale(parsed_gold, parsed_pred):
-            return True
+        if not differ_at_sample_points(parsed_gold, parsed_pred):
+            same = verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None)
+            if same and _same_scale(parsed_gold, parsed_pred):
+                return True
+        equated |= {name for name, reads in WORKER_READINGS if reads(parsed_gold, parsed_pred)}
+    for name, _ in WORKER_READINGS:
+        if name in equated:
+            return name
     return False if decided else None
 
 
@@ -85,19 +102,86 @@ def differ_at_sample_points(gold: list[object], pred: list[object]) -> bool:
     symbols = sorted(a.free_symbols | b.free_symbols, key=str)
     if not symbols:
         return False
+    return differ_at_points(_at(a, symbols), _at(b, symbols), len(symbols), ANSWER_POINTS) is True
 
-    def at(expr: sympy.Expr) -> Callable[[tuple[Coordinate, ...]], Sample | None]:
-        def value(probe: tuple[Coordinate, ...]) -> Sample | None:
-            values = {symbol: sympy.Float(v) for symbol, v in zip(symbols, probe, strict=False)}
-            try:
-                found = complex(expr.evalf(15, subs=values))
-            except Exception:  # noqa: BLE001 - sympy fails in many ways; the screen then says nothing
-                return None
-            return found if math.isfinite(found.real) and math.isfinite(found.imag) else None
 
-        return value
+def _at(expr: object, symbols: list[object]) -> Callable[[tuple[Coordinate, ...]], Sample | None]:
+    """`expr`'s value at a point (one coordinate per symbol, in order) by sympy in 15-digit
+    floats; None when it fails or is not finite."""
+    import sympy
 
-    return differ_at_points(at(a), at(b), len(symbols), ANSWER_POINTS) is True
+    def value(probe: tuple[Coordinate, ...]) -> Sample | None:
+        values = {symbol: sympy.Float(v) for symbol, v in zip(symbols, probe, strict=False)}
+        try:
+            found = complex(expr.evalf(15, subs=values))  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - sympy fails in many ways; the reading then says nothing
+            return None
+        return found if math.isfinite(found.real) and math.isfinite(found.imag) else None
+
+    return value
+
+
+def agree_on_positive_values(gold: list[object], pred: list[object]) -> bool:
+    """Whether two formulas in the same letters take the same value at every sample point of the
+    positive reals (`scoring.parse.differ.POSITIVE_POINTS`), where math-verify found them
+    different.
+
+    The letters of a final answer in words name lengths, angles, rates and counts, positive
+    unless the answer says otherwise; math-verify leaves `arctan(2h/a)` and
+    `arccos(a/sqrt(4h^2+a^2))` apart because they differ for a negative `a`, a difference no
+    grader of a pyramid's angle marks. An answer that writes an absolute value or a sign has
+    said otherwise (`|x|` against `x`), and is left to math-verify; so are numbers (no letter),
+    equations, sets, matrices, and answers in different letters.
+    """
+    import sympy
+
+    a, b = gold[0], pred[0]
+    if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)) or a.is_Matrix or b.is_Matrix:
+        return False
+    symbols = sorted(a.free_symbols, key=str)
+    if not symbols or set(symbols) != b.free_symbols:
+        return False
+    if any(e.has(sympy.Abs, sympy.sign) for e in (a, b)):
+        return False
+    return agree_at_points(_at(a, symbols), _at(b, symbols), len(symbols), POSITIVE_POINTS)
+
+
+def _integration_constant(expr: object) -> object | None:
+    """The one symbol that `expr` adds as a constant of integration (`+ C`), else None."""
+    import sympy
+
+    found = [s for s in expr.free_symbols if _CONSTANT.match(s.name)]  # type: ignore[attr-defined]
+    if len(found) != 1 or sympy.diff(expr, found[0]) != 1:
+        return None
+    return found[0]
+
+
+def differ_by_a_constant(gold: list[object], pred: list[object]) -> bool:
+    """Whether two antiderivatives, each written with its constant of integration (`+ C`),
+    differ by a constant where math-verify found them different.
+
+    Two antiderivatives of one function differ by a constant, so a grader accepts either:
+    `ln|tan(x/2 + pi/8)| + C` and the same integral written through `tan(x/2)`. Tested at the
+    screen's sample points (`ANSWER_POINTS`, within (0, 1.2), where a piecewise constant seldom
+    jumps): the difference of the two without their constants takes one value at every point.
+    Answers without a constant of integration, or in different letters, are not read here.
+    """
+    import sympy
+
+    a, b = gold[0], pred[0]
+    if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)):
+        return False
+    ca, cb = _integration_constant(a), _integration_constant(b)
+    if ca is None or cb is None:
+        return False
+    fa, fb = a.subs(ca, 0), b.subs(cb, 0)
+    symbols = sorted(fa.free_symbols, key=str)
+    if not symbols or set(symbols) != fb.free_symbols:
+        return False
+    gap = _at(fa - fb, symbols)
+    first = gap(ANSWER_POINTS.points[0])
+    return first is not None and agree_at_points(
+        gap, lambda _: first, len(symbols), ANSWER_POINTS)
 
 
 def _same_scale(gold: list[object], pred: list[object]) -> bool:
@@ -113,6 +197,14 @@ def _same_scale(gold: list[object], pred: list[object]) -> bool:
         return abs(complex(sympy.N(a / b, 15)) - 1) <= 0.25
     except (TypeError, ValueError):
         return True
+
+
+# Readings the worker tries where math-verify finds two parsed answers different, in order;
+# `compare` answers with the name of the first that equates them (`scoring.answer.routes`).
+WORKER_READINGS: tuple[tuple[str, Callable[[list[object], list[object]], bool]], ...] = (
+    ("antiderivative", differ_by_a_constant),
+    ("positive_values", agree_on_positive_values),
+)
 
 
 def _die_with_parent(parent: int, every: float = 0.5) -> None:

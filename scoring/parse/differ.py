@@ -73,6 +73,21 @@ ANSWER_POINTS = SamplePoints(
     give_up_on_failure=True,
 )
 
+# Final answers math-verify calls different, evaluated as at `ANSWER_POINTS` but at five points
+# spread over (0.3, 2.9): equality on the positive reals (`scoring.answer.worker.agree_on_positive
+# _values`) needs every point to agree, so more points and a wider spread than the screen's.
+POSITIVE_POINTS = SamplePoints(
+    points=(
+        (0.4127, 1.3719, 2.2291, 0.8857, 1.7793, 2.6127),
+        (1.8413, 0.5507, 1.1923, 2.4561, 0.3371, 1.6949),
+        (2.7187, 2.0459, 0.6633, 1.4683, 2.3257, 0.9261),
+        (1.0537, 2.8843, 1.9411, 0.3967, 1.2389, 2.1571),
+        (2.3101, 0.7213, 2.7749, 1.6217, 0.5939, 1.3303),
+    ),
+    tolerance=1e-9,
+    give_up_on_failure=True,
+)
+
 MAX_SYMBOLS = len(STEP_POINTS.points[0])
 
 
@@ -123,6 +138,24 @@ def differ_at_points(
         if not ratios:
             return False
         return any(_relative_gap(r, ratios[0]) > config.tolerance for r in ratios)
+    return True
+
+
+def agree_at_points(
+    value_a: Callable[[tuple[Coordinate, ...]], Sample | None],
+    value_b: Callable[[tuple[Coordinate, ...]], Sample | None],
+    variables: int,
+    config: SamplePoints,
+) -> bool:
+    """True only when both functions are evaluated at every sample point and agree at each: the
+    strict counterpart of `differ_at_points`, which calls one agreeing point "not different"."""
+    if not 0 < variables <= len(config.points[0]):
+        return False
+    for probe in config.points:
+        va = value_a(probe)
+        vb = None if va is None else value_b(probe)
+        if va is None or vb is None or _relative_gap(va, vb) > config.tolerance:
+            return False
     return True
 
 

@@ -67,3 +67,16 @@ def test_a_context_takes_the_interval_of_the_calibration_it_is_given():
     report = Grader(context).grade(GradeRequest(problem=ODD_SUM, mode="offline",
                                                 solution="Let a = 3 and b = 5. Then a + b = 8."))
     assert report.score_interval is None and report.needs_review
+
+
+def test_a_context_may_grade_without_some_answer_readings():
+    """The calibration grades its own data without the readings written from its failures."""
+    request = GradeRequest(mode="offline", problem="Which odd primes are sums of two squares?",
+                           solution="By Fermat's theorem on sums of two squares, they are the "
+                                    "primes $p = 4k + 1$.",
+                           reference_answer="p \\equiv 1 \\pmod{4}")
+    every = Grader(Context(embedder=bag_of_words)).grade(request)
+    fewer = Grader(Context(embedder=bag_of_words,
+                           answer_left_out=frozenset({"congruence"}))).grade(request)
+    assert every.answer.correct is True
+    assert fewer.answer.correct is False

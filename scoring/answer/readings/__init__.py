@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from scoring.answer.clean import bare, is_prose, too_long
 from scoring.answer.extract import find_answer
 from scoring.answer.readings.bases import compare_base_numbers
+from scoring.answer.readings.congruence import compare_congruences
 from scoring.answer.readings.numbers import (
     compare_clock_times,
     compare_quantities,
@@ -52,6 +53,7 @@ READINGS: tuple[tuple[str, Reading], ...] = (
     ("clock_time", compare_clock_times),
     ("plain_number", compare_quantities),
     ("base_number", compare_base_numbers),
+    ("congruence", compare_congruences),
     ("matrix", compare_matrices),
     ("multi_part", compare_parts),
     ("approximation", compare_approximation),

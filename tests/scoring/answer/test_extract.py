@@ -87,6 +87,10 @@ def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
         ("We add them: \\boxed{15}", "15", True),
         ("最终答案：【7】", "7", True),
         ("Final Answer: 42", "42", True),
+        # 最终答案 marks an answer as "Final Answer" does, with or without 【】
+        ("由上，x = 2。\n最终答案：$\\frac{1}{2}$", "\\frac{1}{2}", True),
+        ("最终答案是 $x + 1$。", "x + 1", True),
+        ("所以集合为所求。最终答案：\\[\\{ n \\mid n > 3 \\}\\]", "\\{ n \\mid n > 3 \\}", True),
         ("We are done.\n# Answer\n\n8", "8", True),
         ("Therefore the answer is 11.", "11", True),
         ("Réponse : 5", "5", True),

@@ -42,3 +42,32 @@ def test_the_screen_never_changes_verifys_equalities():
              (r"\text{odd}", "odd"), (r"\frac{x^2 - 1}{x - 1}", "x + 1")]
     for gold, pred in pairs:
         assert compare([gold], pred, 6) is verify(_parsed(gold), _parsed(pred))
+
+
+@pytest.mark.parametrize(("gold", "pred", "reading"), [
+    # two antiderivatives a constant apart: sin^2 x = (1 - cos 2x) / 2
+    (r"\sin^2 x + C", r"-\frac{1}{2}\cos 2x + C", "antiderivative"),
+    (r"\ln|x| + C", r"\ln|3x| + C", "antiderivative"),
+    (r"\arctan x + C", r"-\arctan\frac{1}{x} + C_1", "antiderivative"),  # a constant on x > 0
+    # equal where the letters are positive: lengths, as a pyramid's angle
+    (r"\arccos\frac{a}{\sqrt{4h^2 + a^2}}", r"\arctan\frac{2h}{a}", "positive_values"),
+    (r"\sqrt{a^2 b^2}", "a b", "positive_values"),
+])
+def test_the_workers_readings_equate_what_math_verify_leaves_apart(gold, pred, reading):
+    assert not verify(_parsed(gold), _parsed(pred))
+    assert compare([gold], pred, 6) == reading
+
+
+@pytest.mark.parametrize(("gold", "pred"), [
+    (r"\sin^2 x + C", r"\cos^2 x + C"),  # a function apart, not a constant
+    (r"x^2 + C", "x^2 + 2"),  # one side has no constant of integration
+    (r"x^2 + C", r"x^3 + C"),
+    ("|x|", "x"),  # an absolute value says the sign matters
+    (r"\sqrt{x^2}", "-x"),
+    ("a + b", "a + c"),  # other letters
+    ("x + 1", "x + 2"),
+    ("3", "4"),  # numbers: math-verify's
+    ("x = 2", "x = 3"),
+])
+def test_the_workers_readings_leave_different_answers_different(gold, pred):
+    assert compare([gold], pred, 6) is False
