@@ -39,7 +39,7 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _TIMEOUT = object()
 # What a comparison came to: equal, different, undecided (None), out of time, or equal by one of
 # the worker's own readings where math-verify found no equality (`scoring.answer.worker
-# .WORKER_READINGS`: the reading's name).
+# .AFTER_MATH_VERIFY`: the reading's name).
 WorkerReading = Literal["antiderivative", "positive_values"]
 WORKER_READINGS: tuple[WorkerReading, ...] = get_args(WorkerReading)
 Outcome = bool | None | Literal["timeout"] | WorkerReading

@@ -49,7 +49,7 @@ def wrap(answer: str) -> str:
 
 def compare(golds: list[str], pred: str, precision: int) -> bool | None | str:
     """True if `pred` equals any gold, False if none does, None when nothing could be parsed;
-    the name of a reading of `WORKER_READINGS` when math-verify equates none but that reading
+    the name of a reading of `AFTER_MATH_VERIFY` when math-verify equates none but that reading
     equates one."""
     from math_verify import parse, verify
 
@@ -67,8 +67,8 @@ def compare(golds: list[str], pred: str, precision: int) -> bool | None | str:
             same = verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None)
             if same and _same_scale(parsed_gold, parsed_pred):
                 return True
-        equated |= {name for name, reads in WORKER_READINGS if reads(parsed_gold, parsed_pred)}
-    for name, _ in WORKER_READINGS:
+        equated |= {name for name, reads in AFTER_MATH_VERIFY if reads(parsed_gold, parsed_pred)}
+    for name, _ in AFTER_MATH_VERIFY:
         if name in equated:
             return name
     return False if decided else None
@@ -200,8 +200,9 @@ def _same_scale(gold: list[object], pred: list[object]) -> bool:
 
 
 # Readings the worker tries where math-verify finds two parsed answers different, in order;
-# `compare` answers with the name of the first that equates them (`scoring.answer.routes`).
-WORKER_READINGS: tuple[tuple[str, Callable[[list[object], list[object]], bool]], ...] = (
+# `compare` answers with the name of the first that equates them (`scoring.answer.pool
+# .WORKER_READINGS` names them for the parent; `scoring.answer.routes` routes them).
+AFTER_MATH_VERIFY: tuple[tuple[str, Callable[[list[object], list[object]], bool]], ...] = (
     ("antiderivative", differ_by_a_constant),
     ("positive_values", agree_on_positive_values),
 )

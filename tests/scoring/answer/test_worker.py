@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from math_verify import parse, verify
 
-from scoring.answer.worker import compare, differ_at_sample_points, wrap
+from scoring.answer.pool import WORKER_READINGS
+from scoring.answer.worker import AFTER_MATH_VERIFY, compare, differ_at_sample_points, wrap
 
 
 def _parsed(answer: str) -> list[object]:
@@ -71,3 +72,7 @@ def test_the_workers_readings_equate_what_math_verify_leaves_apart(gold, pred, r
 ])
 def test_the_workers_readings_leave_different_answers_different(gold, pred):
     assert compare([gold], pred, 6) is False
+
+
+def test_the_parent_knows_every_reading_the_worker_answers_with():
+    assert tuple(name for name, _ in AFTER_MATH_VERIFY) == WORKER_READINGS
