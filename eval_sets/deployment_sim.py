@@ -128,8 +128,10 @@ def metrics(reports: Sequence[dict[str, Any]], items: Sequence[Item]) -> tuple[f
     return mae, corr
 
 
-def split(items: Sequence[Item], seed: int, work: Path) -> dict[str, Any]:
-    """One simulated deployment; the figures on B, shipped and recalibrated."""
+def split(items: Sequence[Item], seed: int, work: Path,
+          weight: str | None = None) -> dict[str, Any]:
+    """One simulated deployment; the figures on B, shipped and recalibrated (`weight`: the
+    corrections' weight passed to `stepgrade calibrate`, None for its default)."""
     import subprocess
 
     a = [i for i in items if group(i.problem, seed) == "A"]
@@ -146,8 +148,10 @@ def split(items: Sequence[Item], seed: int, work: Path) -> dict[str, Any]:
                             json={"step_labels": item.labels, "score": item.score,
                                   "reviewer": "simulation"}).raise_for_status()
             shipped = grade(client, url, b)
-            run = subprocess.run([*calibrate_command(), "--corrections", url, "--out", str(out)],
-                                 check=False, capture_output=True, text=True, timeout=1800)
+            chosen = ["--weight", weight] if weight else []
+            run = subprocess.run([*calibrate_command(), "--corrections", url, "--out", str(out),
+                                  *chosen], check=False, capture_output=True, text=True,
+                                 timeout=1800)
             if run.returncode != 0:
                 raise RuntimeError(f"calibrate failed: {run.stderr.strip()}")
         with service(work / f"store-{seed}-new", out) as url:
@@ -170,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--half", choices=list(HALVES), default="check",
                         help="the half simulated (develop on fit; report check)")
     parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
+    parser.add_argument("--weight", help="the corrections' weight for stepgrade calibrate (a "
+                        "number or cv; default: the command's own)")
     args = parser.parse_args(argv)
     path = args.data / "stepmathbench_dev.jsonl"
     if not path.is_file():
@@ -181,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="stepgrade-sim-") as tmp:
         for seed in range(args.splits):
-            r = split(items, seed, Path(tmp))
+            r = split(items, seed, Path(tmp), args.weight)
             rows.append(r)
             if args.verbose:
                 print(r["log"], file=sys.stderr)
