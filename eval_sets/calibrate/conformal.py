@@ -36,7 +36,8 @@ MIN_CELL = 20  # fewer grades than this: the cell borrows its parent's statistic
 MIN_SPREAD = 0.5  # points; keeps a near-perfect cell from dividing by almost nothing
 NOMINAL_LEVELS = tuple(round(0.4 + 0.01 * i, 2) for i in range(56))  # 0.40 .. 0.95
 FLOOR = 0.75  # out-of-fold coverage every cell keeps when the pooled target is met
-TARGET_UNFLAGGED = 0.55  # max_width is the smallest width leaving this share unflagged (fit half)
+TARGET_UNFLAGGED = 0.55  # max_width: the smallest width leaving this share unflagged (fit half,
+# its groups weighed alike: `balanced_unflagged`)
 
 
 @dataclass(frozen=True)
@@ -293,6 +294,20 @@ def fit_model(graded: Sequence[Graded], *, weighted: bool = True,
                              llm_cells=llm_cells)
     for width in range(11):
         trial = replace(model, max_width=width)
-        if 1 - sum(assess(g.features, trial).needs_review for g in offline) / len(offline) >= target_unflagged:
+        if balanced_unflagged(offline, trial) >= target_unflagged:
             return trial
     return model
+
+
+def balanced_unflagged(graded: Sequence[Graded], model: UncertaintyModel) -> float:
+    """The share of `graded` that `model` leaves unflagged, its three groups weighed alike:
+    right answers, wrong answers, and the grades that rest on their steps (proofs, open-ended
+    solutions, no answer verdict). Weighed as the fit half mixes them, the share would hold only
+    for that mix: where wrong answers or proofs are commoner, as in a class that struggles, a
+    width fitted to flag a share of the fit half flags more."""
+    groups: dict[str, list[bool]] = {}
+    for g in graded:
+        kind = cell_of(g.features)
+        group = kind if kind in ("right", "wrong") else "steps"
+        groups.setdefault(group, []).append(not assess(g.features, model).needs_review)
+    return sum(sum(flags) / len(flags) for flags in groups.values()) / len(groups)

@@ -9,6 +9,7 @@ import pytest
 from eval_sets.calibrate.conformal import (
     MIN_CELL,
     Graded,
+    balanced_unflagged,
     conformal_bounds,
     fit_cell,
     fit_model,
@@ -134,3 +135,17 @@ def test_cell_fit_coverage_grows_with_the_level() -> None:
     shares = [sum(fitted.covered(level).values()) / 30 for level in (0.4, 0.6, 0.8, 0.9)]
     assert shares == sorted(shares) and shares[0] < shares[-1]
     assert fitted.lowest_level(0.5) <= fitted.lowest_level(0.8)
+
+
+def test_the_width_flag_spends_its_share_alike_on_each_group() -> None:
+    """Many right answers, which no width flags, must not license flagging most wrong answers:
+    each group (right, wrong, the step-only grades) weighs a third of the share left unflagged."""
+    items = [graded(i, "right", 10, 10) for i in range(120)]
+    items += [graded(200 + i, "wrong", i % 9, (i * 5) % 9, steps=3 + i % 6) for i in range(40)]
+    items += [graded(300 + i, "proof", 9, 4 + i % 7) for i in range(20)]
+    model = fit_model(items, target_unflagged=0.55)
+    assert balanced_unflagged(items, model) >= 0.55
+    wrong = [assess(g.features, model).needs_review for g in items if g.features.verdict == "wrong"]
+    assert 0 < sum(wrong) / len(wrong) <= 0.35
+    plain_share = 1 - sum(assess(g.features, model).needs_review for g in items) / len(items)
+    assert plain_share > 0.55  # as the fit half mixes them, more is left than the target
