@@ -97,6 +97,8 @@ class WireChatOpenAI(BaseChatOpenAI):
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                          run_manager: AsyncCallbackManagerForLLMRun | None = None,
                          **kwargs: Any) -> ChatResult:
+        """The library's chat-completions branch, its `ChatResult` built here rather than in a
+        worker thread (see the module's note)."""
         payload = self._get_request_payload(messages, stop=stop, **kwargs)
         if "extra_body" not in payload or "response_format" in payload:  # not this class's path
             return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
