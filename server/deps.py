@@ -1,4 +1,9 @@
-"""Dependency aliases for routes (the FastAPI full-stack template's `deps.py`)."""
+"""Dependency aliases for routes (the FastAPI full-stack template's `deps.py`).
+
+Those that only read the app's state are coroutines: FastAPI runs a plain function dependency in
+a worker thread, a thread hop each per request. `get_session` opens a database session, so it
+stays a plain generator there.
+"""
 
 from __future__ import annotations
 
@@ -18,22 +23,22 @@ from server.store.engine import GradeStore
 from server.store.recording import Recorder
 
 
-def get_grader(request: Request) -> Grader:
+async def get_grader(request: Request) -> Grader:
     """The process's grader, built once at start-up."""
     return request.app.state.grader
 
 
-def get_service(request: Request) -> GradingService:
+async def get_service(request: Request) -> GradingService:
     """The grading service: limits, deadline and the offline fallback around the grader."""
     return request.app.state.service
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     """The settings the service started with."""
     return request.app.state.settings
 
 
-def get_metrics(request: Request) -> Metrics:
+async def get_metrics(request: Request) -> Metrics:
     """The Prometheus metrics of this process."""
     return request.app.state.metrics
 
@@ -44,7 +49,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
 
 
-def get_store(request: Request) -> GradeStore:
+async def get_store(request: Request) -> GradeStore:
     """The grade store; 503 `store_off` when the service keeps no grades."""
     store: GradeStore | None = request.app.state.store
     if store is None:
@@ -58,7 +63,7 @@ def get_session(store: Annotated[GradeStore, Depends(get_store)]) -> Iterator[Se
         yield session
 
 
-def get_recorder(request: Request, owner: Annotated[str, Depends(get_owner)]) -> Recorder:
+async def get_recorder(request: Request, owner: Annotated[str, Depends(get_owner)]) -> Recorder:
     """What stores a finished grade for the caller, before the answer leaves."""
     calibration = request.app.state.settings.calibration
     return Recorder(request.app.state.store, owner, calibration.name if calibration else None)

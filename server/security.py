@@ -1,4 +1,8 @@
-"""Client authentication: `X-API-Key` when keys are configured, compared in constant time."""
+"""Client authentication: `X-API-Key` when keys are configured, compared in constant time.
+
+The dependencies are coroutines (nothing in them blocks): FastAPI runs a plain function
+dependency in a worker thread, a thread hop each per request.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +19,8 @@ api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False,
                               description="Required when STEPGRADE_API_KEYS is set.")
 
 
-def require_api_key(request: Request,
-                    key: Annotated[str | None, Depends(api_key_header)]) -> None:
+async def require_api_key(request: Request,
+                          key: Annotated[str | None, Depends(api_key_header)]) -> None:
     """401 unless `key` matches a configured key; open when no keys are configured."""
     keys = request.app.state.settings.api_keys
     if not keys:
@@ -39,7 +43,7 @@ def owner_id(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def get_owner(request: Request, key: Annotated[str | None, Depends(api_key_header)]) -> str:
+async def get_owner(request: Request, key: Annotated[str | None, Depends(api_key_header)]) -> str:
     """The caller's owner id; routes check the key itself with `require_api_key`."""
     if not request.app.state.settings.api_keys:
         return DEFAULT_OWNER

@@ -14,6 +14,13 @@ API was not enough:
   no longer replay; the payload hook runs after the cache key is taken. Figures: a `json_schema`
   call cost 3.5 ms of CPU, 2.6 ms with the format fields moved; moving the messages saves
   0.12 ms more a request.
+- `WireChatOpenAI._agenerate` is the library's own chat-completions branch of `_agenerate` (the
+  one a payload without `response_format` takes: the SDK's `create`, its errors translated by
+  langchain-openai's handlers), except that the `ChatResult` is built on the event loop: the
+  library hands `_create_chat_result` to a worker thread, a thread hop per call (four a grade)
+  for a few tens of microseconds of work. Measured here: 0.28 ms of CPU a call sequentially
+  through the hop. Anything else (the responses API, a payload that keeps `response_format`)
+  goes to the library's `_agenerate` as it is.
 - `split_structured` takes apart the `RunnableSequence` that `with_structured_output` returns:
   the model bound for the method (`first`) and its output parser (`last`), run apart so that
   the caller has the raw message, the parsed value or the parsing error. The public
@@ -41,13 +48,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import openai
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatResult
 from langchain_core.runnables import Runnable, RunnableSequence
-from langchain_openai.chat_models.base import BaseChatOpenAI
+from langchain_openai.chat_models.base import (
+    BaseChatOpenAI,
+    _add_gateway_metadata,
+    _handle_openai_api_error,
+    _handle_openai_bad_request,
+)
 
 
 def answers_json_schema_by_tools(model_name: str) -> bool:
@@ -80,6 +93,34 @@ class WireChatOpenAI(BaseChatOpenAI):
         payload["extra_body"] = {**(payload.get("extra_body") or {}), **wire}
         payload["messages"] = []
         return payload
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
+                         **kwargs: Any) -> ChatResult:
+        """The library's chat-completions branch, its `ChatResult` built here rather than in a
+        worker thread (see the module's note)."""
+        payload = self._get_request_payload(messages, stop=stop, **kwargs)
+        if "extra_body" not in payload or "response_format" in payload:  # not this class's path
+            return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        raw_response = None
+        try:
+            raw_response = await self.async_client.with_raw_response.create(**payload)
+            response = raw_response.parse()
+        except openai.BadRequestError as err:
+            _handle_openai_bad_request(err)
+            raise
+        except openai.APIError as err:
+            _handle_openai_api_error(err)
+            raise
+        except Exception as err:
+            if raw_response is not None and hasattr(raw_response, "http_response"):
+                err.response = raw_response.http_response  # type: ignore[attr-defined]
+            raise
+        generation_info: dict[str, Any] = {}
+        if self.include_response_headers and hasattr(raw_response, "headers"):
+            generation_info = {"headers": dict(raw_response.headers)}
+        _add_gateway_metadata(generation_info, raw_response)
+        return self._create_chat_result(response, generation_info)
 
 
 def request_payload(model: BaseChatOpenAI, messages: LanguageModelInput,

@@ -10,6 +10,7 @@ import asyncio
 import inspect
 import json
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, nullcontext
 from typing import Any
 
@@ -28,6 +29,7 @@ from agent.llm.config import LlmConfig
 from agent.llm.factory import make_chat_model
 from agent.llm.langchain_adapter import (
     WIRE_FIELDS,
+    WireChatOpenAI,
     answers_json_schema_by_tools,
     llm_type,
     replay_key,
@@ -223,3 +225,87 @@ def test_a_model_without_structured_outputs_is_asked_by_tools_and_not_degraded()
     assert not report.meta.degraded
     assert methods == {"function_calling"}
     assert {op.method for op in report.meta.llm_operations} == {"function_calling"}
+
+
+TOOL_REPLY = {**REPLY, "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+    "role": "assistant", "content": None, "tool_calls": [{
+        "id": "call_1", "type": "function",
+        "function": {"name": "segmentation", "arguments": '{"steps": ["a", "b"]}'}}]}}]}
+CUT_REPLY = {**REPLY, "system_fingerprint": "fp", "service_tier": "default",
+             "choices": [{"index": 0, "finish_reason": "length", "logprobs": None,
+                          "message": {"role": "assistant", "content": '{"answer": "4', "refusal": None}}],
+             "usage": {"prompt_tokens": 3, "completion_tokens": 9, "total_tokens": 12,
+                       "prompt_tokens_details": {"cached_tokens": 1},
+                       "completion_tokens_details": {"reasoning_tokens": 2}}}
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """The loop's default executor, counting the calls handed to it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.submitted = 0
+
+    def submit(self, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        return super().submit(*args, **kwargs)
+
+
+def _generations(generate: Any, response: httpx.Response) -> tuple[Any, dict[str, Any], int]:
+    """(the ChatResult or the exception raised, the request that reached the wire, thread hops)."""
+    model = make_chat_model(LlmConfig(base_url=BASE, model="m"))
+    structured = model.with_structured_output(
+        schema_for("segmentation", "json_schema", None), method="json_schema", max_tokens=50)
+    bound, _ = split_structured(structured)
+    assert isinstance(bound, RunnableBinding)
+    kwargs = {k: v for k, v in bound.kwargs.items() if k != "ls_structured_output_format"}
+    executor = CountingExecutor()
+
+    async def run() -> Any:
+        asyncio.get_running_loop().set_default_executor(executor)
+        for _ in range(2):  # counted from the second: the SDK's first request of a
+            executor.submitted = 0  # client reads the platform in a thread, once
+            try:
+                outcome = await generate(model, PROMPT, **kwargs)
+            except Exception as err:  # noqa: BLE001 - compared with the library's
+                outcome = err
+        return outcome
+
+    with respx.mock(assert_all_called=True) as mock:
+        route = mock.post(f"{BASE}/chat/completions").mock(return_value=response)
+        outcome = asyncio.run(run())
+    request = route.calls[-1].request
+    sent = {"body": json.loads(request.content), "headers": dict(request.headers)}
+    return outcome, sent, executor.submitted
+
+
+def _same(outcome: Any) -> Any:
+    if isinstance(outcome, Exception):
+        return type(outcome), str(outcome)
+    return ([(g.message.model_dump(), g.generation_info) for g in outcome.generations],
+            outcome.llm_output)
+
+
+@pytest.mark.parametrize("response", [
+    httpx.Response(200, json=REPLY), httpx.Response(200, json=TOOL_REPLY),
+    httpx.Response(200, json=CUT_REPLY),
+    httpx.Response(200, text="<html>gateway</html>", headers={"content-type": "text/html"}),
+    httpx.Response(200, json={"object": "error"}),
+    httpx.Response(400, json={"error": {"message": "response_format is not supported"}}),
+    httpx.Response(404, json={"error": {"message": "no such model"}}),
+    httpx.Response(429, json={"error": {"message": "slow down"}}),
+    httpx.Response(500, json={"error": {"message": "boom"}}),
+], ids=["content", "tool-call", "cut-off", "html", "no-choices", "400", "404", "429", "500"])
+def test_agenerate_answers_as_the_library_does_without_a_thread(response):
+    """WireChatOpenAI._agenerate is the library's chat-completions branch with the result built
+    on the event loop: the same request, the same ChatResult or error, no executor call."""
+    ours, our_request, our_hops = _generations(WireChatOpenAI._agenerate, response)
+    library, library_request, library_hops = _generations(BaseChatOpenAI._agenerate, response)
+    assert our_request == library_request
+    assert _same(ours) == _same(library), (
+        "langchain-openai's _agenerate now answers otherwise than WireChatOpenAI._agenerate, "
+        "its copy of the chat-completions branch: update it (agent/llm/langchain_adapter.py)")
+    assert our_hops == 0
+    if library_hops == 0 and not isinstance(library, Exception):
+        pytest.fail("langchain-openai's _agenerate no longer builds its result in a worker "
+                    "thread: WireChatOpenAI._agenerate can go")
