@@ -74,8 +74,8 @@ ANSWER_POINTS = SamplePoints(
 )
 
 # Final answers math-verify calls different, evaluated as at `ANSWER_POINTS` but at five points
-# spread over (0.3, 2.9): equality on the positive reals (`scoring.answer.worker.agree_on_positive
-# _values`) needs every point to agree, so more points and a wider spread than the screen's.
+# spread over (0.3, 2.9): equality on the positive reals (`agree_on_positive_values` in
+# `scoring.answer.worker`) needs every point to agree, so more points and a wider spread.
 POSITIVE_POINTS = SamplePoints(
     points=(
         (0.4127, 1.3719, 2.2291, 0.8857, 1.7793, 2.6127),
