@@ -67,7 +67,8 @@ def compare(golds: list[str], pred: str, precision: int) -> bool | None | str:
             same = verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None)
             if same and _same_scale(parsed_gold, parsed_pred):
                 return True
-        equated |= {name for name, reads in AFTER_MATH_VERIFY if reads(parsed_gold, parsed_pred)}
+        equated |= {name for name, reads in AFTER_MATH_VERIFY
+                    if name not in equated and reads(parsed_gold, parsed_pred)}
     for name, _ in AFTER_MATH_VERIFY:
         if name in equated:
             return name
