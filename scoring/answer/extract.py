@@ -11,7 +11,14 @@ import re
 from dataclasses import dataclass
 
 from scoring.answer.clean import bare, is_prose
-from scoring.parse.lexicon import ANSWER_WORDS, FINAL_ANSWER_WORDS, OTHER_ANSWER_WORDS
+from scoring.parse.enumeration import enumeration_start
+from scoring.parse.lexicon import (
+    ANSWER_WORDS,
+    FINAL_ANSWER_WORDS,
+    NO_WORDS,
+    OTHER_ANSWER_WORDS,
+    YES_WORDS,
+)
 from scoring.parse.mathspans import math_spans, strip_math
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
@@ -36,7 +43,12 @@ _NUMBER = re.compile(r"\\frac\s*\{[^{}]+\}\s*\{[^{}]+\}|-?\d[\d,]*(?:\.\d+)?(?:/
 _LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
 _SENTENCE_END = re.compile(r"\.\s|。|；|;")
+_FULL_STOP = re.compile(r"\.\s|\.$|。")
+_VERDICT_FIRST = re.compile(
+    r"(?:" + "|".join(sorted(map(re.escape, YES_WORDS + NO_WORDS), key=len, reverse=True))
+    + r")(?:的)?\s*[,，;；、]", re.IGNORECASE)
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
+_INNER_DOLLAR = re.compile(r"(?<!\\)\$")
 _DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
 # What may stand between two parts of one answer: spacing, delimiters, commas, "and"/"or",
 # and a variable's label ("\boxed{3} and \(y = \boxed{4}\)").
@@ -51,11 +63,18 @@ _OPERATOR = re.compile(r"(?<=[\d)\s])(?:[-+*/×÷]|\\times|\\cdot|\\div)")
 
 
 def _clean(answer: str) -> str | None:
+    """The answer without its enclosing math delimiters and closing punctuation; math spans
+    joined by words (`$x<1$ 或 $x>2$`) keep theirs, or the words would sit inside the math."""
     text = answer.strip()
-    text = _DELIMITERS.sub("", text).strip()
+    text = _unwrap(text)
     text = text.rstrip("。.，,;；").strip()
-    text = _DELIMITERS.sub("", text).strip()
+    text = _unwrap(text)
     return text or None
+
+
+def _unwrap(text: str) -> str:
+    inner = _DELIMITERS.sub("", text).strip()
+    return text if _INNER_DOLLAR.search(inner) else inner
 
 
 def joined(text: str, spans: list[tuple[int, int, str]]) -> str | None:
@@ -111,10 +130,14 @@ def _value_in(clause: str) -> str:
 
 
 def _after_marker(text: str) -> str:
-    """The answer after a marker: the leading math span, else the value in the sentence."""
+    """The answer after a marker: the leading math span, else the value in the sentence; a
+    sentence that opens with a verdict word is the answer as written, to its full stop (in
+    "不是；5" and "yes, 3" the verdict is one part of the answer, the value another)."""
     line = next((ln for ln in text.splitlines() if ln.strip()), "").lstrip("*_:： ")
     if m := _LEADING_MATH.match(line):
         return next(g for g in m.groups() if g is not None)
+    if _VERDICT_FIRST.match(line):
+        return _FULL_STOP.split(line, 1)[0]
     return _value_in(_SENTENCE_END.split(line, 1)[0])
 
 
@@ -154,8 +177,8 @@ def find_answer(text: str) -> FoundAnswer:
     In order: the last `\\boxed{}`/`\\fbox{}` (with the boxes just before it that only "and",
     commas or spacing separate), StepMathBench's `最终答案：【...】`, "Final Answer:", PRM800K's
     "# Answer", "the answer is", "Answer:", "答案是/为", GSM8K's "####" (a marker that closes
-    its sentence marks what the sentence stated before it); then, unmarked, the right-hand side
-    of the last line's equation, then the last number.
+    its sentence marks what the sentence stated before it); then, unmarked, the answers the last
+    line enumerates, the right-hand side of the last line's equation, then the last number.
     """
     if not text or not text.strip():
         return FoundAnswer(None, False)
@@ -201,12 +224,16 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     """What an unmarked answer may be, from the last `lines` non-empty lines.
 
     A solution that never marks its answer usually states it in its closing sentence, but not
-    always as the last number: the spans stated together as one multi-part answer, each side of
+    always as the last number. A last line that states its answers under enumeration marks
+    ("综上，(1)3；(2)4", `scoring.parse.enumeration`) gives that answer alone; otherwise the
+    candidates are the spans stated together as one multi-part answer, each side of
     each math span's equations (the last first) and the whole equation, then the numbers written
     in the prose. A calculation (`52 + 24 + 44 + 48`) is not a result, nor a number inside a
     formula (the 2 of `F_{k+2}`).
     """
     tail = "\n".join([ln for ln in text.splitlines() if ln.strip()][-lines:])
+    if parts := _enumerated(tail):
+        return [parts]  # the closing line's whole answer; a part of it alone is not
     spans = [(s, e, tail[s:e]) for s, e in math_spans(tail)]
     found: list[str] = []
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
@@ -220,7 +247,16 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     return unique[:limit]
 
 
+def _enumerated(text: str) -> str | None:
+    """The enumerated answer (every part) that the last line of `text` ends with, or None."""
+    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    start = enumeration_start(last)
+    return None if start is None else _clean(last[start:])
+
+
 def _fallback(text: str) -> str | None:
+    if enumerated := _enumerated(text):
+        return enumerated
     last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
     spans = [a or b for a, b in _MATH_INLINE.findall(last)]
     if spans and (m := _EQ_RHS.search(spans[-1])):

@@ -40,7 +40,7 @@ _TIMEOUT = object()
 # What a comparison came to: equal, different, undecided (None), out of time, or equal by one of
 # the worker's own readings where math-verify found no equality (`scoring.answer.worker
 # .AFTER_MATH_VERIFY`: the reading's name).
-WorkerReading = Literal["antiderivative", "positive_values"]
+WorkerReading = Literal["antiderivative", "positive_values", "solution_set"]
 WORKER_READINGS: tuple[WorkerReading, ...] = get_args(WorkerReading)
 Outcome = bool | None | Literal["timeout"] | WorkerReading
 _DECIDED = (True, False, None, *WORKER_READINGS)

@@ -13,7 +13,8 @@ few routes that err alike:
 - `text`: verdict words and option letters;
 - `math_verify`: math-verify decided, or a reading of its worker equated two formulas it parsed
   (`antiderivative`: two antiderivatives a constant apart; `positive_values`: two formulas that
-  agree on the positive reals; `scoring.answer.worker`).
+  agree on the positive reals; `solution_set`: an interval and a condition on one variable that
+  are one set of reals; `scoring.answer.worker`).
 
 A route's precision is the share of its verdicts (equal or not) that agreed with human graders,
 measured on the fit half of the labelled answer pairs and of the development solutions by
@@ -64,6 +65,7 @@ ROUTE_OF_READING: dict[str, AnswerRoute] = {
     "math_verify": "math_verify",
     "antiderivative": "math_verify",
     "positive_values": "math_verify",
+    "solution_set": "math_verify",
 }
 
 

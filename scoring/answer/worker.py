@@ -22,8 +22,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import FrameType
 
+from scoring.answer.solution_sets import same_solution_set
 from scoring.parse.differ import (
     ANSWER_POINTS,
     POSITIVE_POINTS,
@@ -67,12 +69,21 @@ def compare(golds: list[str], pred: str, precision: int) -> bool | None | str:
             same = verify(parsed_gold, parsed_pred, float_rounding=precision, timeout_seconds=None)
             if same and _same_scale(parsed_gold, parsed_pred):
                 return True
+        pair = Parsed(gold, parsed_gold), Parsed(pred, parsed_pred)
         equated |= {name for name, reads in AFTER_MATH_VERIFY
-                    if name not in equated and reads(parsed_gold, parsed_pred)}
+                    if name not in equated and reads(*pair)}
     for name, _ in AFTER_MATH_VERIFY:
         if name in equated:
             return name
     return False if decided else None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """An answer as written and as math-verify parsed it."""
+
+    text: str
+    values: list[object]
 
 
 def _transcendental(expr: object) -> bool:
@@ -122,7 +133,7 @@ def _at(expr: object, symbols: list[object]) -> Callable[[tuple[Coordinate, ...]
     return value
 
 
-def agree_on_positive_values(gold: list[object], pred: list[object]) -> bool:
+def agree_on_positive_values(gold: Parsed, pred: Parsed) -> bool:
     """Whether two formulas in the same letters take the same value at every sample point of the
     positive reals (`scoring.parse.differ.POSITIVE_POINTS`), where math-verify found them
     different.
@@ -136,7 +147,7 @@ def agree_on_positive_values(gold: list[object], pred: list[object]) -> bool:
     """
     import sympy
 
-    a, b = gold[0], pred[0]
+    a, b = gold.values[0], pred.values[0]
     if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)) or a.is_Matrix or b.is_Matrix:
         return False
     symbols = sorted(a.free_symbols, key=str)
@@ -157,7 +168,7 @@ def _integration_constant(expr: object) -> object | None:
     return found[0]
 
 
-def differ_by_a_constant(gold: list[object], pred: list[object]) -> bool:
+def differ_by_a_constant(gold: Parsed, pred: Parsed) -> bool:
     """Whether two antiderivatives, each written with its constant of integration (`+ C`),
     differ by a constant where math-verify found them different.
 
@@ -169,7 +180,7 @@ def differ_by_a_constant(gold: list[object], pred: list[object]) -> bool:
     """
     import sympy
 
-    a, b = gold[0], pred[0]
+    a, b = gold.values[0], pred.values[0]
     if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)):
         return False
     ca, cb = _integration_constant(a), _integration_constant(b)
@@ -200,12 +211,24 @@ def _same_scale(gold: list[object], pred: list[object]) -> bool:
         return True
 
 
+def same_set(gold: Parsed, pred: Parsed) -> bool:
+    """Whether an interval and a condition, or two conditions, are one set of reals
+    (`scoring.answer.solution_sets`), where math-verify found them different."""
+    from math_verify import parse
+
+    def read(text: str) -> list[object]:
+        return list(parse(text, parsing_timeout=None))
+
+    return same_solution_set((gold.text, gold.values), (pred.text, pred.values), read)
+
+
 # Readings the worker tries where math-verify finds two parsed answers different, in order;
 # `compare` answers with the name of the first that equates them (`scoring.answer.pool
 # .WORKER_READINGS` names them for the parent; `scoring.answer.routes` routes them).
-AFTER_MATH_VERIFY: tuple[tuple[str, Callable[[list[object], list[object]], bool]], ...] = (
+AFTER_MATH_VERIFY: tuple[tuple[str, Callable[[Parsed, Parsed], bool]], ...] = (
     ("antiderivative", differ_by_a_constant),
     ("positive_values", agree_on_positive_values),
+    ("solution_set", same_set),
 )
 
 

@@ -180,6 +180,10 @@ ANSWER_WORDS = ("answer", "答案")
 # `scoring.steps.segment` does not cut steps at them: only the answer readers look for them.
 OTHER_ANSWER_WORDS = ("réponse", "respuesta", "antwort", "答")
 FINAL_ANSWER_WORDS = ("final answer", "最终答案")
+# Verdict words an answer to a yes/no question is (synonyms share a polarity).
+YES_WORDS = ("yes", "true", "correct", "是", "是的", "对", "正确", "成立", "存在", "能", "可以", "可能")
+NO_WORDS = ("no", "false", "incorrect", "wrong", "否", "不是", "不对", "错", "错误", "不正确", "不成立",
+            "不存在", "不能", "不可以", "不可能")
 # Currency written as letters before an amount; the signs are `CURRENCY_SIGNS`.
 CURRENCY_CODES = ("US$", "RMB", "USD", "EUR")
 # One-letter units: a unit only where the context says so (inside a rate `m/s`, alone after an

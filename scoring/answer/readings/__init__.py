@@ -28,11 +28,14 @@ from scoring.answer.readings.parts import (
     compare_worded_parts,
     name_of,
     read_parts,
+    worded_parts,
 )
 from scoring.answer.readings.words import compare_choices, compare_yes_no
+from scoring.parse.enumeration import enumerated_parts
 
 Reading = Callable[[str, str], bool | None]
 
+_CONDITION = re.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|leqslant|geqslant)(?![A-Za-z])")
 _MATH_DELIMITER = re.compile(r"(?<!\\)\$.*?(?<!\\)\$|\\\(|\\\[|\\boxed|\\begin\{", re.DOTALL)
 
 
@@ -76,9 +79,12 @@ def read_pair(
 def stated_answer(text: str) -> str:
     """The answer a text written in words states (`scoring.answer.extract`), else the text itself.
 
-    Texts with math delimiters are left whole: math-verify finds the answer in those itself.
+    Texts with math delimiters are left whole: math-verify finds the answer in those itself; so
+    are answers of several parts (`(1) 是 (2) 5`, `不是；5`), whose every part is the answer, and
+    conditions (`x<1或x>2`, `a 的取值范围是 a>2`), whose numbers are bounds, not the answer.
     """
-    if not is_prose(text) or _MATH_DELIMITER.search(text):
+    if not is_prose(text) or _MATH_DELIMITER.search(text) or enumerated_parts(text) is not None \
+            or worded_parts(text) is not None or _CONDITION.search(text):
         return text
     return find_answer(text).text or text
 

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from scoring.answer.clean import bare, too_long
 from scoring.answer.tolerance import COMPUTED_REL_TOL, MIN_SIGNIFICANT
+from scoring.parse.enumeration import enumerated_parts
 from scoring.parse.lexicon import CJK, CURRENCY_CODES, CURRENCY_SIGNS, DEGREE_MARK, SHORT_UNITS
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluate
@@ -262,8 +263,9 @@ def numeric_value(text: str) -> Value | None:
     if (q := read_quantity(text)) is not None:
         return q
     written = bare(text)
-    if not _CLOSED.search(written) or _RELATION.search(written) or "\\boxed" in written:
-        return None
+    if not _CLOSED.search(written) or _RELATION.search(written) or "\\boxed" in written \
+            or enumerated_parts(written) is not None:
+        return None  # an enumerated answer is its parts, not their product
     expr = parse_math(written)
     if expr is None or expr.free_symbols:
         return None

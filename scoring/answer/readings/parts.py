@@ -11,6 +11,8 @@
   (`cells_equal`): numbers by value (`1/2` is `0.5`), any other entry by its text without spacing;
   two numbers that differ make the matrices unequal, an entry read neither way leaves the pair to
   math-verify.
+- An answer enumerated by the problem's question marks ("(1) 3 (2) 4", "①是 ②5";
+  `scoring.parse.enumeration`) is ordered: part k answers question k.
 - A multi-part answer that mixes verdict words with values ("是，3", "No; 2, 5") is compared part
   by part in order (`compare_worded_parts`): a verdict word equals a word of the same polarity
   (是 / 对 / yes, 不是 / 否 / no), a value equals the same value. Human graders accept the parts
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from scoring.answer.clean import bare, normalise, too_long
 from scoring.answer.readings.numbers import Value, numeric_value, read_quantity, values_equal
 from scoring.answer.readings.words import yes_no
+from scoring.parse.enumeration import enumerated_parts
 
 _OPEN, _CLOSE = "([{", ")]}"
 _STRONG_SEPARATOR = re.compile(r"\s*[;；]\s*")
@@ -141,6 +144,10 @@ def read_parts(text: str) -> Parts | None:
     written = bare(text)
     if read_quantity(written) is not None or "\\boxed" in written:
         return None  # one number; several boxes are math-verify's to join
+    if (enumerated := enumerated_parts(written)) is not None:
+        values, names = _named(enumerated)
+        distinct = all(names) and len(set(names)) == len(names)
+        return Parts(tuple(values), True, "", tuple(names) if distinct else ())
     name, value = name_of(written)
     written = _as_vector(value if name and _enclosed(_as_vector(value)) else written)
     enclosed = _enclosed(written)
@@ -228,17 +235,21 @@ def compare_worded_parts(gold: str, pred: str) -> bool | None:
     """Two multi-part answers of which at least one part is a verdict word and every other part
     a number, compared in order part by part (module docstring); None for anything else, so a
     verdict followed by its explanation ("Yes, as 3 > 2") is left to the verdict reading."""
-    sides = []
-    for text in (gold, pred):
-        parts = read_parts(text)
-        if parts is None or len(parts.values) < 2 or parts.names:
-            return None
-        words = [yes_no(v) is not None for v in parts.values]
-        if not any(words) or not all(w or numeric_value(v) is not None
-                                     for w, v in zip(words, parts.values, strict=True)):
-            return None
-        sides.append(parts.values)
-    return cells_equal(*sides)
+    g, p = worded_parts(gold), worded_parts(pred)
+    return None if g is None or p is None else cells_equal(g, p)
+
+
+def worded_parts(text: str) -> tuple[str, ...] | None:
+    """The parts of a multi-part answer of verdict words and numbers, at least one a word
+    ("是，3"), or None."""
+    parts = read_parts(text)
+    if parts is None or len(parts.values) < 2 or parts.names:
+        return None
+    words = [yes_no(v) is not None for v in parts.values]
+    if not any(words) or not all(w or numeric_value(v) is not None
+                                 for w, v in zip(words, parts.values, strict=True)):
+        return None
+    return parts.values
 
 
 def compare_parts(gold: str, pred: str) -> bool | None:

@@ -9,12 +9,9 @@ from __future__ import annotations
 import re
 
 from scoring.answer.clean import bare, too_long
-from scoring.parse.lexicon import ANSWER_WORDS, OTHER_ANSWER_WORDS
+from scoring.parse.lexicon import ANSWER_WORDS, NO_WORDS, OTHER_ANSWER_WORDS, YES_WORDS
 
-_YES = ("yes", "true", "correct", "是", "是的", "对", "正确", "成立", "存在", "能", "可以", "可能")
-_NO = ("no", "false", "incorrect", "wrong", "否", "不是", "不对", "错", "错误", "不正确", "不成立",
-       "不存在", "不能", "不可以", "不可能")
-_POLARITY = {w: True for w in _YES} | {w: False for w in _NO}
+_POLARITY = {w: True for w in YES_WORDS} | {w: False for w in NO_WORDS}
 _LATIN_VERDICT = re.compile(r"^(" + "|".join(w for w in _POLARITY if w.isascii()) + r")(?:[,.;:!]|$)")
 _CJK_VERDICT = re.compile(
     r"^(" + "|".join(sorted((w for w in _POLARITY if not w.isascii()), key=len, reverse=True))

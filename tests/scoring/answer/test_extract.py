@@ -3,6 +3,7 @@ winning), then guesses among the closing lines, marked unanchored."""
 
 import pytest
 
+from scoring.answer.compare import check_answer
 from scoring.answer.extract import (
     FoundAnswer,
     answer_candidates,
@@ -137,3 +138,31 @@ def test_a_computation_is_not_a_result(expr, expected):
 )
 def test_answer_candidates_come_from_the_closing_lines(text, expected):
     assert answer_candidates(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "anchored"),
+    [
+        # an unmarked closing line that enumerates its answers states all of them
+        ("由题意可得。\n综上，(1)3；(2)4", "(1)3；(2)4", False),
+        ("所以答案：(1) 是 (2) 5", "(1) 是 (2) 5", False),
+        ("Final answer: (1) yes (2) 5", "(1) yes (2) 5", True),
+        # a verdict word after a marker is one part of the answer, the value another
+        ("答案是：不是；5。", "不是；5", True),
+        ("The answer is no, because 3 > 2.", "no, because 3 > 2", True),
+        ("The answer is 12.", "12", True),
+        ("由(1)(2)得 x=3", "3", False),  # cited equations are not the answer's parts
+        # math spans joined by words keep their delimiters (else the words sit inside the math)
+        ("最终答案：【$x<1$ 或 $x>2$】", "$x<1$ 或 $x>2$", True),
+    ],
+)
+def test_answers_of_several_parts_are_found_whole(text, expected, anchored):
+    assert find_answer(text) == FoundAnswer(expected, anchored)
+
+
+def test_an_enumerated_closing_line_is_the_only_candidate():
+    """A part of the answer alone is not the answer: `5` must not match `不是;5` when the
+    solution says `是` for the first question."""
+    assert answer_candidates("所以 (1) 是 (2) 5") == ["(1) 是 (2) 5"]
+    assert check_answer("所以 (1) 是 (2) 5", "不是;5").correct is False
+    assert check_answer("所以 (1) 是 (2) 5", "是;5").correct is True

@@ -97,6 +97,24 @@ def test_worded_parts_come_before_the_verdict_word():
 
 
 @pytest.mark.parametrize(
+    ("gold", "pred", "verdict", "reading"),
+    [
+        ("3;4", "(1)3 (2)4", True, "multi_part"),  # part k answers question k
+        ("(1)3 (2)4", "(1)4 (2)3", False, "multi_part"),  # not the product 24 on both sides
+        ("(1)3 (2)4", "24", False, "multi_part"),
+        ("(1)3 (2)4", "①3②4", True, "multi_part"),
+        ("(1) a=2 (2) b=3", "b=3, a=2", True, "multi_part"),  # named parts match by name
+        ("是;5", "(1) 是 (2) 5", True, "worded_parts"),
+        ("(1) 是 (2) 5", "（1）不是；（2）5", False, "worded_parts"),  # not "5" against "5"
+        ("不是;5", "5", False, "math_verify"),  # a verdict and a value, not the value alone
+    ],
+)
+def test_multi_part_answers_are_compared_part_by_part(gold, pred, verdict, reading):
+    result = compare_answers(gold, pred)
+    assert (result.verdict, result.reading) == (verdict, reading)
+
+
+@pytest.mark.parametrize(
     ("text", "value"),
     [
         ("10.1_2", 2.5),
@@ -132,3 +150,20 @@ def test_base_numbers(gold, pred, verdict):
     assert compare_base_numbers(gold, pred) is verdict
     if verdict is not None:
         assert compare_answers(gold, pred).reading == "base_number"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("2", "x<1或x>2"),  # a bound of the condition is not its value
+        ("3", "x>1 且 x<3"),
+        ("2", "a 的取值范围是 a>2"),
+    ],
+)
+def test_a_condition_is_not_restated_as_its_bound(gold, pred):
+    assert compare_answers(gold, pred).verdict is False
+
+
+def test_an_interval_equals_its_condition():
+    result = compare_answers(r"(-\infty,1)\cup(2,+\infty)", "x<1或x>2")
+    assert (result.verdict, result.reading, result.route) == (True, "solution_set", "math_verify")

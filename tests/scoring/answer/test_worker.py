@@ -53,6 +53,12 @@ def test_the_screen_never_changes_verifys_equalities():
     # equal where the letters are positive: lengths, as a pyramid's angle
     (r"\arccos\frac{a}{\sqrt{4h^2 + a^2}}", r"\arctan\frac{2h}{a}", "positive_values"),
     (r"\sqrt{a^2 b^2}", "a b", "positive_values"),
+    # an interval and the condition that describes it
+    (r"(-\infty, 1) \cup (2, +\infty)", "x<1或x>2", "solution_set"),
+    (r"[2, +\infty)", r"a \geq 2", "solution_set"),
+    (r"(1, 3)", r"x > 1 \text{ and } x < 3", "solution_set"),
+    (r"x \in (0, 1)", "0 < x < 1", "solution_set"),
+    (r"(-\infty, -1] \cup [3, +\infty)", r"\{x \mid x \le -1 或 x \ge 3\}", "solution_set"),
 ])
 def test_the_workers_readings_equate_what_math_verify_leaves_apart(gold, pred, reading):
     assert not verify(_parsed(gold), _parsed(pred))
@@ -69,6 +75,11 @@ def test_the_workers_readings_equate_what_math_verify_leaves_apart(gold, pred, r
     ("x + 1", "x + 2"),
     ("3", "4"),  # numbers: math-verify's
     ("x = 2", "x = 3"),
+    (r"[2, +\infty)", "x > 2"),  # an end point in or out
+    (r"(1, 3)", "x > 1 或 x < 3"),  # "or" is a union, "and" an intersection
+    (r"(-\infty, -1] \cup [3, +\infty)", r"x \le -1 或 x > 3"),
+    ("a > 2", "x > 2"),  # two conditions on different variables
+    ("x > 2", "x > 2 或 y > 1"),  # a condition on two variables is not a set of reals
 ])
 def test_the_workers_readings_leave_different_answers_different(gold, pred):
     assert compare([gold], pred, 6) is False
