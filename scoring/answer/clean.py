@@ -32,7 +32,8 @@ _TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za
 _SPACED_WRAPPER = re.compile(r"\\(text|mathrm|textrm|textbf|mbox)\s+\{")
 _SINGLE_BACKSLASH = re.compile(r"(?<!\\)\\(?!\\)")
 _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
-_SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"))
+_SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"),
+             ("∞", r"\infty "), ("∪", r"\cup "), ("∩", r"\cap "))
 MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading looks at them
 
 
@@ -42,7 +43,7 @@ def clean_answer(answer: str) -> str:
     JSON written without escaping turns `\\frac` into a form feed plus "rac" (likewise `\\b`,
     `\\v`, `\\a`); an answer escaped twice has every backslash doubled (`\\\\sqrt{5}`);
     `\\text {cm}` is `\\text{cm}`; `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are
-    display variants.
+    display variants; ∞, ∪ and ∩ typed as characters are the commands math-verify reads.
     """
     text = "".join(_CONTROL.get(ch, ch) for ch in answer)
     if _DOUBLED_COMMAND.search(text) and not _SINGLE_BACKSLASH.search(text):

@@ -15,6 +15,7 @@ from scoring.parse.enumeration import enumeration_start
 from scoring.parse.lexicon import (
     ANSWER_WORDS,
     FINAL_ANSWER_WORDS,
+    LEAD_WORDS,
     NO_WORDS,
     OTHER_ANSWER_WORDS,
     YES_WORDS,
@@ -43,6 +44,22 @@ _NUMBER = re.compile(r"\\frac\s*\{[^{}]+\}\s*\{[^{}]+\}|-?\d[\d,]*(?:\.\d+)?(?:/
 _LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
 _SENTENCE_END = re.compile(r"\.\s|。|；|;")
+# Formulas written in prose without delimiters, which a sentence states whole: an interval or a
+# union of them ("范围是[1,2)", "(1,+∞)"), a condition on a variable ("a 的取值范围是 a>2").
+_END = r"[-+]?(?:\d+(?:\.\d+)?|∞|\\infty)"
+_ONE_INTERVAL = r"[\[(（]\s*" + _END + r"\s*[,，]\s*" + _END + r"\s*[\])）]"
+_PLAIN_INTERVAL = re.compile(_ONE_INTERVAL + r"(?:\s*(?:∪|\\cup)\s*" + _ONE_INTERVAL + ")*")
+_SIGN = r"\s*(?:<=?|>=?|≤|≥|\\[lg]eq?(?![A-Za-z]))\s*"
+_PLAIN_CONDITION = re.compile(
+    r"(?:" + _END + _SIGN + r")?(?<![A-Za-z])[A-Za-z](?![A-Za-z])" + _SIGN + _END)
+_SENTENCE_STOP = re.compile(r"(?<=[.!?])\s+|[。！？]")
+_LEAD = re.compile(r"^(?:(?:" + "|".join(LEAD_WORDS) + r")(?![A-Za-z])\s*[,，:：]?\s*)+",
+                   re.IGNORECASE)
+_JOINING = re.compile(r"\b(?:or|and)\b|或者|或|且|和", re.IGNORECASE)
+_MAX_STATEMENT = 80
+_ANY_DELIMITER = re.compile(r"\$|\\[()\[\]]")
+_INEQUALITY = re.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z])")
+_RELATION_SIGN = re.compile(r"=|" + _INEQUALITY.pattern)
 _FULL_STOP = re.compile(r"\.\s|\.$|。")
 _VERDICT_FIRST = re.compile(
     r"(?:" + "|".join(sorted(map(re.escape, YES_WORDS + NO_WORDS), key=len, reverse=True))
@@ -125,6 +142,8 @@ def _value_in(clause: str) -> str:
     formulas = [f for f in formulas if not _NAME_ONLY.match(_clean(f) or "")]
     if formulas:
         return formulas[-1]
+    if written := _PLAIN_INTERVAL.findall(clause) or _PLAIN_CONDITION.findall(clause):
+        return written[-1]
     numbers = _NUMBER.findall(strip_math(clause))
     return numbers[0] if numbers else clause
 
@@ -178,7 +197,8 @@ def find_answer(text: str) -> FoundAnswer:
     commas or spacing separate), StepMathBench's `最终答案：【...】`, "Final Answer:", PRM800K's
     "# Answer", "the answer is", "Answer:", "答案是/为", GSM8K's "####" (a marker that closes
     its sentence marks what the sentence stated before it); then, unmarked, the answers the last
-    line enumerates, the right-hand side of the last line's equation, then the last number.
+    line enumerates, the formula its last sentence states, the right-hand side of its last math
+    span's equation, then the last number.
     """
     if not text or not text.strip():
         return FoundAnswer(None, False)
@@ -225,17 +245,21 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
 
     A solution that never marks its answer usually states it in its closing sentence, but not
     always as the last number. A last line that states its answers under enumeration marks
-    ("综上，(1)3；(2)4", `scoring.parse.enumeration`) gives that answer alone; otherwise the
-    candidates are the spans stated together as one multi-part answer, each side of
-    each math span's equations (the last first) and the whole equation, then the numbers written
-    in the prose. A calculation (`52 + 24 + 44 + 48`) is not a result, nor a number inside a
-    formula (the 2 of `F_{k+2}`).
+    ("综上，(1)3；(2)4", `scoring.parse.enumeration`), or whose last sentence states a condition
+    in plain text ("所以 1<a<2。"), gives that answer alone; otherwise the candidates are the
+    relation the last sentence states in plain text ("So x = 2 or x = 3."), the spans stated
+    together as one multi-part answer, each side of each math span's equations (the last first)
+    and the whole equation, then the numbers written in the prose. A calculation (`52 + 24 +
+    44 + 48`) is not a result, nor a number inside a formula (the 2 of `F_{k+2}`).
     """
     tail = "\n".join([ln for ln in text.splitlines() if ln.strip()][-lines:])
     if parts := _enumerated(tail):
         return [parts]  # the closing line's whole answer; a part of it alone is not
+    statement = _closing_statement(tail)
+    if statement and _INEQUALITY.search(statement):
+        return [statement]  # a condition: its bounds are not the answer
     spans = [(s, e, tail[s:e]) for s, e in math_spans(tail)]
-    found: list[str] = []
+    found: list[str] = [statement] if statement else []
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
     for _, _, span in reversed(spans):
@@ -247,6 +271,21 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     return unique[:limit]
 
 
+def _closing_statement(text: str) -> str | None:
+    """The relation the last sentence of `text` states in plain text, when that sentence is one
+    ("So x = 2 or x = 3.", "所以 1<a<2。"): its lead word and closing punctuation removed, and
+    nothing but formulas with a relation sign left (their joining words aside). Unmarked answers written without math
+    delimiters are read whole, not as their last number."""
+    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    sentence = next((p for p in reversed(_SENTENCE_STOP.split(last)) if p.strip()), "")
+    statement = _LEAD.sub("", sentence.strip()).strip()
+    if not statement or len(statement) > _MAX_STATEMENT or not re.search(r"\d", statement) \
+            or not _RELATION_SIGN.search(statement) or _ANY_DELIMITER.search(statement) \
+            or is_prose(_JOINING.sub(" ", statement)):
+        return None
+    return _clean(statement)
+
+
 def _enumerated(text: str) -> str | None:
     """The enumerated answer (every part) that the last line of `text` ends with, or None."""
     last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
@@ -255,8 +294,8 @@ def _enumerated(text: str) -> str | None:
 
 
 def _fallback(text: str) -> str | None:
-    if enumerated := _enumerated(text):
-        return enumerated
+    if stated := _enumerated(text) or _closing_statement(text):
+        return stated
     last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
     spans = [a or b for a, b in _MATH_INLINE.findall(last)]
     if spans and (m := _EQ_RHS.search(spans[-1])):

@@ -166,3 +166,50 @@ def test_an_enumerated_closing_line_is_the_only_candidate():
     assert answer_candidates("所以 (1) 是 (2) 5") == ["(1) 是 (2) 5"]
     assert check_answer("所以 (1) 是 (2) 5", "不是;5").correct is False
     assert check_answer("所以 (1) 是 (2) 5", "是;5").correct is True
+
+
+@pytest.mark.parametrize(
+    ("text", "gold", "extracted", "correct"),
+    [
+        # an unmarked relation in plain text is read whole, not as its last number
+        ("Factor: (x-2)(x-3)=0.\nSo x = 2 or x = 3.", "2, 3", "x = 2 or x = 3", True),
+        ("Factor: (x-1)(x-6)=0.\nSo x = 1 or x = 6.", "2, 3", "x = 1 or x = 6", False),
+        ("所以 1<a<2。", "(1,2)", "1<a<2", True),
+        ("所以1<a<2。", "2", "1<a<2", False),  # a condition is not its bound
+        ("So 14 apples.", "14", "14", True),  # no relation: the number, as before
+    ],
+)
+def test_an_unmarked_relation_is_read_whole(text, gold, extracted, correct):
+    check = check_answer(text, gold)
+    assert (check.extracted, check.correct, check.anchored) == (extracted, correct, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "extracted"),
+    [
+        # a sentence after a marker states an interval or a condition written without delimiters
+        # whole, not as its first number
+        ("答：a的取值范围是[1,2)。", "[1,2)"),
+        ("答：所求范围为(1,+∞)", "(1,+∞)"),
+        ("答：范围是(-∞,1)∪(2,+∞)", "(-∞,1)∪(2,+∞)"),
+        ("答：a的取值范围是 a>2", "a>2"),
+        ("答：a的取值范围是-1≤a<3", "-1≤a<3"),
+        ("The answer is the interval [1,2).", "[1,2)"),
+        ("答：共有12个。", "12"),  # no formula: the number, as before
+    ],
+)
+def test_a_formula_written_in_prose_is_the_stated_answer(text, extracted):
+    assert find_answer(text) == FoundAnswer(extracted, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "gold", "correct"),
+    [
+        ("答：a的取值范围是[1,2)。", "(1,2)", False),  # an end point in or out (was "1,2": equal)
+        ("答：a的取值范围是(1,2)。", "(1,2)", True),
+        ("答：所求范围为(1,+∞)", r"(1,+\infty)", True),  # ∞ typed as a character
+        ("答：范围是(-∞,1)∪(2,+∞)", "x<1或x>2", True),
+    ],
+)
+def test_intervals_written_in_prose_are_compared_as_intervals(text, gold, correct):
+    assert check_answer(text, gold).correct is correct
