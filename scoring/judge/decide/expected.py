@@ -21,13 +21,16 @@ from scoring.score.aggregate import expected_score, stepmath_raw
 
 def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
                         depends_on: Sequence[Sequence[int]],
-                        shielded: Sequence[bool], lenience: float = 0.0) -> list[bool]:
-    """Which steps to call wrong: the `k` most likely, with `k` (fewest on a tie) bringing Eq. 1
-    on the labels closest to `expected_score(p_wrong) + lenience`. A step that uses a wrong one
-    earns no point either, unless it is `shielded` (a right final answer)."""
+                        shielded: Sequence[bool], lenience: float = 0.0,
+                        forced: Sequence[bool] | None = None) -> list[bool]:
+    """Which steps to call wrong: the `forced` ones, then the `k` most likely, with `k` (fewest
+    on a tie) bringing Eq. 1 on the labels closest to `expected_score(p_wrong) + lenience`. A
+    step that uses a wrong one earns no point either, unless it is `shielded` (a right final
+    answer)."""
     n = len(p_wrong)
     if n == 0:  # nothing to label (Eq. 1 has no value without steps)
         return []
+    forced = forced or [False] * n
     target = expected_score(p_wrong, problem_type) + lenience
     users: list[list[int]] = [[] for _ in range(n)]
     for j, deps in enumerate(depends_on):
@@ -36,8 +39,9 @@ def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
     cost = _point_costs(n, problem_type)
     points = [True] * n
     raw = stepmath_raw([1.0] * n, problem_type)
-    order = sorted(range(n), key=lambda s: -p_wrong[s])
-    best, best_error = 0, abs(raw - target)
+    order = sorted(range(n), key=lambda s: (not forced[s], -p_wrong[s]))
+    must = sum(forced)
+    best, best_error = 0, abs(raw - target) if not must else float("inf")
     for k, i in enumerate(order, 1):
         stack = [i] if points[i] else []
         raw -= cost[i] if points[i] else 0.0
@@ -48,9 +52,9 @@ def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
                     points[j] = False
                     raw -= cost[j]
                     stack.append(j)
-        if abs(raw - target) < best_error - 1e-9:
+        if k >= must and abs(raw - target) < best_error - 1e-9:
             best, best_error = k, abs(raw - target)
-        if raw <= target + 1e-9:
+        if k >= must and raw <= target + 1e-9:
             break
     chosen = set(order[:best])
     return [i in chosen for i in range(n)]

@@ -2,7 +2,9 @@
 
 A step is `incorrect` when its posterior probability of being wrong reaches the calibrated
 threshold, or, offline in a language calibrated that way, when it is among the most likely wrong
-steps that bring Eq. 1 closest to its expectation (`scoring.judge.decide.expected`).
+steps that bring Eq. 1 closest to its expectation (`scoring.judge.decide.expected`). Offline, a
+step in which a check of measured precision at least `SURE_PRECISION` found an error is
+`incorrect` under either rule (`_sure_error`).
 Otherwise it keeps the model's label in LLM mode, or is `correct` offline (`redundant` when it
 repeats an earlier step). A step that is not wrong in itself but uses the
 result of a wrong step is `meaningless` (StepMathAgent). Validity is 1 - P(wrong): ReasonEval's
@@ -48,6 +50,9 @@ class DecideConfig:
 
 
 DECIDE = DecideConfig()
+# An error kind this precise labels its step by itself offline (`_sure_error`); the bar an answer
+# route must clear to decide labels (`scoring.answer.routes.DECIDE_PRECISION`), for the same reason.
+SURE_PRECISION = 0.8
 
 
 def _sources(found: Sequence[Finding]) -> tuple[EvidenceSource, ...]:
@@ -134,6 +139,7 @@ def decide(
     for i, (mine, post) in enumerate(zip(model, posts, strict=True)):
         wrong = post.p_decide >= threshold if wrong_at is None else wrong_at[i]
         if mine is None:
+            wrong = wrong or _sure_error(post, calibration)
             own = _offline_label(i, post, wrong, evidence, config)
             verdicts.append(replace(own, depends_on=tuple(d + 1 for d in evidence.depends_on[i])))
             continue
@@ -154,8 +160,32 @@ def _offline_wrong(inp: JudgeInput, evidence: Evidence, calibration: Calibration
         return None
     shielded = [any(f.kind == "answer_correct" for f in evidence.at(i))
                 for i in range(len(inp.steps))]
+    forced = [_sure_error(p, calibration) for p in posts]
     return closest_to_expected([p.p_decide for p in posts], inp.problem_type,
-                               evidence.depends_on, shielded, model.lenience)
+                               evidence.depends_on, shielded, model.lenience, forced)
+
+
+def _sure_error(post: StepPosterior, calibration: Calibration) -> bool:
+    """A decisive check found an error of a kind right at least `SURE_PRECISION` of the times
+    it fired on the fit half (a false calculation, a wrong final answer), and the decisive
+    findings together say wrong (support found for the step, a right final answer, can outweigh
+    it).
+
+    Offline, such a finding labels its step wrong whatever the prior says: on the threshold, or
+    first among the steps chosen to meet the expected score (there, a false product in step 1
+    and a wrong final answer built on it made only the final step wrong, the likelier one, and
+    the Tree-of-Error rooted the mistake in the wrong step). The prior's length and position
+    weights were fitted on model-written solutions whose steps are long and whose first steps
+    restate the problem: on a student's short first step ("3 x 12 = 38 apples.") they put a
+    false product below the threshold, extrapolating past the steps they saw; the kind's
+    precision is measured on all its firings. The step's P(wrong) stays the model's: raised to
+    the kind's precision, it ranked the originals of the perturbation set above their
+    perturbations wherever a check misread an original's step (ReasonEval protocol AUC 0.755 ->
+    0.745 fit, 0.756 -> 0.742 check)."""
+    return post.evidence_log_odds > 0 and any(
+        f.polarity == "error" and (stats := calibration.kinds.get(f.kind)) is not None
+        and stats.precision is not None and stats.precision >= SURE_PRECISION
+        for f in post.counted)
 
 
 def _found(post: StepPosterior, polarity: str) -> bool:

@@ -62,11 +62,31 @@ def test_support_weighs_against_an_error_finding():
     both = decide(inp(1), evidence(1, ("calculation_false", 0), ("calculation_true", 0)), CAL)[0][0]
     assert both.p_wrong == pytest.approx((10 / 9) / (1 + 10 / 9))  # odds 1/9 x 20 x 0.5
     assert both.p_wrong < alone.p_wrong
-    strict = Calibration("strict", {"en": StepModel(WEIGHTS, 0.6)}, KINDS)
+    # a kind below SURE_PRECISION: the threshold decides
+    loose = {**KINDS, "calculation_false": KindStats(20, 8, 0.7, 12.0, True)}
+    strict = Calibration("strict", {"en": StepModel(WEIGHTS, 0.6)}, loose)
     verdict = decide(inp(1), evidence(1, ("calculation_false", 0), ("calculation_true", 0)),
                      strict)[0][0]
     assert verdict.label == "correct"
     assert verdict.reason.startswith("calculation_false at 0, but not enough to call the step wrong")
+
+
+def test_a_precise_error_finding_labels_the_step_whatever_the_prior():
+    """A short first step has a low prior in a model fitted on long model-written steps; a
+    false calculation (precision 0.8 >= SURE_PRECISION) still makes it wrong offline, and the
+    reported P(wrong) stays the model's."""
+    low = Calibration("low", {"en": StepModel({**WEIGHTS, "bias": math.log(0.001 / 0.999)}, 0.5)},
+                      KINDS)
+    verdict = decide(inp(1), evidence(1, ("calculation_false", 0)), low)[0][0]
+    assert verdict.p_wrong < 0.05 and verdict.label == "incorrect"
+    assert verdict.reason == "calculation_false at 0"
+    # support that outweighs it (a right final answer) leaves the prior to decide
+    both = decide(inp(1), evidence(1, ("calculation_false", 0), ("answer_correct", 0)), low)[0][0]
+    assert both.label == "correct"
+    # a kind right less often than that decides only through the threshold
+    loose = Calibration("loose", low.models, {**KINDS, "calculation_false":
+                                              KindStats(20, 8, 0.7, 12.0, True)})
+    assert decide(inp(1), evidence(1, ("calculation_false", 0)), loose)[0][0].label == "correct"
 
 
 def test_a_kind_that_only_warns_lowers_validity_but_never_moves_a_label():

@@ -54,3 +54,19 @@ def test_calculation_weighs_the_final_step():
 
 def test_no_steps_no_labels():
     assert closest_to_expected([], "calculation", [], []) == []
+
+
+def test_forced_steps_are_wrong_first_and_the_rest_still_meet_the_expectation():
+    """A step a precise check found wrong (`forced`) is wrong whatever the expectation: with
+    step 1's false product forced, the final step built on it is no longer the one chosen."""
+    p = [0.76, 0.26, 0.82]  # the final step is the most likely wrong
+    chain = [[], [0], [1]]
+    free = closest_to_expected(p, "calculation", chain, [False] * 3)
+    assert free == [False, False, True]  # the expectation alone calls only the final step wrong
+    forced = closest_to_expected(p, "calculation", chain, [False] * 3,
+                                 forced=[True, False, False])
+    assert forced[0]
+    # forcing nothing is the old rule, and no forced step ever goes unlabelled
+    assert closest_to_expected(p, "calculation", chain, [False] * 3, forced=[False] * 3) == free
+    assert closest_to_expected([0.01] * 3, "open_ended", FREE[:3], [False] * 3,
+                               forced=[False, True, False]) == [False, True, False]
