@@ -5,8 +5,9 @@ A range asked for ("求 a 的取值范围", "for which x ...") is answered eithe
 accept both; math-verify parses both but compares an interval with a relation as different
 things. Read here, in the math-verify worker (sympy is loaded there): an answer is a set of reals
 when math-verify reads it as an interval, a union of intervals or `x \\in S`, or when it is a
-condition on one variable: inequalities (chained ones too) joined by "or" / 或 (a union) and by
-"and" / 且 (an intersection), optionally inside set-builder braces `\\{x \\mid ...\\}`. The
+condition on one variable: linear inequalities (chained ones too; an answer states its range
+solved, and sympy may take minutes to solve a polynomial one) joined by "or" / 或 (a union) and
+by "and" / 且 (an intersection), optionally inside set-builder braces `\\{x \\mid ...\\}`. The
 connectives are read from the text, since math-verify reads "x > 1 and x < 3" and "x > 1 or
 x < 3" as the same set of two relations. Two answers are equal when both are such sets, at least
 one is written as a condition, both conditions name the same variable, and the sets are equal;
@@ -67,10 +68,24 @@ def _relation_set(atom: str, parse: Parse) -> tuple[Any, set[Any]] | None:
     symbols = relation.free_symbols
     if len(symbols) != 1:
         return None
+    parts = relation.args if isinstance(relation, sympy.And) else (relation,)
+    if not all(_linear(r.lhs - r.rhs, next(iter(symbols))) for r in parts):
+        return None
     try:
         return relation.as_set(), set(symbols)
     except (NotImplementedError, TypeError, ValueError):
         return None
+
+
+def _linear(expr: Any, symbol: Any) -> bool:
+    """`expr` is a polynomial of degree at most one in `symbol` with real number coefficients."""
+    import sympy
+
+    try:
+        poly = sympy.Poly(expr, symbol)
+    except sympy.PolynomialError:
+        return False
+    return poly.degree() <= 1 and all(c.is_real for c in poly.coeffs())
 
 
 def written_set(values: list[Any]) -> Any | None:
