@@ -52,6 +52,7 @@ _PLAIN_INTERVAL = re.compile(_ONE_INTERVAL + r"(?:\s*(?:∪|\\cup)\s*" + _ONE_IN
 _SIGN = r"\s*(?:<=?|>=?|≤|≥|\\[lg]eq?(?![A-Za-z]))\s*"
 _PLAIN_CONDITION = re.compile(
     r"(?:" + _END + _SIGN + r")?(?<![A-Za-z])[A-Za-z](?![A-Za-z])" + _SIGN + _END)
+_PART_BREAK = re.compile(r"\s*(?:[,，、;；]|以及|和|及|\band\b)\s*", re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"(?<=[.!?])\s+|[。！？]")
 _LEAD = re.compile(r"^(?:(?:" + "|".join(LEAD_WORDS) + r")(?![A-Za-z])\s*[,，:：]?\s*)+",
                    re.IGNORECASE)
@@ -134,7 +135,11 @@ def _value_in(clause: str) -> str:
 
     A clause that opens with a value, or is a formula, is the answer as written ("12 apples",
     "x^2 + 1"); a sentence in words gives its last formula that is not a bare name ("the
-    largest $n$ is $34$"), else its first number ("Janeth paiera encore 220 $ d'ici 12 mois").
+    largest $n$ is $34$"), else an interval or a condition written without delimiters ("范围是
+    [1,2)", "a>2"), else, when its parts (cut at commas, semicolons and "and") each state one
+    number, those numbers as a list ("面积40平方厘米，周长26厘米": `40, 26`, the answers to a
+    question asked in two parts), else its first number ("Janeth paiera encore 220 $ d'ici 12
+    mois").
     """
     if _LEADING_VALUE.match(clause) or not is_prose(clause):
         return clause
@@ -144,7 +149,11 @@ def _value_in(clause: str) -> str:
         return formulas[-1]
     if written := _PLAIN_INTERVAL.findall(clause) or _PLAIN_CONDITION.findall(clause):
         return written[-1]
-    numbers = _NUMBER.findall(strip_math(clause))
+    prose = strip_math(clause)
+    parts = [_NUMBER.findall(p) for p in _PART_BREAK.split(prose) if p.strip()]
+    if len(parts) >= 2 and all(len(found) == 1 for found in parts):
+        return ", ".join(found[0] for found in parts)
+    numbers = _NUMBER.findall(prose)
     return numbers[0] if numbers else clause
 
 

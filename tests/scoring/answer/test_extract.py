@@ -196,6 +196,10 @@ def test_an_unmarked_relation_is_read_whole(text, gold, extracted, correct):
         ("答：a的取值范围是-1≤a<3", "-1≤a<3"),
         ("The answer is the interval [1,2).", "[1,2)"),
         ("答：共有12个。", "12"),  # no formula: the number, as before
+        # parts that each state one number answer a question asked in parts
+        ("答：面积40平方厘米，周长26厘米。", "40, 26"),
+        ("The answer is: Janeth will pay 220 $ in 12 months", "220"),  # one part: its first number
+        ("答：共有3种，分别是红、黄、蓝。", "3"),  # a part without a number: the first number
     ],
 )
 def test_a_formula_written_in_prose_is_the_stated_answer(text, extracted):
