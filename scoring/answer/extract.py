@@ -280,12 +280,17 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     return unique[:limit]
 
 
+def _last_line(text: str) -> str:
+    """The last line of `text` that is not blank ("" for none)."""
+    return next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+
+
 def _closing_statement(text: str) -> str | None:
     """The relation the last sentence of `text` states in plain text, when that sentence is one
     ("So x = 2 or x = 3.", "所以 1<a<2。"): its lead word and closing punctuation removed, and
-    nothing but formulas with a relation sign left (their joining words aside). Unmarked answers written without math
-    delimiters are read whole, not as their last number."""
-    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    nothing but formulas with a relation sign left (their joining words aside). Unmarked answers
+    written without math delimiters are read whole, not as their last number."""
+    last = _last_line(text)
     sentence = next((p for p in reversed(_SENTENCE_STOP.split(last)) if p.strip()), "")
     statement = _LEAD.sub("", sentence.strip()).strip()
     if not statement or len(statement) > _MAX_STATEMENT or not re.search(r"\d", statement) \
@@ -297,7 +302,7 @@ def _closing_statement(text: str) -> str | None:
 
 def _enumerated(text: str) -> str | None:
     """The enumerated answer (every part) that the last line of `text` ends with, or None."""
-    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    last = _last_line(text)
     start = enumeration_start(last)
     return None if start is None else _clean(last[start:])
 
@@ -305,7 +310,7 @@ def _enumerated(text: str) -> str | None:
 def _fallback(text: str) -> str | None:
     if stated := _enumerated(text) or _closing_statement(text):
         return stated
-    last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+    last = _last_line(text)
     spans = [a or b for a, b in _MATH_INLINE.findall(last)]
     if spans and (m := _EQ_RHS.search(spans[-1])):
         return _clean(m.group(1))

@@ -78,7 +78,8 @@ def _relation_set(atom: str, parse: Parse) -> tuple[Any, set[Any]] | None:
 
 
 def _linear(expr: Any, symbol: Any) -> bool:
-    """`expr` is a polynomial of degree at most one in `symbol` with real number coefficients."""
+    """Whether `expr` is linear in `symbol` (degree 0 or 1) with real coefficients, as a range
+    solved for its variable is (`2 \\le a`, `x > \\frac{1}{2}`)."""
     import sympy
 
     try:
