@@ -137,9 +137,26 @@ class Browser:
     # ---- page ---------------------------------------------------------------------------
 
     def goto(self, url: str) -> None:
+        """Navigate, and wait for the new document's load event: the page that was there reads
+        readyState 'complete' too until the navigation commits. A URL that differs from the
+        current one only in its fragment is a same-document navigation (no reload, no loader)."""
         self.events.clear()
-        self.send("Page.navigate", {"url": url})
+        result = self.send("Page.navigate", {"url": url})
+        if result.get("errorText"):
+            raise CdpError(f"cannot open {url}: {result['errorText']}")
+        if result.get("loaderId"):
+            self.wait_event("Page.loadEventFired")
         self.wait("document.readyState === 'complete'")
+
+    def wait_event(self, method: str, timeout: float | None = None) -> dict[str, Any]:
+        """The first event `method` collected since the events were last cleared."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while time.monotonic() < deadline:
+            found = next((e for e in self.events if e.get("method") == method), None)
+            if found is not None:
+                return found
+            self.pump(0.1)
+        raise CdpError(f"no {method} within {timeout or self.timeout} s")
 
     def eval(self, expression: str) -> Any:
         """The value of a JS expression (promises awaited), or CdpError with the page's message."""

@@ -377,7 +377,10 @@ READ_REVIEW = """(() => {
   };
 })()"""
 
+# Shown, and no load in flight: a list still on screen while a reload is pending would be
+# replaced under the next click (pressed on one button, released on its successor: no click).
 QUEUE_LOADED = ("!document.getElementById('queue-list').closest('[hidden]') && "
+                "!document.getElementById('queue-status').textContent.startsWith('Loading') && "
                 "(document.querySelectorAll('#queue-list .queue-item').length > 0 "
                 "|| !document.getElementById('queue-error').hidden)")
 
@@ -523,7 +526,14 @@ def test_the_review_queue_lists_opens_and_corrects_a_grade(page: Browser, servic
     assert corrections[0]["step_labels"] == wanted
     assert corrections[0]["score"] == 4 and corrections[0]["reviewer"] == "teacher-7"
     assert corrections[0]["note"] == "an example is not a proof"
+    page.goto("about:blank")  # the same URL again would only be a fragment navigation
     page.goto(f"{service.url}/review#review/{grade_id}")
+    # Opened by its link with no key yet: the grade and the queue are refused, and say so.
+    page.wait("!document.getElementById('detail-error').hidden "
+              "&& !document.getElementById('queue-error').hidden")
+    refused = page.problems()
+    assert len(refused) == 2 and all("401" in p for p in refused), refused
+    page.events.clear()
     page.eval(f"document.getElementById('api_key').value = {json.dumps(service.api_key)};"
               "document.getElementById('api_key').dispatchEvent(new Event('change'))")
     page.wait(QUEUE_LOADED)
