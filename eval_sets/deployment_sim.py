@@ -128,10 +128,11 @@ def metrics(reports: Sequence[dict[str, Any]], items: Sequence[Item]) -> tuple[f
     return mae, corr
 
 
-def split(items: Sequence[Item], seed: int, work: Path,
-          weight: str | None = None) -> dict[str, Any]:
+def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = None,
+          corrections: int = CORRECTIONS) -> dict[str, Any]:
     """One simulated deployment; the figures on B, shipped and recalibrated (`weight`: the
-    corrections' weight passed to `stepgrade calibrate`, None for its default)."""
+    corrections' weight passed to `stepgrade calibrate`, None for its default; `corrections`:
+    how many grades of the queue the teacher corrects)."""
     import subprocess
 
     a = [i for i in items if group(i.problem, seed) == "A"]
@@ -141,7 +142,7 @@ def split(items: Sequence[Item], seed: int, work: Path,
         with service(work / f"store-{seed}", None) as url:
             reports = grade(client, url, a)
             by_id = {r["meta"]["grade_id"]: i for r, i in zip(reports, a, strict=True)}
-            queued = review_queue(client, url, CORRECTIONS)
+            queued = review_queue(client, url, corrections)
             for grade_id in queued:
                 item = by_id[grade_id]
                 client.post(f"{url}/grades/{grade_id}/corrections",
@@ -176,7 +177,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
     parser.add_argument("--weight", help="the corrections' weight for stepgrade calibrate (a "
                         "number or cv; default: the command's own)")
+    parser.add_argument("--corrections", type=int, default=CORRECTIONS,
+                        help=f"grades of the queue corrected (default {CORRECTIONS}, the issue's)")
     args = parser.parse_args(argv)
+    if args.corrections < 1:
+        parser.error("--corrections must be at least 1")
     path = args.data / "stepmathbench_dev.jsonl"
     if not path.is_file():
         print(f"deployment_sim: {path} not found", file=sys.stderr)
@@ -187,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="stepgrade-sim-") as tmp:
         for seed in range(args.splits):
-            r = split(items, seed, Path(tmp), args.weight)
+            r = split(items, seed, Path(tmp), args.weight, args.corrections)
             rows.append(r)
             if args.verbose:
                 print(r["log"], file=sys.stderr)

@@ -30,16 +30,13 @@ from eval_sets.calibrate.conformal import FOLDS as UNCERTAINTY_FOLDS
 from eval_sets.calibrate.conformal import fit_cell
 from eval_sets.calibrate.correction_rows import Corrected, fold
 from scoring.judge.calibration import ANY_TYPE, Calibration, StepModel
-from scoring.judge.decide.features import step_features
+from scoring.judge.decide.features import GROUP_FEATURES, step_features
 from scoring.judge.decide.labels import decide
 from scoring.schema import StepLabel
 from scoring.score.aggregate import score_solution
 from scoring.score.tree import build_tree
 from scoring.score.uncertainty import CELL_NAMES, Cell, UncertaintyModel, cell_of, uncertainty_of
 
-# The weights every step of a grade shares (the problem type, the answer verdict, the bias).
-GRADE_FEATURES: tuple[str, ...] = (
-    "bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier")
 SHIFTS: tuple[float, ...] = tuple(round(0.5 * k, 1) for k in range(-6, 7))  # log-odds
 PASSES = 2
 LABEL_REFIT = True
@@ -114,27 +111,30 @@ def prior_precision(model: StepModel, x: np.ndarray) -> float:
 
 def refit_score(calibration: Calibration, language: str, corrected: Sequence[Corrected],
                 weight: float) -> StepModel:
-    """Shifts of the grade-level weights (`GRADE_FEATURES`: those every step of a grade
-    shares) that bring the offline score closest to the teachers' scores, at a Gaussian cost
-    toward the shipped weights: minimises `weight * sum |score - teacher's| + n0 v / 2 *
-    ||shift||^2` by coordinate search on a grid (`SHIFTS`); the score is a step function of the
-    weights, so no gradient exists.
+    """A level per group of grades (`GROUP_FEATURES`: answer right, answer wrong, no verdict,
+    proof, open-ended; the shipped models give them no weight) that brings the offline score
+    closest to the teachers' scores, at a Gaussian cost toward no shift: minimises `weight *
+    sum |score - teacher's| + n0 v / 2 * ||shift||^2` by coordinate search on a grid (`SHIFTS`);
+    the score is a step function of the weights, so no gradient exists.
 
     The step labels' likelihood is not what a grade is judged by: the shipped weights already
     maximise it, and a refit on it alone moves the score little (README, "Recalibration from
-    corrections"). These weights set how many steps of a grade the decision calls wrong, which
-    is what a teacher's score corrects."""
+    corrections"). A group's level sets how many steps of its grades the decision calls wrong,
+    which is what a teacher's score corrects. The groups do not overlap, so each one's shift is
+    fitted on its own grades: a shared weight (the bias, or "the answer is wrong", which
+    open-ended grades share with calculations) moved every group it touches at once, and the
+    search stopped where one group's gain was another's loss."""
     model = calibration.model(language)
-    names = [n for n in GRADE_FEATURES if n in model.weights]
-    if weight <= 0 or not names or not corrected:
+    names = list(GROUP_FEATURES)
+    if weight <= 0 or not corrected:
         return model
     x, _ = _design(model, corrected, sorted(model.weights))
     precision = prior_precision(model, x)
     humans = [c.human_score() for c in corrected]
 
     def shifted(delta: dict[str, float]) -> StepModel:
-        weights = {n: round(w + delta.get(n, 0.0), 4) for n, w in model.weights.items()}
-        return replace(model, weights=weights)
+        moved = {n: round(model.weights.get(n, 0.0) + d, 4) for n, d in delta.items() if d}
+        return replace(model, weights={**model.weights, **moved})
 
     def cost(delta: dict[str, float]) -> float:
         trial = replace(calibration, models={**calibration.models, language: shifted(delta)})

@@ -40,7 +40,7 @@ WEIGHTS: tuple[float, ...] = (0.0, 1.0, 4.0, 16.0, 64.0)
 # The default weight of a corrected grade, chosen on simulated deployments over the FIT half of
 # StepMathBench dev (README, "Recalibration from corrections"); `--weight cv` cross-validates
 # it on the corrections instead.
-DEFAULT_WEIGHT = 16.0
+DEFAULT_WEIGHT = 64.0
 
 
 # ------------------------------------------------------------------------------- agreement

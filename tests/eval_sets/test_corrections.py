@@ -91,6 +91,18 @@ def test_the_score_refit_brings_the_scores_toward_the_teachers(reports):
     assert refit_models(shipped, corrected, 0.0).models == shipped.models
 
 
+def test_the_score_refit_shifts_the_level_of_the_corrected_group_alone(reports):
+    """A teacher who marks the proof wrong moves the proofs' level, and no other group's."""
+    proof = next(n for n, s in enumerate(SOLUTIONS) if s[3] == "proof")
+    corrected = read_lines([_line(reports[proof], ["incorrect"] * len(reports[proof]["steps"]),
+                                  0, proof)])
+    shipped = load_calibration()
+    weights = refit_models(shipped, corrected, C.DEFAULT_WEIGHT).models["zh"].weights
+    levels = {n: w for n, w in weights.items() if n.startswith("group:")}
+    assert set(levels) == {"group:proof"} and levels["group:proof"] > 0
+    assert not any(n.startswith("group:") for n in shipped.models["zh"].weights)
+
+
 def test_recalibrate_keeps_other_models_and_sections_and_names_a_new_version(reports):
     shipped = load_calibration()
     result = C.recalibrate(shipped, _all_wrong(reports), 16.0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 from scoring.judge.findings import Finding, FindingKind
 from scoring.judge.input import JudgeInput
@@ -31,6 +32,21 @@ PRIOR_FEATURES: tuple[str, ...] = (
 CONTINUOUS: tuple[str, ...] = (
     "position", "log_steps", "log_chars", "log_numbers", "log_relations", "log_problem_chars",
 )
+
+# The groups whose grades err alike (`eval_sets.runner.risk.group_of` reads the same from a
+# report): the shipped models give them no weight of their own; a refit on a school's
+# corrections may shift one group's level (`eval_sets.calibrate.correction_refit.refit_score`).
+GradeGroup = Literal["answer_right", "answer_wrong", "no_verdict", "proof", "open_ended"]
+GROUP_FEATURES: tuple[str, ...] = tuple(f"group:{g}" for g in get_args(GradeGroup))
+
+
+def grade_group(inp: JudgeInput) -> GradeGroup:
+    """A proof or open-ended solution by its type (its score rests on the steps whatever the
+    answer), a calculation by the answer verdict that decides labels."""
+    if inp.problem_type in ("proof", "open_ended"):
+        return inp.problem_type
+    verdict = inp.answer.deciding
+    return "no_verdict" if verdict is None else "answer_right" if verdict else "answer_wrong"
 
 
 def finding_feature(kind: FindingKind) -> str:
@@ -60,6 +76,7 @@ def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[
         "log_problem_chars": math.log1p(len(inp.problem)),
         "answer_correct_earlier": float(earlier and verdict is True),
         "answer_wrong_earlier": float(earlier and verdict is False),
+        f"group:{grade_group(inp)}": 1.0,
     }
     for finding in findings:
         features[finding_feature(finding.kind)] = 1.0

@@ -10,6 +10,7 @@ import pytest
 
 from scoring.judge import Reliability, decide
 from scoring.judge.calibration import Calibration, KindStats, StepModel
+from scoring.judge.decide.features import GROUP_FEATURES, grade_group, step_features
 from scoring.judge.findings import Evidence, Finding
 from scoring.judge.input import JudgeInput
 from scoring.verdict import AnswerVerdict, StepVerdict
@@ -238,3 +239,27 @@ def test_recalibration_moves_the_reported_probability_never_the_label():
     said, _ = decide(inp(1), evidence(1, ("calculation_false", 0)), cal,
                      [StepVerdict("incorrect", "")], Reliability(0.7, 0.1))
     assert said[0].p_wrong == pytest.approx(1 / (1 + math.exp(-(raw / 2 + math.log(7)))))
+
+
+def test_a_group_level_moves_only_the_grades_of_its_group():
+    """The level a refit on corrections gives one group of grades (`group:<name>`, no weight in
+    a shipped model) changes that group's steps and no other's."""
+    levelled = Calibration("group", {"en": StepModel({**WEIGHTS, "group:proof": math.log(81)},
+                                                     0.5)}, KINDS)
+    proof = JudgeInput("", ["step 0"], "proof", NO_ANSWER)
+    assert decide(proof, evidence(1), levelled)[0][0].p_wrong == pytest.approx(0.9)  # 1/9 x 81
+    assert decide(proof, evidence(1), CAL)[0][0].p_wrong == pytest.approx(0.1)
+    assert decide(inp(1), evidence(1), levelled)[0][0].p_wrong == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize(("kind", "symbolic", "group"), [
+    ("calculation", True, "answer_right"), ("calculation", False, "answer_wrong"),
+    ("calculation", None, "no_verdict"), ("proof", False, "proof"),
+    ("open_ended", True, "open_ended")])
+def test_every_grade_is_in_one_group(kind, symbolic, group):
+    answer = AnswerVerdict("4", ("4",), symbolic)
+    judged = JudgeInput("", ["a", "b"], kind, answer)
+    assert grade_group(judged) == group
+    features = [step_features(judged, i, ()) for i in range(2)]
+    assert all({n for n in f if n.startswith("group:")} == {f"group:{group}"} for f in features)
+    assert {f"group:{group}"} <= set(GROUP_FEATURES)
