@@ -536,7 +536,11 @@ def test_the_review_queue_lists_opens_and_corrects_a_grade(page: Browser, servic
     page.events.clear()
     page.eval(f"document.getElementById('api_key').value = {json.dumps(service.api_key)};"
               "document.getElementById('api_key').dispatchEvent(new Event('change'))")
+    # The key entered, the grade the link names opens by itself.
+    dom = open_detail(page, grade_id)
+    assert dom["error"] is None and [s["teacher"] for s in dom["steps"]] == wanted
     page.wait(QUEUE_LOADED)
+    page.eval("document.getElementById('detail-status').textContent = ''")  # to see it reopen
     page.click(f"#queue-list [data-id='{grade_id}'] button")
     dom = open_detail(page, grade_id)
     assert next(item for item in dom["queue"] if item["id"] == grade_id)["corrected"]

@@ -275,10 +275,16 @@ async function route() {
     queueKey = apiKey();
     queue.reload();
   }
-  const id = hash.slice("review/".length);
-  if (!hash.startsWith("review/") || !id) return;
+  const id = linkedGrade();
+  if (!id) return;
   queue.markSelected(id);
   if (await review.open(id)) $("grade-detail").focus({ preventScroll: false });
+}
+
+/** The grade the location names (#review/<id>), or "". */
+function linkedGrade() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  return hash.startsWith("review/") ? hash.slice("review/".length) : "";
 }
 
 function onTabKey(event) {
@@ -312,13 +318,17 @@ $("detail-back").addEventListener("click", () => {
   entry?.scrollIntoView({ block: "nearest" });
 });
 $("api_key").addEventListener("change", () => {
-  if (view === "review") {
-    queueKey = apiKey();
-    review.close();
-    queue.reload();
-  } else {
+  if (view !== "review") {
     queueKey = null;
+    return;
   }
+  // What is shown was loaded (or refused) with the former key. A grade the link names is opened
+  // again with the new one: a teacher who follows a link and then enters the key sees the grade.
+  queueKey = apiKey();
+  review.close();
+  queue.reload();
+  const id = linkedGrade();
+  if (id) review.open(id);
 });
 
 // ---- start --------------------------------------------------------------------------------
