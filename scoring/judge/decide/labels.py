@@ -131,15 +131,16 @@ def decide(
         raise ValueError(f"{len(model)} model labels for {len(inp.steps)} steps")
     says = [None if m is None else m.label == "incorrect" for m in model]
     posts = posteriors(inp, evidence, calibration, says, reliability)
-    wrong_at = _offline_wrong(inp, evidence, calibration, posts) if all(m is None for m in model) \
-        else None
+    sure = [_sure_error(p, calibration) for p in posts]
+    wrong_at = _offline_wrong(inp, evidence, calibration, posts, sure) \
+        if all(m is None for m in model) else None
     threshold = calibration.model(inp.language).threshold
     verdicts: list[StepVerdict] = []
     warnings: list[str] = []
     for i, (mine, post) in enumerate(zip(model, posts, strict=True)):
         wrong = post.p_decide >= threshold if wrong_at is None else wrong_at[i]
         if mine is None:
-            wrong = wrong or _sure_error(post, calibration)
+            wrong = wrong or sure[i]
             own = _offline_label(i, post, wrong, evidence, config)
             verdicts.append(replace(own, depends_on=tuple(d + 1 for d in evidence.depends_on[i])))
             continue
@@ -151,18 +152,18 @@ def decide(
 
 
 def _offline_wrong(inp: JudgeInput, evidence: Evidence, calibration: Calibration,
-                   posts: Sequence[StepPosterior]) -> list[bool] | None:
+                   posts: Sequence[StepPosterior], sure: Sequence[bool]) -> list[bool] | None:
     """The wrong steps of an offline grade when the language decides them together (Eq. 1 on
-    the labels closest to its expectation); None when each step is decided on the threshold.
-    Kinds that only warn are left out here too: they never move a label."""
+    the labels closest to its expectation), the `sure` ones (`_sure_error`) first; None when
+    each step is decided on the threshold. Kinds that only warn are left out here too: they
+    never move a label."""
     model = calibration.model(inp.language)
     if model.decision != "expected":
         return None
     shielded = [any(f.kind == "answer_correct" for f in evidence.at(i))
                 for i in range(len(inp.steps))]
-    forced = [_sure_error(p, calibration) for p in posts]
     return closest_to_expected([p.p_decide for p in posts], inp.problem_type,
-                               evidence.depends_on, shielded, model.lenience, forced)
+                               evidence.depends_on, shielded, model.lenience, sure)
 
 
 def _sure_error(post: StepPosterior, calibration: Calibration) -> bool:
