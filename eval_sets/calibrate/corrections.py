@@ -104,8 +104,9 @@ class Recalibrated:
     cv: dict[float, float]  # the weight -> cross-validated MAE
     fitted: int  # corrected grades the measured refit was fitted on
     held: int  # corrected grades held back to measure it
-    before: Agreement  # on the held-back fifth, shipped calibration
-    after: Agreement  # on the held-back fifth, new calibration
+    before: Agreement  # on the held-back fifth (in sample: every grade), shipped calibration
+    after: Agreement  # on the held-back fifth (in sample: every grade), new calibration
+    in_sample: bool = False  # no fifth could be held back: measured on the grades fitted on
 
 
 def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
@@ -115,9 +116,16 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
     a new version named.
 
     `weight` None: cross-validated on the corrections not held back (`choose_weight`; the
-    default weight when they span fewer than two folds)."""
+    default weight when they span fewer than two folds).
+
+    When the fifth held back (by problem) is empty, or is every correction, nothing can be
+    measured out of sample: the refit is then measured on the grades it was fitted on, and
+    `in_sample` says so."""
     held = [c for c in corrected if held_back(c.problem)]
-    fit = [c for c in corrected if not held_back(c.problem)] or list(corrected)
+    fit = [c for c in corrected if not held_back(c.problem)]
+    in_sample = not held or not fit
+    if in_sample:
+        held = fit = list(corrected)
     cv: dict[float, float] = {}
     if weight is None:
         if len({fold(c.problem) for c in fit}) >= 2:
@@ -132,7 +140,7 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
         "from": calibration.version, "grades": len(corrected), "weight": weight,
         "prior": "shipped weights, precision = shipped steps x mean p(1-p)"}}
     new = replace(new, meta=meta)
-    return Recalibrated(new, weight, cv, len(fit), len(held), before, after)
+    return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample)
 
 
 def _refit(calibration: Calibration, corrected: Sequence[Corrected], weight: float) -> Calibration:
@@ -195,13 +203,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"calibrate: {err}", file=sys.stderr)
         return 2
     result = recalibrate(calibration, corrected, weight)
-    print(f"corrections: {len(corrected)} grades; measured fitting on {result.fitted} and "
-          f"holding back {result.held}, then fitted on all; weight {result.weight:g}"
-          + (f" (cross-validated MAE by weight: {result.cv})" if result.cv else ""))
-    print("agreement on the held-back fifth (MAE and Corr of the score, step agreement):")
+    if result.in_sample:
+        print(f"corrections: {len(corrected)} grades, too few problems to hold a fifth back "
+              f"(it is chosen by problem), so the agreement below is in sample, on the grades "
+              f"fitted on; weight {result.weight:g}")
+        print("agreement in sample (MAE and Corr of the score, step agreement):")
+    else:
+        print(f"corrections: {len(corrected)} grades; measured fitting on {result.fitted} and "
+              f"holding back {result.held}, then fitted on all; weight {result.weight:g}"
+              + (f" (cross-validated MAE by weight: {result.cv})" if result.cv else ""))
+        print("agreement on the held-back fifth (MAE and Corr of the score, step agreement):")
     for name, a in (("before", result.before), ("after", result.after)):
         print(f"  {name:6s} {calibration.version if name == 'before' else result.calibration.version}"
-              f": grades {a.grades}, MAE {a.mae:.3f}, Corr {a.corr:.1f}, steps {100 * a.steps:.1f}%")
+              f": grades {a.grades}, MAE {_figure(a.mae, '.3f')}, Corr {_figure(a.corr, '.1f')}, "
+              f"steps {_figure(100 * a.steps, '.1f')}%")
     try:
         args.out.write_text(to_text(result.calibration), encoding="utf-8")
     except OSError as err:
@@ -210,6 +225,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} (version {result.calibration.version}); serve it with "
           f"STEPGRADE_CALIBRATION={args.out}")
     return 0
+
+
+def _figure(value: float, spec: str) -> str:
+    """A figure as printed; an undefined one (Corr of fewer than two grades, or of a constant
+    score) as a dash, not nan."""
+    return "–" if math.isnan(value) else format(value, spec)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,8 +29,9 @@ def coverage_of(intervals: Sequence[tuple[int, int]], humans: Sequence[int]) -> 
 
 
 def corr_mae(pairs: Sequence[tuple[float, float]]) -> tuple[float, float]:
-    """Pearson correlation x100 and mean absolute error of (grade, human) pairs."""
-    if len(pairs) < 2:
+    """Pearson correlation x100 and mean absolute error of (grade, human) pairs; the
+    correlation is undefined (nan) below two pairs or for a constant side, the error for none."""
+    if not pairs:
         return math.nan, math.nan
     xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)

@@ -15,7 +15,7 @@ import pytest
 
 from eval_sets.calibrate import corrections as C
 from eval_sets.calibrate.correction_refit import map_logistic, refit_labels, refit_models
-from eval_sets.calibrate.correction_rows import Corrected, read_lines
+from eval_sets.calibrate.correction_rows import Corrected, held_back, read_lines
 from eval_sets.cli import register_calibrate
 from eval_sets.processes import free_port, start_service, stop, wait_ready
 from scoring.judge.calibration import load_calibration
@@ -143,6 +143,19 @@ def test_labels_that_do_not_match_the_steps_are_named(reports, tmp_path, capsys)
     assert "1 labels for 3 steps" in capsys.readouterr().err
 
 
+def test_one_corrected_grade_is_measured_in_sample_and_says_so(reports, tmp_path, capsys):
+    source = tmp_path / "export.jsonl"
+    source.write_text(_line(reports[1], ["correct", "correct", "incorrect"], 7, 1) + "\n",
+                      encoding="utf-8")
+    assert C.main(["--corrections", str(source), "--out", str(tmp_path / "o.json")]) == 0
+    printed = capsys.readouterr().out
+    assert "too few problems to hold a fifth back" in printed and "held-back fifth" not in printed
+    assert "nan" not in printed
+    # one grade: its error is a figure, its correlation is not
+    before = next(line for line in printed.splitlines() if line.strip().startswith("before"))
+    assert "Corr –" in before and "MAE –" not in before
+
+
 def test_missing_file_unreachable_url_and_bad_weight_exit_2(tmp_path, capsys):
     out = str(tmp_path / "o.json")
     assert C.main(["--corrections", str(tmp_path / "none.jsonl"), "--out", out]) == 2
@@ -195,7 +208,9 @@ def test_grade_correct_export_calibrate_restart_names_the_new_version(tmp_path, 
     finally:
         stop(process)
     printed = capsys.readouterr().out
-    assert "held-back fifth" in printed and f"version {json.loads(out.read_text())['version']}" in printed
+    measured = ("in sample" if all(not held_back(s[0]) for s in SOLUTIONS)
+                or all(held_back(s[0]) for s in SOLUTIONS) else "held-back fifth")
+    assert measured in printed and f"version {json.loads(out.read_text())['version']}" in printed
     new_version = json.loads(out.read_text(encoding="utf-8"))["version"]
     assert new_version != shipped_version
     process, url = _serve(tmp_path / "store2", out)
