@@ -120,7 +120,7 @@ SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
 soak: $(STAMP)
 	$(BIN)/python -m eval_sets.soak $(SOAK)
 
-# ruff over everything; mypy over scoring, agent and server ([tool.mypy] in pyproject.toml).
+# ruff over everything; mypy over scoring, agent, server and eval_sets ([tool.mypy] in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check agent prompts scoring server eval_sets tests
 	$(BIN)/mypy

@@ -10,9 +10,11 @@ import json
 import sys
 from pathlib import Path
 
+from scoring.schema import ProblemType
 from scoring.score.aggregate import parse_human_label, score_solution
 
-TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_ended"}
+TYPES: dict[str, ProblemType] = {"Calculation": "calculation", "Proof": "proof",
+                               "Open-ended": "open_ended"}
 
 
 def main(argv: list[str] | None = None) -> int:

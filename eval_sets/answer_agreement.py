@@ -354,13 +354,13 @@ def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed:
     for title, prefix in (("source", ""), ("reading that decided", "reading:"),
                           ("route", "route:")):
         print(f"  {title:<34} {'fit':>16} {'check':>16} {'total':>16}")
-        keys = sorted({k for _, k in total if k != "all" and k.startswith(prefix)
-                       and (prefix or not k.startswith(("reading:", "route:")))})
-        for key in keys:
-            cells = [_share(agree[h, key], total[h, key]) for h in HALVES]
-            both = _share(agree["fit", key] + agree["check", key],
-                          total["fit", key] + total["check", key])
-            print(f"  {key.removeprefix(prefix):<34} {cells[0]:>16} {cells[1]:>16} {both:>16}")
+        names = sorted({k for _, k in total if k != "all" and k.startswith(prefix)
+                        and (prefix or not k.startswith(("reading:", "route:")))})
+        for name in names:
+            cells = [_share(agree[h, name], total[h, name]) for h in HALVES]
+            both = _share(agree["fit", name] + agree["check", name],
+                          total["fit", name] + total["check", name])
+            print(f"  {name.removeprefix(prefix):<34} {cells[0]:>16} {cells[1]:>16} {both:>16}")
 
 
 if __name__ == "__main__":

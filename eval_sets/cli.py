@@ -99,7 +99,7 @@ def _engine(p: argparse.ArgumentParser) -> None:
 BENCH_EXTRA_MODULES = ("tqdm", "matplotlib")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `bench grade | generate | fit-hazard | calibrate-llm | list` to the stepgrade parser.
 
     The `stepgrade.commands` entry point: the service's CLI finds this through the installed
@@ -203,7 +203,7 @@ def _bench(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
     return run
 
 
-def register_calibrate(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register_calibrate(sub: argparse._SubParsersAction) -> None:
     """Add `calibrate` (recalibration from teachers' corrections) to the stepgrade parser.
 
     Its own `stepgrade.commands` entry point, apart from `bench`: it needs no extra (numpy and

@@ -47,7 +47,8 @@ class Gold:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Gold:
         """The gold `to_json` wrote, its lists back as tuples."""
-        fields = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
+        fields: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v)
+                                  for k, v in data.items()}
         return cls(**fields)
 
 

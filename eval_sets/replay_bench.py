@@ -66,7 +66,7 @@ def figures_of(runs: Mapping[str, Mapping[str, Sequence[ItemResult]]]) -> Figure
     """setting -> half -> results, to setting -> group (each half, and all) -> F1s."""
     out: Figures = {}
     for setting, halves in runs.items():
-        groups = {h: list(halves.get(h, [])) for h in HALVES}
+        groups: dict[str, list[ItemResult]] = {h: list(halves.get(h, [])) for h in HALVES}
         groups["all"] = [r for h in HALVES for r in groups[h]]
         out[setting] = {g: f1_pair(results) for g, results in groups.items()}
     return out

@@ -37,12 +37,13 @@ from eval_sets.calibrate.recalibrate import FOLDS, MIN_CLASS, MIN_STEPS, fit_rec
 from eval_sets.calibrate.report import agreement_tables, kinds_table, reliability_tables
 from eval_sets.calibrate.uncertainty import LLM_SEEDS, refit, with_uncertainty
 from eval_sets.runner.bench import print_tables
-from eval_sets.runner.tables import Table
+from eval_sets.runner.tables import Cell, Table
 from scoring.judge.calibration import (
     DEFAULT_PATH,
     OWN_KEYS,
     Calibration,
     CalibrationError,
+    StepModel,
     load_calibration,
 )
 from scoring.score.uncertainty import SECTION
@@ -66,7 +67,8 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
     interval statistics yet) and the tables of what was chosen."""
     fit = natural(observed, "fit")
     stats = kind_stats(fit)
-    models, rows = {}, []
+    models: dict[str, StepModel] = {}
+    rows: list[tuple[Cell, ...]] = []
     recal_rows: list[tuple[str, str, int, float, float, float | None, float | None]] = []
     for language in sorted({o.solution.language for o in fit}):
         mine = [o for o in fit if o.solution.language == language]

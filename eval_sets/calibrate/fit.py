@@ -206,8 +206,7 @@ def first_error_f1(grades: Sequence[Grade]) -> float:
         gold = next((i for i, w in enumerate(sol.wrong) if w), None)
         by[subset][0].append(pred)
         by[subset][1].append(gold)
-    scores = [processbench_score(p, q).f1 for p, q in by.values()]
-    scores = [s for s in scores if s is not None]
+    scores = [f1 for p, q in by.values() if (f1 := processbench_score(p, q).f1) is not None]
     return float(np.mean(scores)) if scores else 0.0
 
 

@@ -11,7 +11,7 @@ from eval_sets.calibrate.fit import Grade, first_error_f1, grade_all, kind_stats
 from eval_sets.metrics.classification import auc
 from eval_sets.metrics.risk import reliability
 from eval_sets.metrics.scores import overlap_ratio, pearson
-from eval_sets.runner.tables import Table
+from eval_sets.runner.tables import Cell, Table
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.features import finding_feature
 from scoring.judge.decide.posterior import posteriors
@@ -148,7 +148,8 @@ def reliability_tables(observed: Sequence[Observed], calibration: Calibration) -
     table (mean predicted, observed wrong rate, steps per bin). Each solution counts once, as it
     is benchmarked; StepMathBench also on its human segmentation ("zh human"), where the issue
     measures it."""
-    summary, bins = [], []
+    summary: list[tuple[Cell, ...]] = []
+    bins: list[tuple[Cell, ...]] = []
     for half in ("fit", "check"):
         mine = [o for o in observed if o.solution.half == half and (
             (o.solution.natural and o.solution.scored) or o.solution.set == "stepmath_human")]

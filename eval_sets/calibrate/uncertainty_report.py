@@ -16,7 +16,21 @@ from eval_sets.metrics.risk import corr_mae, coverage_of, reliability
 from eval_sets.runner.tables import Cell as TableCell
 from eval_sets.runner.tables import Table
 from scoring.schema import ReviewCode
-from scoring.score.uncertainty import CELL_NAMES, FALLBACK, UncertaintyModel, assess, cell_of
+from scoring.score.uncertainty import (
+    CELL_NAMES,
+    FALLBACK,
+    Review,
+    UncertaintyModel,
+    assess,
+    cell_of,
+)
+
+
+def _interval(review: Review) -> tuple[int, int]:
+    """The interval of a grade assessed with an uncertainty model (which always gives one)."""
+    if review.score_interval is None:
+        raise ValueError("a grade assessed with an uncertainty model has an interval")
+    return review.score_interval
 
 
 def percentile_baseline(graded: Sequence[Graded]) -> Callable[[Graded], tuple[int, int]]:
@@ -105,8 +119,8 @@ def report_tables(graded: Sequence[Graded], model: UncertaintyModel,
                 continue
             humans = [g.human for g in items]
             row: list[TableCell] = [half, name, len(items)]
-            for intervals in ([reviews[g.uid].score_interval for g in items],
-                              [plain_reviews[g.uid].score_interval for g in items],
+            for intervals in ([_interval(reviews[g.uid]) for g in items],
+                              [_interval(plain_reviews[g.uid]) for g in items],
                               [baseline(g) for g in items]):
                 c, w = coverage_of(intervals, humans)
                 row += [f"{100 * c:.1f}%", f"{w:.2f}"]

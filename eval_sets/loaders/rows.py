@@ -78,7 +78,9 @@ def each_row(path: Path, build: Callable[[K, Row], Iterable[GoldItem]],
              ) -> Iterator[GoldItem | RowError]:
     """The items `build` makes of each record of `path` (`scan_records` unless `records` is
     given); a record it refuses, whatever the exception, becomes a RowError and the next is read."""
-    for key, row in scan_records(path) if records is None else records:  # type: ignore[misc]
+    # without `records`, keys are line numbers (K is int)
+    source: Iterable[tuple[Any, Row | RowError]] = scan_records(path) if records is None else records
+    for key, row in source:
         if isinstance(row, RowError):
             yield row
             continue

@@ -195,7 +195,7 @@ def draw_all(results: Sequence[ItemResult], out_dir: Path) -> list[Path]:
         if hallucinated:
             cases["hallucination"] = max(hallucinated, key=score)
         for name, r in cases.items():
-            n_ref = len(r.request.reference_steps or []) or max(
+            n_ref = len((r.request.reference_steps if r.request else None) or []) or max(
                 (i for p in r.report.alignment.pairs for i in p.reference), default=1)  # type: ignore[union-attr]
             path = out_dir / f"heatmap_{name}.png"
             alignment_heatmap(r.report, n_ref, path, f"Reference alignment, {name} case ({r.id})")  # type: ignore[arg-type]

@@ -56,7 +56,7 @@ class GatedChatModel(BaseChatModel):
         async with self.gate.ahold():
             return await agenerate(self.inner, messages, stop, run_manager, **kwargs)
 
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable:  # type: ignore[override]
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable:
         """The inner model formats the tools (OpenAI's shape); the call still goes through here."""
         bound = self.inner.bind_tools(tools, **kwargs)
         return self.bind(**getattr(bound, "kwargs", {}))

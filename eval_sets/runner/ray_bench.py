@@ -114,13 +114,13 @@ def main(argv: list[str] | None = None) -> int:
                   if one.steady_per_s and two.steady_per_s else "–")
         print(f"{kind}: 2 actors / 1 actor = {two.per_s / one.per_s:.2f}x end to end, "
               f"{steady} steady")
-        for engine in ("ray1", "ray2"):
-            diff = differences(out / "local" / kind, out / engine / kind)
+        for run in ("ray1", "ray2"):
+            diff = differences(out / "local" / kind, out / run / kind)
             ids = [d.split(": ", 1)[0] for d in diff]
-            unsteady = unsteady_items(kind, data / dict(SETS)[kind], ids, out / engine / kind,
+            unsteady = unsteady_items(kind, data / dict(SETS)[kind], ids, out / run / kind,
                                       args.answer_timeout)
             identical &= not diff
-            print(f"  local vs {engine}: " + ("identical" if not diff else
+            print(f"  local vs {run}: " + ("identical" if not diff else
                   f"{len(diff)} differ ({', '.join(ids)}); graded again locally, "
                   f"{len(unsteady)} vary or come out as on Ray ({', '.join(unsteady) or 'none'}); "
                   f"e.g. {diff[0][:300]}"))

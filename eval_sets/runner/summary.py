@@ -75,18 +75,19 @@ def overview(results: Sequence[ItemResult], wall_s: float | None) -> Table:
 
 def stepmath_table(graded: Sequence[Graded]) -> Table | None:
     """StepMathAgent Table 3: AvgS, Corr, MSE, OR per problem type and overall."""
-    items = [g for g in graded if g.result.gold.score is not None]
+    items = [(g, s) for g in graded if (s := g.result.gold.score) is not None]
     if not items:
         return None
-    by: dict[str, list[Graded]] = defaultdict(list)
-    for g in items:
-        by[g.result.request.problem_type or g.report.problem_type].append(g)
+    by: dict[str, list[tuple[Graded, int]]] = defaultdict(list)
+    for g, s in items:
+        asked = g.result.request.problem_type if g.result.request is not None else None
+        by[asked or g.report.problem_type].append((g, s))
     rows = []
     for name, group in [*sorted(by.items()), ("overall", items)]:
-        pred = [g.report.score for g in group]
-        gold = [g.result.gold.score for g in group]
-        pred01 = [g.report.score_binary for g in group]
-        gold01 = [g.result.gold.score_01 for g in group if g.result.gold.score_01 is not None]
+        pred = [g.report.score for g, _ in group]
+        gold = [s for _, s in group]
+        pred01 = [g.report.score_binary for g, _ in group]
+        gold01 = [s01 for g, _ in group if (s01 := g.result.gold.score_01) is not None]
         rows.append((name, len(group), avg_score(pred), avg_score(gold), pearson(pred, gold),
                      mse(pred, gold), overlap_ratio(pred, gold),
                      overlap_ratio(pred01, gold01) if len(gold01) == len(pred01) else None))
@@ -100,7 +101,7 @@ def stepmath_table(graded: Sequence[Graded]) -> Table | None:
 def _step_pairs(g: Graded) -> list[tuple[int, float]]:
     """(gold step valid 0/1, predicted validity) for the labelled steps of one solution."""
     gold, steps = g.result.gold, g.report.steps
-    given = g.result.request.solution_steps
+    given = g.result.request.solution_steps if g.result.request is not None else None
     if gold.process_correct is None or given is None or len(steps) != len(given):
         return []
     if gold.first_error is None:
