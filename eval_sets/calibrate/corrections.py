@@ -32,6 +32,7 @@ from eval_sets.calibrate.correction_rows import (
     read_source,
 )
 from eval_sets.calibrate.uncertainty import with_uncertainty
+from eval_sets.metrics.bootstrap import LEVEL, Change, paired_change
 from eval_sets.metrics.risk import corr_mae
 from scoring.judge.calibration import DEFAULT_PATH, Calibration, CalibrationError, load_calibration
 
@@ -107,6 +108,9 @@ class Recalibrated:
     before: Agreement  # on the held-back fifth (in sample: every grade), shipped calibration
     after: Agreement  # on the held-back fifth (in sample: every grade), new calibration
     in_sample: bool = False  # no fifth could be held back: measured on the grades fitted on
+    # the MAE's change on the held-back fifth with its interval over its problems (None: in
+    # sample, or the fifth holds one problem)
+    mae_change: Change | None = None
 
 
 def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
@@ -132,15 +136,18 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
             weight, cv = choose_weight(calibration, fit)
         else:
             weight = DEFAULT_WEIGHT
-    before = agreement(regrade(calibration, held))
-    after = agreement(regrade(_refit(calibration, fit, weight), held))
+    old, now = regrade(calibration, held), regrade(_refit(calibration, fit, weight), held)
+    before, after = agreement(old), agreement(now)
+    change = None if in_sample else paired_change(
+        [(b.corrected.problem, abs(b.score - b.corrected.human_score()),
+          abs(a.score - a.corrected.human_score())) for b, a in zip(old, now, strict=True)])
     # Measured on the fifth held back, then fitted on every correction.
     new = _refit(calibration, corrected, weight)
     meta = {**calibration.meta, "corrections": {
         "from": calibration.version, "grades": len(corrected), "weight": weight,
         "prior": "shipped weights, precision = shipped steps x mean p(1-p)"}}
     new = replace(new, meta=meta)
-    return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample)
+    return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample, change)
 
 
 def _refit(calibration: Calibration, corrected: Sequence[Corrected], weight: float) -> Calibration:
@@ -217,6 +224,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {name:6s} {calibration.version if name == 'before' else result.calibration.version}"
               f": grades {a.grades}, MAE {_figure(a.mae, '.3f')}, Corr {_figure(a.corr, '.1f')}, "
               f"steps {_figure(100 * a.steps, '.1f')}%")
+    if result.mae_change is not None:
+        c = result.mae_change
+        print(f"  MAE after - before: {c.change:+.3f}, {100 * LEVEL:.0f}% interval {c.low:+.3f} to "
+              f"{c.high:+.3f} (the held-back grades' {c.clusters} problems resampled; an "
+              f"interval across 0 is no evidence either way)")
     try:
         args.out.write_text(to_text(result.calibration), encoding="utf-8")
     except OSError as err:

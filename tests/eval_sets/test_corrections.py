@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -154,6 +155,29 @@ def test_one_corrected_grade_is_measured_in_sample_and_says_so(reports, tmp_path
     # one grade: its error is a figure, its correlation is not
     before = next(line for line in printed.splitlines() if line.strip().startswith("before"))
     assert "Corr –" in before and "MAE –" not in before
+
+
+def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_path, capsys):
+    # the same solutions under 30 problem texts, so the fifth holds back several problems
+    lines, problems = [], []
+    for k in range(30):
+        n = k % len(reports)
+        problem = f"{SOLUTIONS[n][0]} ({k})"
+        problems.append(problem)
+        lines.append(json.dumps({"grade_id": f"g{k}", "problem": problem, "report": reports[n],
+                                 "labels": ["incorrect"] * len(reports[n]["steps"]), "score": 0},
+                                ensure_ascii=False))
+    held = [p for p in problems if held_back(p)]
+    assert 2 <= len(held) < len(problems)
+    source = tmp_path / "export.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert C.main(["--corrections", str(source), "--out", str(tmp_path / "o.json")]) == 0
+    printed = capsys.readouterr().out
+    assert f"holding back {len(held)}" in printed
+    line = next(x for x in printed.splitlines() if "MAE after - before" in x)
+    assert f"the held-back grades' {len(held)} problems resampled" in line
+    change, low, high = (float(x) for x in re.findall(r"[-+]\d+\.\d+", line)[:3])
+    assert low <= change <= high
 
 
 def test_missing_file_unreachable_url_and_bad_weight_exit_2(tmp_path, capsys):

@@ -95,3 +95,22 @@ def test_metric_registry_refuses_duplicates() -> None:
 def test_length_mismatch_is_an_error() -> None:
     with pytest.raises(ValueError, match="differ"):
         mse([1, 2], [1])
+
+
+def test_paired_change_resamples_problems_not_grades():
+    from eval_sets.metrics.bootstrap import paired_change
+
+    # every grade one point better: the change and both ends of the interval are -1
+    same = paired_change([(p, 2.0, 1.0) for p in "abcd" for _ in range(3)])
+    assert same is not None and (same.change, same.low, same.high, same.clusters) == (-1, -1, -1, 4)
+    # one problem much better, three a little worse: the mean falls, the interval spans 0
+    mixed = paired_change([("a", 6.0, 0.0), ("b", 1.0, 1.5), ("c", 1.0, 1.5), ("d", 1.0, 1.5)])
+    assert mixed is not None and mixed.change == -1.125
+    assert mixed.low < mixed.change < 0 < mixed.high
+    # twenty grades of one problem are one cluster: nothing to resample
+    assert paired_change([("a", 3.0, 1.0)] * 20) is None
+    # grades of one problem move together: their number does not narrow the interval
+    few = paired_change([(p, b, a) for p, b, a in (("a", 4, 1), ("b", 1, 2), ("c", 2, 2))])
+    many = paired_change([(p, b, a) for p, b, a in (("a", 4, 1), ("b", 1, 2), ("c", 2, 2))] * 10)
+    assert few is not None and many is not None
+    assert (few.low, few.high) == pytest.approx((many.low, many.high))
