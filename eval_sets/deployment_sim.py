@@ -33,6 +33,7 @@ import httpx
 from eval_sets.halves import HALVES, half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
+from eval_sets.metrics.bootstrap import LEVEL, paired_change
 from eval_sets.metrics.risk import corr_mae
 from eval_sets.processes import free_port, start_service, stop, wait_ready
 from scoring.score.aggregate import parse_human_label
@@ -159,7 +160,12 @@ def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = Non
             new = grade(client, url, b)
     version = new[0]["meta"]["versions"].get("calibration", "") if new else ""
     before, after = metrics(shipped, b), metrics(new, b)
-    return {"seed": seed, "a": len(a), "b": len(b), "corrected": len(queued),
+    change = paired_change([(i.problem, abs(float(s["score"]) - i.score),
+                             abs(float(n["score"]) - i.score))
+                            for s, n, i in zip(shipped, new, b, strict=True)])
+    interval = ("" if change is None or not before[0] else
+                f"{100 * change.low / before[0]:+.1f}% to {100 * change.high / before[0]:+.1f}%")
+    return {"seed": seed, "interval": interval, "a": len(a), "b": len(b), "corrected": len(queued),
             "needs_review": sum(bool(r.get("needs_review")) for r in reports),
             "mae": before[0], "corr": before[1], "mae_new": after[0], "corr_new": after[1],
             "version": version, "log": run.stdout.strip()}
@@ -187,8 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"deployment_sim: {path} not found", file=sys.stderr)
         return 2
     items = load_items(path, args.half)
-    print("| half | split | A | B | A needs review | corrected | MAE shipped | MAE new | change "
-          "| Corr shipped | Corr new |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| half | split | A | B | A needs review | corrected | MAE shipped | MAE new | change "
+          f"| {100 * LEVEL:.0f}% interval (B's problems resampled) | Corr shipped | Corr new |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     with tempfile.TemporaryDirectory(prefix="stepgrade-sim-") as tmp:
         for seed in range(args.splits):
@@ -198,14 +205,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(r["log"], file=sys.stderr)
             print(f"| {args.half} | {seed} | {r['a']} | {r['b']} | {r['needs_review']} | "
                   f"{r['corrected']} | {r['mae']:.3f} | {r['mae_new']:.3f} | "
-                  f"{100 * (r['mae_new'] / r['mae'] - 1):+.1f}% | {r['corr']:.1f} | "
+                  f"{100 * (r['mae_new'] / r['mae'] - 1):+.1f}% | {r['interval']} | {r['corr']:.1f} | "
                   f"{r['corr_new']:.1f} |", flush=True)
     mae = sum(r["mae"] for r in rows) / len(rows)
     mae_new = sum(r["mae_new"] for r in rows) / len(rows)
     corr = sum(r["corr"] for r in rows) / len(rows)
     corr_new = sum(r["corr_new"] for r in rows) / len(rows)
     print(f"| {args.half} | mean | | | | | {mae:.3f} | {mae_new:.3f} | "
-          f"{100 * (mae_new / mae - 1):+.1f}% | {corr:.1f} | {corr_new:.1f} |")
+          f"{100 * (mae_new / mae - 1):+.1f}% | | {corr:.1f} | {corr_new:.1f} |")
     return 0
 
 
