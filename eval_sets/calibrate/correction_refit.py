@@ -30,7 +30,7 @@ from eval_sets.calibrate.conformal import FOLDS as UNCERTAINTY_FOLDS
 from eval_sets.calibrate.conformal import fit_cell
 from eval_sets.calibrate.correction_rows import Corrected, fold
 from scoring.judge.calibration import ANY_TYPE, Calibration, StepModel
-from scoring.judge.decide.features import GROUP_FEATURES, step_features
+from scoring.judge.decide.features import GROUP_FEATURES, grade_group, step_features
 from scoring.judge.decide.labels import decide
 from scoring.schema import StepLabel
 from scoring.score.aggregate import score_solution
@@ -38,7 +38,6 @@ from scoring.score.tree import build_tree
 from scoring.score.uncertainty import CELL_NAMES, Cell, UncertaintyModel, cell_of, uncertainty_of
 
 SHIFTS: tuple[float, ...] = tuple(round(0.5 * k, 1) for k in range(-6, 7))  # log-odds
-PASSES = 2
 LABEL_REFIT = True
 MIN_STEPS_PRIOR = 100  # the shipped model's labelled steps when its file does not say
 
@@ -123,36 +122,32 @@ def refit_score(calibration: Calibration, language: str, corrected: Sequence[Cor
     which is what a teacher's score corrects. The groups do not overlap, so each one's shift is
     fitted on its own grades: a shared weight (the bias, or "the answer is wrong", which
     open-ended grades share with calculations) moved every group it touches at once, and the
-    search stopped where one group's gain was another's loss."""
+    search stopped where one group's gain was another's loss.
+
+    Since a group's level is read by its own grades alone, the cost is a sum over the groups
+    of each one's own, and each shift is searched on its group's grades only: the smallest
+    shift of the lowest cost, one grid pass per group."""
     model = calibration.model(language)
-    names = list(GROUP_FEATURES)
     if weight <= 0 or not corrected:
         return model
     x, _ = _design(model, corrected, sorted(model.weights))
     precision = prior_precision(model, x)
-    humans = [c.human_score() for c in corrected]
 
     def shifted(delta: dict[str, float]) -> StepModel:
         moved = {n: round(model.weights.get(n, 0.0) + d, 4) for n, d in delta.items() if d}
         return replace(model, weights={**model.weights, **moved})
 
-    def cost(delta: dict[str, float]) -> float:
-        trial = replace(calibration, models={**calibration.models, language: shifted(delta)})
-        error = sum(abs(r.score - h) for r, h in zip(regrade(trial, corrected), humans, strict=True))
-        return weight * error + precision / 2 * sum(d * d for d in delta.values())
+    def cost(name: str, value: float, members: Sequence[Corrected]) -> float:
+        trial = replace(calibration, models={**calibration.models,
+                                             language: shifted({name: value})})
+        error = sum(abs(r.score - r.corrected.human_score()) for r in regrade(trial, members))
+        return weight * error + precision / 2 * value * value
 
-    delta = dict.fromkeys(names, 0.0)
-    best = cost(delta)
-    for _ in range(PASSES):
-        moved = False
-        for name in names:
-            for value in sorted(SHIFTS, key=abs):
-                trial = {**delta, name: value}
-                value_cost = cost(trial)
-                if value_cost < best - 1e-9:
-                    best, delta, moved = value_cost, trial, True
-        if not moved:
-            break
+    delta: dict[str, float] = {}
+    for name in GROUP_FEATURES:
+        members = [c for c in corrected if f"group:{grade_group(c.observed.inp)}" == name]
+        if members:
+            delta[name] = min(sorted(SHIFTS, key=abs), key=lambda v: cost(name, v, members))
     return shifted(delta)
 
 

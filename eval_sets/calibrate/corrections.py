@@ -16,7 +16,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -114,7 +114,8 @@ class Recalibrated:
 
 
 def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
-                weight: float | None = None) -> Recalibrated:
+                weight: float | None = None,
+                progress: Callable[[str], None] = lambda _: None) -> Recalibrated:
     """Measure on the held-back fifth a refit on the other corrections (the weight chosen on
     them with `weight` None), then refit on all of them; the file's other sections are kept and
     a new version named.
@@ -124,7 +125,7 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
 
     When the fifth held back (by problem) is empty, or is every correction, nothing can be
     measured out of sample: the refit is then measured on the grades it was fitted on, and
-    `in_sample` says so."""
+    `in_sample` says so. `progress` hears each phase as it starts."""
     held = [c for c in corrected if held_back(c.problem)]
     fit = [c for c in corrected if not held_back(c.problem)]
     in_sample = not held or not fit
@@ -133,15 +134,19 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
     cv: dict[float, float] = {}
     if weight is None:
         if len({fold(c.problem) for c in fit}) >= 2:
+            progress(f"choosing the weight by cross-validation on {len(fit)} corrected grades")
             weight, cv = choose_weight(calibration, fit)
         else:
             weight = DEFAULT_WEIGHT
+    progress(f"refitting on {len(fit)} corrected grades and regrading {len(held)}")
     old, now = regrade(calibration, held), regrade(_refit(calibration, fit, weight), held)
     before, after = agreement(old), agreement(now)
     change = None if in_sample else paired_change(
         [(b.corrected.problem, abs(b.score - b.corrected.human_score()),
           abs(a.score - a.corrected.human_score())) for b, a in zip(old, now, strict=True)])
     # Measured on the fifth held back, then fitted on every correction.
+    if not in_sample:
+        progress(f"refitting on all {len(corrected)} corrected grades")
     new = _refit(calibration, corrected, weight)
     meta = {**calibration.meta, "corrections": {
         "from": calibration.version, "grades": len(corrected), "weight": weight,
@@ -209,7 +214,10 @@ def run(args: argparse.Namespace) -> int:
     except (CorrectionsError, CalibrationError) as err:
         print(f"calibrate: {err}", file=sys.stderr)
         return 2
-    result = recalibrate(calibration, corrected, weight)
+    print(f"calibrate: read {len(corrected)} corrected grades (their checks rerun)",
+          file=sys.stderr, flush=True)
+    result = recalibrate(calibration, corrected, weight,
+                         lambda phase: print(f"calibrate: {phase}", file=sys.stderr, flush=True))
     if result.in_sample:
         print(f"corrections: {len(corrected)} grades, too few problems to hold a fifth back "
               f"(it is chosen by problem), so the agreement below is in sample, on the grades "

@@ -172,8 +172,14 @@ def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_pat
     source = tmp_path / "export.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert C.main(["--corrections", str(source), "--out", str(tmp_path / "o.json")]) == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert f"holding back {len(held)}" in printed
+    # each phase is announced on stderr as it starts
+    assert [line.split(": ", 1)[1] for line in captured.err.splitlines()] == [
+        "read 30 corrected grades (their checks rerun)",
+        f"refitting on {30 - len(held)} corrected grades and regrading {len(held)}",
+        "refitting on all 30 corrected grades"]
     line = next(x for x in printed.splitlines() if "MAE after - before" in x)
     assert f"the held-back grades' {len(held)} problems resampled" in line
     change, low, high = (float(x) for x in re.findall(r"[-+]\d+\.\d+", line)[:3])
