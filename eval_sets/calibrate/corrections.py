@@ -17,9 +17,9 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from eval_sets.calibrate.correction_refit import Regraded, refit_models, refit_uncertainty, regrade
 from eval_sets.calibrate.correction_rows import (
@@ -35,6 +35,7 @@ from eval_sets.calibrate.uncertainty import with_uncertainty
 from eval_sets.metrics.bootstrap import LEVEL, Change, paired_change
 from eval_sets.metrics.risk import corr_mae
 from scoring.judge.calibration import DEFAULT_PATH, Calibration, CalibrationError, load_calibration
+from scoring.judge.decide.features import GradeGroup, grade_group
 
 # What a corrected step counts for, in shipped steps: the candidates cross-validation picks from.
 WEIGHTS: tuple[float, ...] = (0.0, 1.0, 4.0, 16.0, 64.0)
@@ -111,6 +112,8 @@ class Recalibrated:
     # the MAE's change on the held-back fifth with its interval over its problems (None: in
     # sample, or the fifth holds one problem)
     mae_change: Change | None = None
+    # per group of grades (answer right, answer wrong, proof, ...): grades, MAE before, after
+    by_group: dict[str, tuple[int, float, float]] = field(default_factory=dict)
 
 
 def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
@@ -141,9 +144,13 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
     progress(f"refitting on {len(fit)} corrected grades and regrading {len(held)}")
     old, now = regrade(calibration, held), regrade(_refit(calibration, fit, weight), held)
     before, after = agreement(old), agreement(now)
-    change = None if in_sample else paired_change(
-        [(b.corrected.problem, abs(b.score - b.corrected.human_score()),
-          abs(a.score - a.corrected.human_score())) for b, a in zip(old, now, strict=True)])
+    errors = [(b.corrected, abs(b.score - b.corrected.human_score()),
+               abs(a.score - a.corrected.human_score())) for b, a in zip(old, now, strict=True)]
+    change = None if in_sample else paired_change([(c.problem, e0, e1) for c, e0, e1 in errors])
+    by_group = {group: (len(rows), sum(r[1] for r in rows) / len(rows),
+                        sum(r[2] for r in rows) / len(rows))
+                for group in get_args(GradeGroup)
+                if (rows := [r for r in errors if grade_group(r[0].observed.inp) == group])}
     # Measured on the fifth held back, then fitted on every correction.
     if not in_sample:
         progress(f"refitting on all {len(corrected)} corrected grades")
@@ -152,7 +159,8 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
         "from": calibration.version, "grades": len(corrected), "weight": weight,
         "prior": "shipped weights, precision = shipped steps x mean p(1-p)"}}
     new = replace(new, meta=meta)
-    return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample, change)
+    return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample, change,
+                        by_group)
 
 
 def _refit(calibration: Calibration, corrected: Sequence[Corrected], weight: float) -> Calibration:
@@ -232,6 +240,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {name:6s} {calibration.version if name == 'before' else result.calibration.version}"
               f": grades {a.grades}, MAE {_figure(a.mae, '.3f')}, Corr {_figure(a.corr, '.1f')}, "
               f"steps {_figure(100 * a.steps, '.1f')}%")
+    print("  MAE by group, before -> after: " + "; ".join(
+        f"{group.replace('_', ' ')} ({n}) {b:.2f} -> {a:.2f}"
+        for group, (n, b, a) in result.by_group.items()))
     if result.mae_change is not None:
         c = result.mae_change
         print(f"  MAE after - before: {c.change:+.3f}, {100 * LEVEL:.0f}% interval {c.low:+.3f} to "

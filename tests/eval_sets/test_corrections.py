@@ -180,6 +180,10 @@ def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_pat
         "read 30 corrected grades (their checks rerun)",
         f"refitting on {30 - len(held)} corrected grades and regrading {len(held)}",
         "refitting on all 30 corrected grades"]
+    # per group of grades, the held-back grades counted once each
+    groups = next(x for x in printed.splitlines() if "MAE by group" in x)
+    assert "proof (" in groups and "answer wrong (" in groups
+    assert sum(int(n) for n in re.findall(r"\((\d+)\)", groups)) == len(held)
     line = next(x for x in printed.splitlines() if "MAE after - before" in x)
     assert f"the held-back grades' {len(held)} problems resampled" in line
     change, low, high = (float(x) for x in re.findall(r"[-+]\d+\.\d+", line)[:3])
