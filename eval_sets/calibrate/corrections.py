@@ -155,9 +155,21 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
     if not in_sample:
         progress(f"refitting on all {len(corrected)} corrected grades")
     new = _refit(calibration, corrected, weight)
+    # What the file was checked on travels with it: the measured agreement, as printed.
+    measured: dict[str, Any] = {
+        "on": "in sample (too few problems to hold a fifth back)" if in_sample
+        else "the held-back fifth, by problem",
+        "grades": len(held), "mae_before": _rounded(before.mae), "mae_after": _rounded(after.mae),
+        "by_group": {g: {"grades": n, "mae_before": round(b, 3), "mae_after": round(a, 3)}
+                     for g, (n, b, a) in by_group.items()}}
+    if change is not None:
+        measured["mae_change_interval"] = {"level": LEVEL, "low": round(change.low, 3),
+                                           "high": round(change.high, 3),
+                                           "problems": change.clusters}
     meta = {**calibration.meta, "corrections": {
         "from": calibration.version, "grades": len(corrected), "weight": weight,
-        "prior": "shipped weights, precision = shipped steps x mean p(1-p)"}}
+        "prior": "shipped weights, precision = shipped steps x mean p(1-p)",
+        "measured": measured}}
     new = replace(new, meta=meta)
     return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample, change,
                         by_group)
@@ -256,6 +268,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} (version {result.calibration.version}); serve it with "
           f"STEPGRADE_CALIBRATION={args.out}")
     return 0
+
+
+def _rounded(value: float) -> float | None:
+    """A figure for the file's JSON: an undefined one (nan) as null."""
+    return None if math.isnan(value) else round(value, 3)
 
 
 def _figure(value: float, spec: str) -> str:

@@ -188,6 +188,14 @@ def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_pat
     assert f"the held-back grades' {len(held)} problems resampled" in line
     change, low, high = (float(x) for x in re.findall(r"[-+]\d+\.\d+", line)[:3])
     assert low <= change <= high
+    # what the file was checked on is written into it, as printed
+    measured = json.loads((tmp_path / "o.json").read_text(encoding="utf-8"))["meta"][
+        "corrections"]["measured"]
+    assert measured["grades"] == len(held) and measured["on"] == "the held-back fifth, by problem"
+    interval = measured["mae_change_interval"]
+    assert (interval["low"], interval["high"]) == (low, high)
+    assert interval["problems"] == len(held)
+    assert sum(g["grades"] for g in measured["by_group"].values()) == len(held)
 
 
 def test_missing_file_unreachable_url_and_bad_weight_exit_2(tmp_path, capsys):
