@@ -47,6 +47,7 @@ FILES = {
     "mr_math_invalid": "mr_math_invalid_dev.jsonl",
     "perturbation": "perturbation_dev.jsonl",
 }
+CORRECT: StepLabel = "correct"  # typed once: a bare literal in a tuple widens to str
 _NUMBERING = re.compile(r"^\s*\(\d+\)\s*")
 
 
@@ -81,10 +82,9 @@ def _text(value: object) -> str:
 
 def _first_error_labels(n: int, first: int | None) -> tuple[StepLabel | None, ...]:
     """Steps before the 0-based first error correct, the error wrong, the rest unknown."""
-    correct: StepLabel = "correct"
     if first is None:
-        return (correct,) * n
-    return tuple(correct if i < first else "incorrect" if i == first else None for i in range(n))
+        return (CORRECT,) * n
+    return tuple(CORRECT if i < first else "incorrect" if i == first else None for i in range(n))
 
 
 def _stepmath(path: Path) -> Iterator[StepRow]:
@@ -124,8 +124,7 @@ def _perturbation(path: Path) -> Iterator[StepRow]:
         if rid not in originals:
             originals.add(rid)
             steps = tuple(_text(s) for s in row["reference_steps"])
-            correct: StepLabel = "correct"
-            yield StepRow("perturbation", half, problem, steps, (correct,) * len(steps),
+            yield StepRow("perturbation", half, problem, steps, (CORRECT,) * len(steps),
                           "original")
         kind = str(row["error_type"]).strip().lower()
         steps = tuple(_text(s) for s in row["hypothesis_steps"])

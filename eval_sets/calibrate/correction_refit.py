@@ -137,17 +137,19 @@ def refit_score(calibration: Calibration, language: str, corrected: Sequence[Cor
         moved = {n: round(model.weights.get(n, 0.0) + d, 4) for n, d in delta.items() if d}
         return replace(model, weights={**model.weights, **moved})
 
-    def cost(name: str, value: float, members: Sequence[Corrected]) -> float:
+    def cost(name: str, value: float, members: Sequence[Corrected], humans: Sequence[int]) -> float:
         trial = replace(calibration, models={**calibration.models,
                                              language: shifted({name: value})})
-        error = sum(abs(r.score - r.corrected.human_score()) for r in regrade(trial, members))
+        error = sum(abs(r.score - h) for r, h in zip(regrade(trial, members), humans, strict=True))
         return weight * error + precision / 2 * value * value
 
     delta: dict[str, float] = {}
     for name in GROUP_FEATURES:
         members = [c for c in corrected if f"group:{grade_group(c.observed.inp)}" == name]
+        humans = [c.human_score() for c in members]
         if members:
-            delta[name] = min(sorted(SHIFTS, key=abs), key=lambda v: cost(name, v, members))
+            delta[name] = min(sorted(SHIFTS, key=abs),
+                              key=lambda v: cost(name, v, members, humans))
     return shifted(delta)
 
 
