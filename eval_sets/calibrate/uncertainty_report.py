@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from eval_sets.calibrate.conformal import FLOOR, Graded
 from eval_sets.halves import HALVES
 from eval_sets.metrics.risk import corr_mae, coverage_of, reliability
+from eval_sets.runner.figure_intervals import GradeRow, StepRow, figure_intervals
 from eval_sets.runner.tables import Cell as TableCell
 from eval_sets.runner.tables import Table
 from scoring.schema import ReviewCode
@@ -24,6 +25,10 @@ from scoring.score.uncertainty import (
     assess,
     cell_of,
 )
+
+# The cells' names as the benchmark runner names its groups, so both print the same rows.
+RUNNER_GROUP = {"right": "answer right", "wrong": "answer wrong", "no_verdict": "no verdict",
+                "proof": "proof", "open_ended": "open-ended"}
 
 
 def _interval(review: Review) -> tuple[int, int]:
@@ -134,6 +139,8 @@ def report_tables(graded: Sequence[Graded], model: UncertaintyModel,
                   "plain unflagged", "plain Corr", "plain MAE", "proofs flagged"))
     for half in HALVES:
         items = [g for g in graded if g.half == half]
+        if not items:
+            continue
         kept = [(float(g.features.score), float(g.human)) for g in items if not reviews[g.uid].needs_review]
         flags = plain_rule(items)
         plain_kept = [(float(g.features.score), float(g.human)) for g, f in zip(items, flags) if not f]
@@ -170,7 +177,14 @@ def report_tables(graded: Sequence[Graded], model: UncertaintyModel,
                 ece.add(half, language, kind, "all", len(pairs), "", "", f"{value:.3f}")
                 for label, n, mean_p, rate in rows:
                     ece.add(half, language, kind, label, n, f"{mean_p:.3f}", f"{rate:.3f}", "")
-    return [rows.table() for rows in (cover, risk, reasons, ece)]
+    tables = [rows.table() for rows in (cover, risk, reasons, ece)]
+    sure = figure_intervals(
+        [GradeRow(g.half, g.problem, RUNNER_GROUP[cell_of(g.features)], g.features.score, g.human,
+                  _interval(reviews[g.uid]), reviews[g.uid].needs_review) for g in graded],
+        [StepRow(g.half, g.language, g.problem, p, w) for g in graded
+         for p, w in zip(g.p_wrong, g.wrong) if p is not None and w is not None],
+        key=f"figure_intervals{key}", title_suffix=suffix)
+    return tables + ([sure] if sure else [])
 
 
 def cell_tables(model: UncertaintyModel) -> list[Table]:

@@ -1,22 +1,26 @@
-"""How much a before / after comparison on a few grades can be trusted: a cluster bootstrap.
+"""How much a figure read on a few problems can be trusted: a cluster bootstrap.
 
-A school checks a recalibration on the fifth of its corrections held back, a few dozen grades of
-a handful of problems. Grades of one problem move together (the same answer, the same steps), so
-the problems, not the grades, are resampled with replacement (the cluster bootstrap: Davison &
-Hinkley 1997, "Bootstrap methods and their application", section 3.8), and the change is read
-on the same resampled grades before and after (paired). The interval is the percentile interval
+A figure of a dev half, or of the fifth of a school's corrections held back, rests on a few dozen
+problems. Grades of one problem move together (the same answer, the same steps), so the problems,
+not the grades, are resampled with replacement (the cluster bootstrap: Davison & Hinkley 1997,
+"Bootstrap methods and their application", section 3.8). A before / after comparison is read on
+the same resampled grades before and after (paired). The interval is the percentile interval
 (Efron & Tibshirani 1993, "An introduction to the bootstrap", chapter 13).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 DRAWS = 2000
 LEVEL = 0.9
+
+Row = TypeVar("Row")
 
 
 @dataclass(frozen=True)
@@ -29,24 +33,55 @@ class Change:
     clusters: int
 
 
+@dataclass(frozen=True)
+class Interval:
+    """A figure on the whole sample and the percentile interval of its resampled values."""
+
+    value: float
+    low: float
+    high: float
+    clusters: int
+
+
+def _resampled(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Row]], float],
+               draws: int, level: float, seed: int) -> tuple[float, float, float, int] | None:
+    """(the statistic on every row, the low and high percentiles of its value over `draws`
+    resamples of the clusters, the number of clusters); None below two clusters, where no
+    resample can differ from the sample, or when no resample has a defined (non-NaN) value."""
+    by: dict[str, list[Row]] = defaultdict(list)
+    for cluster, row in rows:
+        by[cluster].append(row)
+    clusters = sorted(by)
+    if len(clusters) < 2:
+        return None
+    rng = random.Random(seed)
+    values = sorted(v for v in (statistic([r for c in (rng.choice(clusters) for _ in clusters)
+                                           for r in by[c]]) for _ in range(draws))
+                    if not math.isnan(v))
+    if not values:
+        return None
+    tail = (1 - level) / 2
+    last = len(values) - 1
+    return (statistic([r for c in clusters for r in by[c]]), values[round(tail * last)],
+            values[round((1 - tail) * last)], len(clusters))
+
+
+def cluster_interval(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Row]], float],
+                     *, draws: int = DRAWS, level: float = LEVEL, seed: int = 0) -> Interval | None:
+    """`rows` are (cluster, item): `statistic` of all the items and its `level` interval,
+    resampling the clusters. Resamples where the statistic is undefined (NaN: a correlation of
+    a constant) are left out. None below two clusters or with no defined resample."""
+    found = _resampled(rows, statistic, draws, level, seed)
+    return None if found is None else Interval(*found)
+
+
 def paired_change(rows: Sequence[tuple[str, float, float]], *, draws: int = DRAWS,
                   level: float = LEVEL, seed: int = 0) -> Change | None:
     """`rows` are (cluster, value before, value after), one per item: the change of the mean
     and its `level` interval, resampling the clusters. None below two clusters, where no
     resample can differ from the sample."""
-    by: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for cluster, before, after in rows:
-        by[cluster].append((before, after))
-    clusters = sorted(by)
-    if len(clusters) < 2:
-        return None
-
-    def change(chosen: Sequence[str]) -> float:
-        pairs = [p for c in chosen for p in by[c]]
+    def change(pairs: Sequence[tuple[float, float]]) -> float:
         return sum(a - b for b, a in pairs) / len(pairs)
 
-    rng = random.Random(seed)
-    changes = sorted(change([rng.choice(clusters) for _ in clusters]) for _ in range(draws))
-    tail = (1 - level) / 2
-    low, high = changes[round(tail * (draws - 1))], changes[round((1 - tail) * (draws - 1))]
-    return Change(change(clusters), low, high, len(clusters))
+    found = _resampled([(c, (b, a)) for c, b, a in rows], change, draws, level, seed)
+    return None if found is None else Change(*found)

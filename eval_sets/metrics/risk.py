@@ -16,6 +16,7 @@ with f-strings where NaN prints as "nan".
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,18 +51,46 @@ def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> tuple[fl
     bins that hold a step. NaN and no rows for no pairs."""
     if not pairs:
         return math.nan, []
+    count, total_p, total_wrong = [0] * bins, [0.0] * bins, [0] * bins
+    for p, wrong in pairs:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"a P(wrong) must be in [0, 1], got {p}")
+        b = min(int(p * bins), bins - 1)
+        if p < b / bins:  # p * bins rounded up across a bin edge
+            b -= 1
+        elif b + 1 < bins and p >= (b + 1) / bins:
+            b += 1
+        count[b] += 1
+        total_p[b] += p
+        total_wrong[b] += wrong
     rows: list[ReliabilityRow] = []
     ece = 0.0
     for b in range(bins):
-        lo, hi = b / bins, (b + 1) / bins
-        inside = [(p, w) for p, w in pairs if lo <= p < hi or (b == bins - 1 and p == 1.0)]
-        if not inside:
+        if not count[b]:
             continue
-        mean_p = sum(p for p, _ in inside) / len(inside)
-        rate = sum(w for _, w in inside) / len(inside)
-        ece += len(inside) / len(pairs) * abs(mean_p - rate)
-        rows.append((f"{lo:.1f}-{hi:.1f}", len(inside), mean_p, rate))
+        mean_p, rate = total_p[b] / count[b], total_wrong[b] / count[b]
+        ece += count[b] / len(pairs) * abs(mean_p - rate)
+        rows.append((f"{b / bins:.1f}-{(b + 1) / bins:.1f}", count[b], mean_p, rate))
     return ece, rows
+
+
+def consistency_ece(p_wrong: Sequence[float], bins: int = 10, *, draws: int = 2000,
+                    level: float = 0.9, seed: int = 0) -> tuple[float, float, float]:
+    """The ECE a perfectly calibrated P(wrong) would read on these steps: each step's label
+    drawn wrong with its own probability, `draws` times (consistency resampling: Broecker &
+    Smith 2007, "Increasing the reliability of reliability diagrams", Weather and Forecasting
+    22, section 4). Returns (median, low, high) of the `level` range. Finite steps in a bin
+    make even a calibrated P(wrong) read an ECE above 0; an ECE above this range is
+    miscalibration on these steps, not the steps' own noise. The draws are independent per
+    step, so the range leaves out how steps of one solution err together: that is the cluster
+    bootstrap's part (`eval_sets.metrics.bootstrap`)."""
+    if not p_wrong:
+        return math.nan, math.nan, math.nan
+    rng = random.Random(seed)
+    values = sorted(reliability([(p, rng.random() < p) for p in p_wrong], bins)[0]
+                    for _ in range(draws))
+    tail, last = (1 - level) / 2, draws - 1
+    return values[last // 2], values[round(tail * last)], values[round((1 - tail) * last)]
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Literal
 
 from eval_sets.halves import HALVES, Half, half_of
 from eval_sets.metrics.risk import RiskPoint, corr_mae, coverage_of, reliability, risk_coverage
+from eval_sets.runner.figure_intervals import GradeRow, StepRow, figure_intervals
 from eval_sets.runner.graded import Graded
 from eval_sets.runner.tables import Cell, Table
 from scoring.schema import GradeReport
@@ -171,6 +172,22 @@ def step_ece_table(graded: Sequence[Graded], bins: int = ECE_BINS) -> Table | No
                       "human segmentation; \"incorrect\" is wrong, as in the interval fit), or the "
                       "first-error protocol (steps before the first error right, it wrong, later "
                       "steps left out). Only solutions graded on the given steps count.")
+
+
+def _problem(g: Graded) -> str:
+    """The cluster a grade's figures resample by: its problem (its id for an unread row)."""
+    return g.result.request.problem if g.result.request is not None else g.result.id
+
+
+def figure_interval_table(graded: Sequence[Graded]) -> Table | None:
+    """The review table's figures over all grades, its coverage per group and the step ECE per
+    language, each with its 90% interval over the half's problems (`figure_intervals`)."""
+    grades = [GradeRow(half_of_item(g), _problem(g), group_of(g.report), g.report.score,
+                       g.result.gold.score, g.report.score_interval, g.report.needs_review)
+              for g in graded if g.result.gold.score is not None]
+    steps = [StepRow(half_of_item(g), g.report.language, _problem(g), p, wrong)
+             for g in graded for p, wrong in _labelled_steps(g)]
+    return figure_intervals(grades, steps)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from eval_sets.metrics import (
     threshold,
 )
 from eval_sets.runner.graded import Graded, with_reports
-from eval_sets.runner.risk import review_table, step_ece_table
+from eval_sets.runner.risk import figure_interval_table, review_table, step_ece_table
 from eval_sets.runner.score_sources import score_sources_table
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.tables import Cell, Table
@@ -331,6 +331,7 @@ def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
     builders: list[Callable[[], Table | None]] = [
         lambda: stepmath_table(graded), lambda: score_sources_table(graded),
         lambda: review_table(graded), lambda: step_ece_table(graded),
+        lambda: figure_interval_table(graded),
         lambda: step_agreement_table(graded),
         lambda: validity_table(graded, cut),
         lambda: redundancy_table(graded, cut), lambda: perturbation_table(graded),

@@ -114,3 +114,53 @@ def test_paired_change_resamples_problems_not_grades():
     many = paired_change([(p, b, a) for p, b, a in (("a", 4, 1), ("b", 1, 2), ("c", 2, 2))] * 10)
     assert few is not None and many is not None
     assert (few.low, few.high) == pytest.approx((many.low, many.high))
+
+
+def test_cluster_interval_resamples_problems_not_grades():
+    from eval_sets.metrics.bootstrap import cluster_interval
+
+    def mean(values):
+        return sum(values) / len(values)
+
+    # every problem reads the same: the interval is the value
+    flat = cluster_interval([(p, 1.0) for p in "abc" for _ in range(4)], mean)
+    assert flat is not None and (flat.value, flat.low, flat.high, flat.clusters) == (1, 1, 1, 3)
+    # nine grades of one problem and one of another: resampling grades would keep the mean near
+    # 0.9; resampling the two problems draws {b, b} (mean 0) a quarter of the time
+    lopsided = cluster_interval([("a", 1.0)] * 9 + [("b", 0.0)], mean)
+    assert lopsided is not None and lopsided.value == 0.9
+    assert (lopsided.low, lopsided.high) == (0.0, 1.0)
+    # copies of each problem's grades do not narrow it
+    rows = [("a", 4.0), ("b", 1.0), ("c", 2.0), ("d", 0.0)]
+    few, many = cluster_interval(rows, mean), cluster_interval(rows * 10, mean)
+    assert few is not None and many is not None and (few.low, few.high) == (many.low, many.high)
+    assert few.low < few.value < few.high
+    # one problem: nothing to resample; a statistic never defined: no interval
+    assert cluster_interval([("a", 1.0), ("a", 2.0)], mean) is None
+    assert cluster_interval(rows, lambda values: math.nan) is None
+
+
+def test_consistency_ece_is_what_a_calibrated_p_wrong_reads():
+    from eval_sets.metrics.risk import consistency_ece, reliability
+
+    # certain probabilities draw certain labels: a calibrated ECE of exactly 0
+    assert consistency_ece([0.0, 1.0, 1.0, 0.0]) == (0.0, 0.0, 0.0)
+    assert all(math.isnan(v) for v in consistency_ece([]))
+    # finite steps read above 0 even when calibrated, less so with more steps
+    median_few, low_few, high_few = consistency_ece([0.3] * 50, draws=400)
+    median_many, _, high_many = consistency_ece([0.3] * 5000, draws=400)
+    assert 0 <= low_few <= median_few <= high_few and median_few > 0
+    assert median_many < median_few and high_many < high_few and high_many < 0.02
+    # a P(wrong) of 0.1 on steps that are all wrong is far above what noise reads
+    ece = reliability([(0.1, True)] * 200)[0]
+    assert ece == pytest.approx(0.9) and ece > consistency_ece([0.1] * 200, draws=400)[2]
+
+
+def test_reliability_refuses_a_probability_outside_0_1():
+    from eval_sets.metrics.risk import reliability
+
+    with pytest.raises(ValueError, match=r"in \[0, 1\], got 1.2"):
+        reliability([(0.5, True), (1.2, False)])
+    # bin edges fall in the upper bin, 1.0 in the last
+    assert [row[0] for row in reliability([(0.3, True), (0.7, False), (1.0, True)])[1]] == [
+        "0.3-0.4", "0.7-0.8", "0.9-1.0"]

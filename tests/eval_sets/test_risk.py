@@ -16,7 +16,7 @@ from eval_sets.registry import load_dataset
 from eval_sets.runner.bench import write_summary
 from eval_sets.runner.figures import draw_all
 from eval_sets.runner.graded import with_reports
-from eval_sets.runner.risk import review_table, risk_curves, step_ece_table
+from eval_sets.runner.risk import figure_interval_table, review_table, risk_curves, step_ece_table
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.summary import summarise
 from scoring.schema import GradeReport, GradeRequest, ProblemType
@@ -142,6 +142,40 @@ def test_risk_coverage_by_hand(results) -> None:
     assert check.points == (RiskPoint(0, 1, 1.0, 0.0),) and check.operating == (1.0, 0.0)
 
 
+def test_figure_intervals_by_hand(results) -> None:
+    graded = with_reports(results)
+    table = figure_interval_table(graded)
+    rows = rows_of(table)
+    review = rows_of(review_table(graded))
+    fit = rows["fit: coverage"]
+    # the figures are the review table's, over the fit half's five problems
+    assert fit["value"] == review["fit: all"]["coverage"] == pytest.approx(2 / 5)
+    assert fit["problems"] == 5 and fit["low"] <= fit["value"] <= fit["high"]
+    assert rows["fit: unflagged"]["value"] == pytest.approx(3 / 5)
+    assert rows["fit: MAE unflagged"]["value"] == pytest.approx(review["fit: all"]["MAE unflagged"])
+    assert rows["fit: Corr unflagged"]["value"] == pytest.approx(review["fit: all"]["Corr unflagged"])
+    # two right answers of two problems, one covered ([10, 10] holds 10), one not ([9, 10] and 8):
+    # either problem drawn twice reads 1 or 0
+    right = rows["fit: coverage, answer right"]
+    assert (right["value"], right["low"], right["high"]) == (0.5, 0.0, 1.0)
+    # calculations as a whole: the two right answers and the two wrong ones (one covered)
+    assert rows["fit: coverage, calculation"]["value"] == pytest.approx(2 / 4)
+    assert [name for name in rows if name.startswith("fit: coverage, ")] == [
+        "fit: coverage, calculation", "fit: coverage, answer right", "fit: coverage, answer wrong",
+        "fit: coverage, proof"]
+    # step ECE: its interval and the range a calibrated P(wrong) reads on the same ten steps
+    ece = rows["fit: step ECE en"]
+    assert ece["value"] == pytest.approx(0.17) and ece["problems"] == 5
+    assert 0 <= ece["calibrated low"] <= ece["calibrated median"] <= ece["calibrated high"]
+    assert ece["low"] is not None and ece["low"] <= ece["high"]
+    # the check half holds one problem: its figures have no interval
+    assert rows["check: coverage"] == {"value": 1.0, "low": None, "high": None, "problems": 1,
+                                       "calibrated median": None, "calibrated low": None,
+                                       "calibrated high": None}
+    # undefined figures (Corr of one kept grade) are left out, not printed as nan
+    assert "check: Corr unflagged" not in rows
+
+
 def test_metrics_edge_cases() -> None:
     assert math.isnan(reliability([])[0])
     assert risk_coverage([], []) == []
@@ -152,7 +186,7 @@ def test_metrics_edge_cases() -> None:
 def test_summary_has_the_new_tables_and_the_figure(results, tmp_path: Path) -> None:
     tables = summarise(results)
     keys = [t.key for t in tables]
-    assert {"review", "step_ece"} <= set(keys)
+    assert {"review", "step_ece", "figure_intervals"} <= set(keys)
     figures = draw_all(results, tmp_path)
     assert tmp_path / "risk_coverage.png" in figures
     assert (tmp_path / "risk_coverage.png").read_bytes()[:4] == b"\x89PNG"

@@ -149,3 +149,28 @@ def test_the_width_flag_spends_its_share_alike_on_each_group() -> None:
     assert 0 < sum(wrong) / len(wrong) <= 0.35
     plain_share = 1 - sum(assess(g.features, model).needs_review for g in items) / len(items)
     assert plain_share > 0.55  # as the fit half mixes them, more is left than the target
+
+
+def test_the_fit_report_says_how_sure_its_figures_are() -> None:
+    """The interval fit's report ends with the figures' intervals over their problems, the same
+    table the benchmark runner prints, read from the same grades and reviews."""
+    from dataclasses import replace
+
+    from eval_sets.calibrate.uncertainty_report import report_tables
+
+    items = synthetic()
+    items = [replace(g, p_wrong=(0.1, 0.6), wrong=(False, i % 3 == 0)) for i, g in enumerate(items)]
+    model = fit_model(items, target_unflagged=0.4)
+    tables = {t.key: t for t in report_tables(items, model, fit_model(items, weighted=False))}
+    sure = {str(r[0]): r for r in tables["figure_intervals"].rows}
+    reviews = [assess(g.features, model) for g in items]
+    covered = sum(lo <= g.human <= hi for g, (lo, hi) in
+                  zip(items, (r.score_interval for r in reviews)))
+    value, low, high, problems = sure["fit: coverage"][1:5]
+    assert value == pytest.approx(covered / len(items)) and problems == len(items)
+    assert low <= value <= high
+    ece = sure["fit: step ECE en"]
+    assert ece[1] == pytest.approx(reliability([p for g in items
+                                                for p in zip(g.p_wrong, g.wrong)])[0])
+    assert ece[5] is not None and ece[5] <= ece[7]  # what a calibrated P(wrong) reads
+    assert "check: coverage" not in sure  # no check-half grades here
