@@ -19,7 +19,7 @@ from server.grading import GradingService
 from server.logs import configure_logging
 from server.metrics import Metrics
 from server.middleware import BodyLimitMiddleware, RequestContextMiddleware
-from server.routes import batch, grade, grades, health, metrics, review, stream
+from server.routes import batch, calibration, grade, grades, health, metrics, review, stream
 from server.settings import Settings
 from server.store.lifecycle import keep_pruning, prune, start_store
 from server.warmup import warm_up
@@ -89,6 +89,6 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware, metrics=app_metrics)  # outermost: sees all
-    for module in (health, metrics, grade, batch, stream, grades, review):
+    for module in (health, calibration, metrics, grade, batch, stream, grades, review):
         app.include_router(module.router)
     return app

@@ -145,10 +145,11 @@ def test_body_limit_by_content_length_and_by_streamed_bytes(client):
 def test_openapi_documents_every_endpoint_with_examples(client):
     spec = client.get("/openapi.json").json()
     paths = spec["paths"]
-    assert {"/grade", "/grade/batch", "/grade/stream", "/healthz", "/readyz", "/metrics"} <= set(paths)
+    assert {"/grade", "/grade/batch", "/grade/stream", "/healthz", "/readyz", "/metrics",
+            "/calibration"} <= set(paths)
     for path in ("/grade", "/grade/batch", "/grade/stream"):
         assert paths[path]["post"]["requestBody"]["content"]["application/json"]["examples"]
-    for path in ("/healthz", "/readyz", "/metrics"):
+    for path in ("/healthz", "/readyz", "/metrics", "/calibration"):
         content = paths[path]["get"]["responses"]["200"]["content"]
         assert any("example" in c for c in content.values())
     assert client.get("/docs").status_code == 200
