@@ -63,8 +63,8 @@ from scoring.answer.routes import ROUTES, Routes, RouteStats
 from scoring.schema import AnswerRoute
 
 HALVES = ("fit", "check")
-# Readings added with the answer routes (issue 25): their changed verdicts are counted.
-NEW_READINGS = frozenset({"worded_parts", "base_number"})
+# Readings added with the answer routes (issue 25) and since: their changed verdicts are counted.
+NEW_READINGS = frozenset({"worded_parts", "base_number", "option_set", "angle_units"})
 
 
 @dataclass(frozen=True)

@@ -37,13 +37,51 @@ _SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac")
 MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading looks at them
 
 
+# Function names and constants as plain text types them. Longest first, so that `arcsin` is not
+# read as `arc` then `sin`, nor `sinh` as `sin` then `h`.
+_FUNCTIONS = ("arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos", "tan", "cot",
+              "sec", "csc", "exp", "log", "ln")
+# A name is a whole token (no letter or backslash before it), followed by a non-letter, or by one
+# letter that is its argument (`sinx`, `lnx`, `cosA`) and then a non-letter.
+_PLAIN_FUNCTION = re.compile(r"(?<![A-Za-z\\])(" + "|".join(_FUNCTIONS)
+                             + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)")
+_PLAIN_PI = re.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
+_PLAIN_SQRT = re.compile(r"(?<![A-Za-z\\])sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))")
+_PLAIN_LOG_BASE = re.compile(r"(?<![A-Za-z\\])log(\d+)\s*\(")  # log2(8): base after the name
+_ENGLISH = frozenset({"cost", "sine", "sins", "logs", "tans", "secs", "cots"})
+
+
+def latex_names(text: str) -> str:
+    """Plain-text function names and constants as the LaTeX commands they stand for: `ln2` is
+    `\\ln 2`, `pi/4` is `\\pi/4`, `sqrt(3)/2` and `sqrt3/2` are `\\sqrt{3}/2`, `sinx` is
+    `\\sin x`, `log2(8)` is `\\log_{2}(8)`. Typed without a backslash, as students and plain-text
+    outputs write them, LaTeX reads a name as a product of letters (`ln2` is l times n times 2),
+    so `ln2` was unequal to `\\ln 2`. A name inside a longer word is left alone (`using`,
+    `pins`), as are a few English words a name and one letter spell (`cost`, `sine`)."""
+    if not any(name in text for name in ("pi", "sqrt", *_FUNCTIONS)):
+        return text
+    words = set(re.findall(r"[A-Za-z]+", text))
+    if words & _ENGLISH:
+        return text
+    text = _PLAIN_SQRT.sub(lambda m: "\\sqrt{" + (m.group(1) or m.group(2)) + "}", text)
+    text = _PLAIN_LOG_BASE.sub(lambda m: "\\log_{" + m.group(1) + "}(", text)
+    text = _PLAIN_FUNCTION.sub(lambda m: _command(m.group(1), m.string, m.end()), text)
+    return _PLAIN_PI.sub(lambda m: _command("pi", m.string, m.end()), text)
+
+
+def _command(name: str, text: str, end: int) -> str:
+    """`\\name`, spaced from a letter or digit that follows (`\\ln 2`, not `\\ln2`)."""
+    return "\\" + name + (" " if end < len(text) and text[end].isalnum() else "")
+
+
 def clean_answer(answer: str) -> str:
     """Repair what commonly breaks answers before any comparison.
 
     JSON written without escaping turns `\\frac` into a form feed plus "rac" (likewise `\\b`,
     `\\v`, `\\a`); an answer escaped twice has every backslash doubled (`\\\\sqrt{5}`);
     `\\text {cm}` is `\\text{cm}`; `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are
-    display variants; ∞, ∪ and ∩ typed as characters are the commands math-verify reads.
+    display variants; ∞, ∪ and ∩ typed as characters are the commands math-verify reads, and so
+    are function names and π typed as plain text (`latex_names`: `ln2`, `pi/4`, `sqrt(3)`).
     """
     text = "".join(_CONTROL.get(ch, ch) for ch in answer)
     if _DOUBLED_COMMAND.search(text) and not _SINGLE_BACKSLASH.search(text):
@@ -52,7 +90,7 @@ def clean_answer(answer: str) -> str:
     text = _TEXT_SYMBOL.sub(lambda m: m.group(1), text)
     for variant, canonical in _SYNONYMS:
         text = text.replace(variant, canonical)
-    return text
+    return latex_names(text)
 
 
 def normalise(answer: str) -> str:

@@ -16,6 +16,7 @@ from scoring.answer.extract import find_answer
 from scoring.answer.readings.bases import compare_base_numbers
 from scoring.answer.readings.congruence import compare_congruences
 from scoring.answer.readings.numbers import (
+    compare_angle_units,
     compare_clock_times,
     compare_quantities,
     numeric_value,
@@ -30,7 +31,7 @@ from scoring.answer.readings.parts import (
     read_parts,
     worded_parts,
 )
-from scoring.answer.readings.words import compare_choices, compare_yes_no
+from scoring.answer.readings.words import compare_choices, compare_option_sets, compare_yes_no
 from scoring.parse.enumeration import enumerated_parts
 
 Reading = Callable[[str, str], bool | None]
@@ -52,9 +53,11 @@ def compare_approximation(gold: str, pred: str) -> bool | None:
 READINGS: tuple[tuple[str, Reading], ...] = (
     ("worded_parts", compare_worded_parts),
     ("yes_no", compare_yes_no),
+    ("option_set", compare_option_sets),
     ("choice_letter", compare_choices),
     ("clock_time", compare_clock_times),
     ("plain_number", compare_quantities),
+    ("angle_units", compare_angle_units),
     ("base_number", compare_base_numbers),
     ("congruence", compare_congruences),
     ("matrix", compare_matrices),

@@ -249,6 +249,26 @@ def compare_quantities(gold: str, pred: str) -> bool | None:
     return quantities_equal(g, p)
 
 
+_DEGREES = re.compile(r"^(?:" + DEGREE_MARK + r"|度)$")
+
+
+def compare_angle_units(gold: str, pred: str) -> bool | None:
+    """An angle in degrees (`30°`, `30^\\circ`, 30度) equals its measure in radians written
+    with pi (`\\frac{\\pi}{6}`): graders accept either unit of the same angle. Only True: the
+    pair is not read as two angles unless their values agree, so a difference is left to the
+    other readings."""
+    for degrees, radians in ((gold, pred), (pred, gold)):
+        q = read_quantity(degrees)
+        if q is None or not _DEGREES.match(q.unit) or "\\pi" not in bare(radians):
+            continue
+        value = numeric_value(radians)
+        if value is None or isinstance(value, Quantity):
+            continue
+        if math.isclose(float(value), float(q.value) * math.pi / 180, rel_tol=1e-9, abs_tol=1e-12):
+            return True
+    return None
+
+
 Value = Quantity | Fraction | float
 
 

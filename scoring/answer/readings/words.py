@@ -96,6 +96,34 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     return None
 
 
+_SELECTION = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:[,，、;；]|\band\b|和|及)?\s*\(?[A-Z]\)?)*$")
+
+
+def option_set(text: str, options: str = OPTIONS) -> frozenset[str] | None:
+    """The options a multiple-select answer names, when the answer is nothing but option letters
+    and separators (`BC`, `B、C`, `A, C and D`, `(A)(C)`): None for anything else, or when a
+    letter repeats or is not an option."""
+    if too_long(text):
+        return None
+    text = bare(text).strip()
+    if not _SELECTION.match(text):
+        return None
+    letters = re.findall(r"[A-Z]", text)
+    if len(set(letters)) != len(letters) or not set(letters) <= set(options):
+        return None
+    return frozenset(letters)
+
+
+def compare_option_sets(gold: str, pred: str) -> bool | None:
+    """A multiple-select answer (several options) equals another that names the same options,
+    in any order and with any separators; it never equals a different selection. Single
+    letters on both sides are left to `compare_choices`, which reads a letter in a sentence."""
+    g, p = option_set(gold), option_set(pred)
+    if g is None or p is None or (len(g) == 1 and len(p) == 1):
+        return None
+    return g == p
+
+
 def compare_choices(gold: str, pred: str) -> bool | None:
     """When the reference is an option letter: whether the prediction chooses that option."""
     letter = gold_choice(gold)

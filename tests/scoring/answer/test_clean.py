@@ -33,6 +33,31 @@ def test_clean_answer_repairs_common_breakage(raw, clean):
     assert clean_answer(raw) == clean
 
 
+@pytest.mark.parametrize(
+    ("raw", "latex"),
+    [
+        ("ln2", "\\ln 2"),
+        ("ln(2)", "\\ln(2)"),
+        ("pi/4", "\\pi/4"),
+        ("2pi", "2\\pi"),
+        ("sqrt(x+1)", "\\sqrt{x+1}"),
+        ("sqrt3/2", "\\sqrt{3}/2"),
+        ("cosA+sinB", "\\cos A+\\sin B"),
+        ("arctan 1", "\\arctan 1"),  # not `arc` then `\\tan`
+        ("tanh(x)", "\\tanh(x)"),  # not `\\tan` then `h`
+        ("log2(8)", "\\log_{2}(8)"),
+        ("最小值为ln2", "最小值为\\ln 2"),
+        # already LaTeX, inside words, or English words a name and a letter spell: as they were
+        ("\\ln 2 + \\pi", "\\ln 2 + \\pi"),
+        ("using pins", "using pins"),
+        ("the cost is 5", "the cost is 5"),
+        ("2pir", "2pir"),
+    ],
+)
+def test_plain_text_names_become_latex_commands(raw, latex):
+    assert clean_answer(raw) == latex
+
+
 
 @pytest.mark.parametrize(
     ("text", "expected"),

@@ -117,6 +117,60 @@ def test_option_letters(gold, pred, expected):
 @pytest.mark.parametrize(
     ("gold", "pred", "expected"),
     [
+        ("BC", "B、C", True),  # a multiple-select answer: the same options, any separators
+        ("B、C", "CB", True),
+        ("ABD", "A, B and D", True),
+        ("A和C", "(A)(C)", True),
+        ("BC", "B", False),  # a different selection, never equal
+        ("B", "B、C", False),  # before: the first letter chosen, "B" equalled "B、C"
+        ("AB", "AC", False),
+    ],
+)
+def test_multiple_select_answers_are_sets_of_options(gold, pred, expected):
+    assert decided(gold, pred) == (expected, "option_set")
+
+
+def test_an_angle_in_degrees_equals_it_in_radians() -> None:
+    for gold, pred in (("\\frac{\\pi}{6}", "30°"), ("45^\\circ", "\\frac{\\pi}{4}"),
+                       ("\\frac{2\\pi}{3}", "120^{\\circ}"), ("\\frac{\\pi}{6}", "30度")):
+        result = compare_answers(gold, pred)
+        assert (result.verdict, result.reading, result.route) == (True, "angle_units", "units")
+    # another angle, or a number without a unit, is not the same angle
+    assert compare_answers("\\frac{\\pi}{6}", "60°").verdict is False
+    assert compare_answers("\\frac{\\pi}{6}", "30").verdict is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("\\ln 2", "ln2"),  # LaTeX read `ln2` as l times n times 2: unequal
+        ("\\ln 2", "ln(2)"),
+        ("\\frac{\\pi}{4}", "pi/4"),
+        ("2\\pi", "2pi"),
+        ("\\frac{\\sqrt{3}}{2}", "sqrt(3)/2"),
+        ("\\sqrt{2}", "sqrt2"),
+        ("\\log_2 3", "log2(3)"),
+        ("\\frac{1}{2}", "sin(pi/6)"),  # before: restated as its last number, 6
+        ("2\\sin x\\cos x", "sin2x"),
+        ("e^{x}", "exp(x)"),
+    ],
+)
+def test_function_names_typed_as_plain_text_are_the_functions(gold, pred):
+    assert is_equivalent(gold, pred) is True
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [("\\ln 2", "ln3"), ("\\frac{\\pi}{4}", "pi/3"), ("\\sin x", "cos x"),
+     ("\\arcsin x", "sin x"), ("2", "log2(8)")],
+)
+def test_plain_text_functions_still_differ_when_they_differ(gold, pred):
+    assert is_equivalent(gold, pred) is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
         ("5", "5 cm", True),
         ("5\\text{ cm}", "5", True),
         ("10 weeks", "10", True),
