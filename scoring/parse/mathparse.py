@@ -242,6 +242,9 @@ class _Converter:
             self.i += 1
             put(f"{_FUNCS[val]}({self.seq(')' if nxt[1] == '(' else '}')})")
             return
+        if val == "pi":  # pi typed as plain text is the constant, not p times i
+            put("pi")
+            return
         if len(val) > 2 or val.lower() in _TWO_LETTER_WORDS:
             raise Refused(f"word {val!r} is not math")
         for j, letter in enumerate(val):

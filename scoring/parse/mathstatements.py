@@ -70,13 +70,15 @@ _PLAIN_COMMAND_TEXT = (
     r" \left \right \binom \circ \% \, \; \! \theta \alpha \beta"
 )
 _PLAIN_COMMANDS = frozenset(_PLAIN_COMMAND_TEXT.split())
-_PLAIN_WORDS = frozenset({"sqrt", "sin", "cos", "tan", "ln", "exp"})
+_PLAIN_WORDS = frozenset({"sqrt", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "ln", "exp",
+                          "pi"})
 _DIGITS = tuple("0123456789")
 _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
 _OPERATOR_WORD_BEFORE = re.compile(
     r"\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)$", re.IGNORECASE
 )
 _OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")
+_ARGUMENT_OF = re.compile(r"[A-Za-z]$|(?<![A-Za-z])(?:log|lg|lb|det|gcd|lcm|max|min|arg)\s$")
 _BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f" + CJK + r"\uff00-\uffef,.;:!?()\"'\n]")
 
 
@@ -159,8 +161,12 @@ def _bounded(text: str, start: int, end: int) -> bool:
 
 def _without_prose_operand(run: str, before: str) -> str:
     """"the price - 22 = 76 - 22 = 54": a run that opens with a binary operator after a word
-    continues an expression whose operand is that word; its first side is not an expression."""
-    if not _OPEN_OPERATOR.match(run) or not re.search(r"[A-Za-z" + CJK + r"']\s*$", before):
+    continues an expression whose operand is that word; its first side is not an expression.
+    Likewise a run glued to a word (`log2(8) = 3`, `lg100 = 2`, `cm2 = 100`) or one space after
+    a function name the run cannot read (`log 2 = 0.301`): it opens inside that word's argument
+    or subscript, so its first side is not the closed expression it looks like."""
+    operand = _OPEN_OPERATOR.match(run) and re.search(r"[A-Za-z" + CJK + r"']\s*$", before)
+    if not operand and not _ARGUMENT_OF.search(before):
         return run
     first = _REL.search(run)
     return run[first.end():] if first else ""

@@ -85,6 +85,30 @@ def test_check_step(step: str, verdict: str) -> None:
     assert check_step(step).verdict == verdict, check_step(step).evidence
 
 
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # pi and inverse functions typed as plain text are read: before, `pi` was p times i
+        ("sin(pi/6) = 0.6", "false"),
+        ("sin(pi/6) = 0.5", "true"),
+        ("2pi * 3 = 6pi = 20", "false"),
+        ("arctan(1) = pi/4", "true"),
+        # a run glued to a word, or a space after a function name it cannot read, opens inside
+        # that word's argument: before, `log(100) = 2` was read as `(100) = 2`, false
+        ("log(100) = 2", "unknown"),
+        ("log2(8) = 3", "unknown"),
+        ("lg100 = 2", "unknown"),
+        ("log 8 / log 2 = 3", "unknown"),
+        ("AB1 = 001", "unknown"),
+        # prose before a run is not glued to it
+        ("The total is 3 + 4 = 8.", "false"),
+        ("so 3+4=7", "true"),
+    ],
+)
+def test_plain_text_functions_and_names_glued_to_numbers(step: str, verdict: str) -> None:
+    assert check_step(step).verdict == verdict
+
+
 def test_evidence_names_the_false_relation() -> None:
     check = check_step("Subtracting: 1.82 - 1.24 = 0.48.")
     assert check.verdict == "false"
