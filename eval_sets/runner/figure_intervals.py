@@ -48,15 +48,18 @@ class StepRow:
     wrong: bool
 
 
+def _covered(rows: Sequence[GradeRow]) -> tuple[float, float]:
+    """Coverage and mean width over the grades that carry an interval."""
+    pairs = [(r.interval, r.human) for r in rows if r.interval is not None]
+    return coverage_of([i for i, _ in pairs], [h for _, h in pairs])
+
+
 def _coverage(rows: Sequence[GradeRow]) -> float:
-    with_interval = [r for r in rows if r.interval is not None]
-    return coverage_of([r.interval for r in with_interval if r.interval],
-                       [r.human for r in with_interval])[0]
+    return _covered(rows)[0]
 
 
 def _width(rows: Sequence[GradeRow]) -> float:
-    return coverage_of([r.interval for r in rows if r.interval], [r.human for r in rows
-                                                                  if r.interval])[1]
+    return _covered(rows)[1]
 
 
 def _unflagged(rows: Sequence[GradeRow]) -> list[tuple[float, float]]:
@@ -80,14 +83,14 @@ COLUMNS = ("half: figure", "value", "low", "high", "problems", "calibrated media
 
 def _row(name: str, rows: Sequence[tuple[str, object]], statistic: Callable[[Sequence], float],
          draws: int) -> tuple[Cell, ...] | None:
+    """(name, value, low, high, problems, and three cells the ECE rows fill); None when the
+    figure is undefined here (a correlation of one grade)."""
     value = statistic([r for _, r in rows])
     if math.isnan(value):
         return None
     found = cluster_interval(rows, statistic, draws=draws)
-    problems = len({p for p, _ in rows})
-    if found is None:
-        return (name, value, None, None, problems, None, None, None)
-    return (name, value, found.low, found.high, problems, None, None, None)
+    low, high = (found.low, found.high) if found is not None else (None, None)
+    return (name, value, low, high, len({p for p, _ in rows}), None, None, None)
 
 
 def figure_intervals(grades: Sequence[GradeRow], steps: Sequence[StepRow], *, key: str =
