@@ -8,7 +8,8 @@ from server.calibration_info import CalibrationInfo, describe
 
 router = APIRouter(tags=["health"])
 
-_EXAMPLE = {
+# The documented answer (OpenAPI); a test checks that it is a valid CalibrationInfo.
+EXAMPLE = {
     "version": "1-45e36df784", "source": "shipped", "fitted": "2026-11-27",
     "fitted_on": "natural sets, fit half (split by a hash of the problem text)",
     "languages": ["en", "zh"], "recalibration": "Platt scaling per language ...",
@@ -32,7 +33,7 @@ _EXAMPLE = {
 
 
 @router.get("/calibration", response_model=CalibrationInfo,
-            responses={200: {"content": {"application/json": {"example": _EXAMPLE}}}})
+            responses={200: {"content": {"application/json": {"example": EXAMPLE}}}})
 async def calibration(request: Request) -> CalibrationInfo:
     """The calibration's version (as in every report's `meta.versions.calibration`), when and on
     what it was fitted, the score interval's nominal coverage and its out-of-fold coverage on the

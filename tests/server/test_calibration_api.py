@@ -102,6 +102,6 @@ def test_it_only_reads(method: str) -> None:
 
 def test_the_documented_example_is_a_valid_answer() -> None:
     from server.calibration_info import CalibrationInfo
-    from server.routes.calibration import _EXAMPLE
+    from server.routes.calibration import EXAMPLE
 
-    assert CalibrationInfo.model_validate(_EXAMPLE).llm is not None
+    assert CalibrationInfo.model_validate(EXAMPLE).llm is not None
