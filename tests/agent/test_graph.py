@@ -46,6 +46,19 @@ def test_correct_chinese_solution_stays_clean(grader):
     assert report.quadrant == "robust"
 
 
+@pytest.mark.parametrize("answer", ["pi/4", "\\frac{\\pi}{4}"])
+def test_a_right_answer_typed_as_plain_text_is_not_marked_wrong(grader, answer):
+    """`pi/4` is the reference `\\frac{\\pi}{4}` typed as a student types it; LaTeX alone
+    reads `pi` as p times i (before stop 33: "not equal", the last step labelled wrong)."""
+    report = grader.grade(GradeRequest(
+        problem="Find the smallest positive x with tan x = 1.",
+        solution=f"tan x = 1 when x = pi/4 + k*pi.\nThe smallest positive one is k = 0.\n"
+                 f"The answer is {answer}.",
+        reference_answer="\\frac{\\pi}{4}"))
+    assert report.answer.correct is True
+    assert [s.label for s in report.steps] == ["correct"] * 3 and report.score == 10
+
+
 def test_reference_solution_is_aligned(grader):
     report = grader.grade(load_example("reference_solution"))
     assert report.alignment is not None
