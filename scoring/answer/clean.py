@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from scoring.parse.lexicon import CJK
+from scoring.parse.lexicon import CJK, PLAIN_PI
 
 _WRAPPER = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mathit|mbox|operatorname)\s*\{([^{}]*)\}"
@@ -45,7 +45,7 @@ _FUNCTIONS = ("arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos"
 # letter that is its argument (`sinx`, `lnx`, `cosA`) and then a non-letter.
 _PLAIN_FUNCTION = re.compile(r"(?<![A-Za-z\\])(" + "|".join(_FUNCTIONS)
                              + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)")
-_PLAIN_PI = re.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
+_PLAIN_PI = re.compile(PLAIN_PI)
 _PLAIN_SQRT = re.compile(r"(?<![A-Za-z\\])sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))")
 _PLAIN_LOG_BASE = re.compile(r"(?<![A-Za-z\\])log(\d+)\s*\(")  # log2(8): base after the name
 _ENGLISH = frozenset({"cost", "sine", "sins", "logs", "tans", "secs", "cots"})

@@ -141,7 +141,9 @@ CJK_NUMERALS = "一二三四五六七八九十"
 # LaTeX commands that hold plain text (`\text{ cm}`, `\mbox{or}`), without their braces.
 TEXT_COMMAND = r"\\(?:text|mathrm|textrm|mbox)"
 
-PI = r"(?:\\pi(?![A-Za-z])|π)"
+# π typed as plain text: the word `pi` alone, not inside a word (`pin`) or a command (`\pi`)
+PLAIN_PI = r"(?<![A-Za-z\\])pi(?![A-Za-z])"
+PI = r"(?:\\pi(?![A-Za-z])|π|" + PLAIN_PI + ")"
 DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
 
 

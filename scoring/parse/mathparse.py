@@ -73,6 +73,8 @@ _TIMES = frozenset({r"\cdot", r"\times", r"\ast"})
 _FLOORS = {r"\lfloor": ("floor", r"\rfloor"), r"\lceil": ("ceiling", r"\rceil")}
 _FUNCS = {"sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
           "arctan": "atan", "ln": "log", "exp": "exp", "sqrt": "sqrt"}
+# The words this reader reads in plain text: its functions and the constant pi.
+PLAIN_WORDS = frozenset(_FUNCS) | {"pi"}
 _GREEK = _words(
     "alpha beta gamma delta epsilon varepsilon theta vartheta lambda mu nu xi rho sigma tau phi "
     "varphi chi psi omega Gamma Delta Theta Lambda Sigma Phi Psi Omega"
@@ -242,7 +244,9 @@ class _Converter:
             self.i += 1
             put(f"{_FUNCS[val]}({self.seq(')' if nxt[1] == '(' else '}')})")
             return
-        if val == "pi":  # pi typed as plain text is the constant, not p times i
+        # pi typed as plain text is the constant, not p times i; a step that names a quantity
+        # pi ("let pi be the profit", pi = 7900) is told apart before (`scoring.parse.names`)
+        if val == "pi":
             put("pi")
             return
         if len(val) > 2 or val.lower() in _TWO_LETTER_WORDS:

@@ -23,6 +23,7 @@ from scoring.parse.lexicon import (
     THOUSANDS,
     UNIT_WORDS,
 )
+from scoring.parse.mathparse import PLAIN_WORDS
 from scoring.parse.mathspans import math_spans
 
 Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
@@ -70,8 +71,6 @@ _PLAIN_COMMAND_TEXT = (
     r" \left \right \binom \circ \% \, \; \! \theta \alpha \beta"
 )
 _PLAIN_COMMANDS = frozenset(_PLAIN_COMMAND_TEXT.split())
-_PLAIN_WORDS = frozenset({"sqrt", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "ln", "exp",
-                          "pi"})
 _DIGITS = tuple("0123456789")
 _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
 _OPERATOR_WORD_BEFORE = re.compile(
@@ -195,7 +194,7 @@ def _plain_runs(text: str) -> list[str]:
         elif kind == "text":
             ok = prev == "num" and bool(_UNIT_TEXT.match(val))
         elif kind == "word":
-            ok = (len(val) == 1 or val in _PLAIN_WORDS or (prev == "num" and val in UNIT_WORDS)
+            ok = (len(val) == 1 or val in PLAIN_WORDS or (prev == "num" and val in UNIT_WORDS)
                   or (prev == "%" and val == "of"))
         elif kind == "unit":
             ok = prev == "num"

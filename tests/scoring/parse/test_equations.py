@@ -93,6 +93,9 @@ def test_check_step(step: str, verdict: str) -> None:
         ("sin(pi/6) = 0.5", "true"),
         ("2pi * 3 = 6pi = 20", "false"),
         ("arctan(1) = pi/4", "true"),
+        # ... unless the step names a quantity pi, as it may with \\pi or π
+        ("pi = 7900", "unknown"),
+        ("let pi be the profit, pi = 200", "unknown"),
         # a run glued to a word, or a space after a function name it cannot read, opens inside
         # that word's argument: before, `log(100) = 2` was read as `(100) = 2`, false
         ("log(100) = 2", "unknown"),
