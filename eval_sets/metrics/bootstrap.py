@@ -43,6 +43,12 @@ class Interval:
     clusters: int
 
 
+def percentile_range(ordered: Sequence[float], level: float = LEVEL) -> tuple[float, float]:
+    """The central `level` range of values sorted ascending: the percentile interval's ends."""
+    tail, last = (1 - level) / 2, len(ordered) - 1
+    return ordered[round(tail * last)], ordered[round((1 - tail) * last)]
+
+
 def _resampled(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Row]], float],
                draws: int, level: float, seed: int) -> tuple[float, float, float, int] | None:
     """(the statistic on every row, the low and high percentiles of its value over `draws`
@@ -60,10 +66,8 @@ def _resampled(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Ro
                     if not math.isnan(v))
     if not values:
         return None
-    tail = (1 - level) / 2
-    last = len(values) - 1
-    return (statistic([r for c in clusters for r in by[c]]), values[round(tail * last)],
-            values[round((1 - tail) * last)], len(clusters))
+    return (statistic([r for c in clusters for r in by[c]]), *percentile_range(values, level),
+            len(clusters))
 
 
 def cluster_interval(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Row]], float],

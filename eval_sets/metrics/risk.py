@@ -20,6 +20,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eval_sets.metrics.bootstrap import DRAWS, LEVEL, percentile_range
+
 
 def coverage_of(intervals: Sequence[tuple[int, int]], humans: Sequence[int]) -> tuple[float, float]:
     """(share of human scores inside their interval, mean width hi - lo)."""
@@ -74,8 +76,8 @@ def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> tuple[fl
     return ece, rows
 
 
-def consistency_ece(p_wrong: Sequence[float], bins: int = 10, *, draws: int = 2000,
-                    level: float = 0.9, seed: int = 0) -> tuple[float, float, float]:
+def consistency_ece(p_wrong: Sequence[float], bins: int = 10, *, draws: int = DRAWS,
+                    level: float = LEVEL, seed: int = 0) -> tuple[float, float, float]:
     """The ECE a perfectly calibrated P(wrong) would read on these steps: each step's label
     drawn wrong with its own probability, `draws` times (consistency resampling: Broecker &
     Smith 2007, "Increasing the reliability of reliability diagrams", Weather and Forecasting
@@ -89,8 +91,7 @@ def consistency_ece(p_wrong: Sequence[float], bins: int = 10, *, draws: int = 20
     rng = random.Random(seed)
     values = sorted(reliability([(p, rng.random() < p) for p in p_wrong], bins)[0]
                     for _ in range(draws))
-    tail, last = (1 - level) / 2, draws - 1
-    return values[last // 2], values[round(tail * last)], values[round((1 - tail) * last)]
+    return values[(draws - 1) // 2], *percentile_range(values, level)
 
 
 @dataclass(frozen=True)
