@@ -261,7 +261,7 @@ function showView(name) {
 // Location hashes: #review lists the queue, #review/<id> opens a grade, #grade (or none) grades.
 // Other hashes (step links, the skip link) leave the view alone.
 async function route() {
-  const hash = decodeURIComponent(location.hash.slice(1));
+  const hash = locationHash();
   if (hash === "" || hash === "grade") {
     showView("grade");
     return;
@@ -281,9 +281,14 @@ async function route() {
   if (await review.open(id)) $("grade-detail").focus({ preventScroll: false });
 }
 
+/** The location's hash, decoded, without its "#". */
+function locationHash() {
+  return decodeURIComponent(location.hash.slice(1));
+}
+
 /** The grade the location names (#review/<id>), or "". */
 function linkedGrade() {
-  const hash = decodeURIComponent(location.hash.slice(1));
+  const hash = locationHash();
   return hash.startsWith("review/") ? hash.slice("review/".length) : "";
 }
 
