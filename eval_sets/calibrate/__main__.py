@@ -75,7 +75,7 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
         chosen = fit_language(mine, language, stats)
         human = [o for o in observed if o.solution.set == "stepmath_human"
                  and o.solution.half == "fit" and o.solution.language == language]
-        maps, cv = fit_recalibration(mine, FEATURE_SETS[chosen.feature_set], stats, human or None)
+        maps, cv = fit_recalibration(mine, FEATURE_SETS[chosen.feature_set], human or None)
         models[language] = replace(chosen.model, recalibration=maps)
         recal_rows.extend((language, kind, m.steps, m.slope, m.intercept, cv["per_type"],
                            cv["pooled"]) for kind, m in sorted(maps.items()))

@@ -104,12 +104,18 @@ FALSE_RELATION_KINDS: tuple[FindingKind, ...] = (
     "calculation_false", "contradiction", "derivation", "continuation", "rewrite",
     "back_substitution")
 FALSE_RELATION = "family:false_relation"
+# One reading in two places: the final answer does not equal the reference (marked, or no
+# expression of the closing lines equals it).
+ANSWER_WRONG_KINDS: tuple[FindingKind, ...] = ("answer_wrong", "answer_unmarked_wrong")
+ANSWER_WRONG = "family:answer_wrong"
+FAMILIES: dict[str, tuple[FindingKind, ...]] = {
+    FALSE_RELATION: FALSE_RELATION_KINDS, ANSWER_WRONG: ANSWER_WRONG_KINDS}
 
 
 def _design(observed: Sequence[Observed], names: Sequence[str],
             pooled: Sequence[FindingKind] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The labelled steps' features `names`; `FALSE_RELATION` among them is 1 when any finding
-    of the `pooled` kinds is about the step."""
+    """The labelled steps' features `names`; a `family:` feature among them is 1 when any
+    finding of the `pooled` kinds is about the step."""
     rows, labels, weights = [], [], []
     for o in observed:
         for i, wrong in enumerate(o.solution.wrong):
@@ -117,8 +123,8 @@ def _design(observed: Sequence[Observed], names: Sequence[str],
                 continue
             found = o.evidence.at(i)
             values = step_features(o.inp, i, found)
-            values[FALSE_RELATION] = float(any(f.kind in pooled for f in found))
-            rows.append([values.get(n, 0.0) for n in names])
+            family = float(any(f.kind in pooled for f in found))
+            rows.append([family if n in FAMILIES else values.get(n, 0.0) for n in names])
             labels.append(float(wrong))
             weights.append(o.solution.weight)
     if not rows or len(set(labels)) < 2:
@@ -134,24 +140,28 @@ def _fit(observed: Sequence[Observed], names: Sequence[str], l2: float,
 
 
 def fit_weights(observed: Sequence[Observed], features: Sequence[str],
-                stats: dict[FindingKind, KindStats], l2: float = L2) -> dict[str, float]:
+                l2: float = L2) -> dict[str, float]:
     """One logistic regression of "this step is wrong" on the prior's features and the
     findings: a finding's weight is its log-odds ratio given the rest (its likelihood ratio
     conditioned on where the step stands and what it says, not the marginal one of the
     table).
 
-    A false-relation kind that fired too rarely on the labelled steps to be weighed by itself
-    backs off to its family's weight (Katz's back-off, in spirit): the weight of "some relation
-    was found false", fitted the same way with the family's kinds as one feature. Left at
-    nothing, such a finding would count for less than a vaguer one (a number nobody explains),
-    though it says the same as a false calculation."""
-    own = weighted_kinds(stats)
+    A kind gets a weight of its own only where it fired often enough on the labelled steps
+    being fitted (`observed`: one language's) to be weighed; how often it fired in another
+    language says nothing of its weight here. A kind that fired too rarely backs off to its family's weight (Katz's
+    back-off, in spirit): the weight of "some relation was found false", or of "the final
+    answer is not the reference", fitted the same way with the family's kinds as one feature.
+    Left at nothing, or at what two firings say, such a finding would count for less than a
+    vaguer one (a number nobody explains), though it says the same as its family's other
+    kinds."""
+    own = weighted_kinds(kind_stats(observed))
     weights = _fit(observed, [*features, *(finding_feature(k) for k in own)], l2)
-    thin = [k for k in FALSE_RELATION_KINDS if k not in own]
-    if thin and len(thin) < len(FALSE_RELATION_KINDS):
-        rest = [finding_feature(k) for k in own if k not in FALSE_RELATION_KINDS]
-        family = _fit(observed, [*features, *rest, FALSE_RELATION], l2, FALSE_RELATION_KINDS)
-        weights.update({finding_feature(k): family[FALSE_RELATION] for k in thin})
+    for family, kinds in FAMILIES.items():
+        thin = [k for k in kinds if k not in own]
+        if thin and len(thin) < len(kinds):
+            rest = [finding_feature(k) for k in own if k not in kinds]
+            weighed = _fit(observed, [*features, *rest, family], l2, kinds)
+            weights.update({finding_feature(k): weighed[family] for k in thin})
     return weights
 
 
@@ -306,14 +316,14 @@ def fit_language(observed: Sequence[Observed], language: str,
         results = []
         for k in (0, 1):
             train, test = folds[1 - k], folds[k]
-            weights = fit_weights(train, features, stats)
+            weights = fit_weights(train, features)
             ranges = feature_ranges(train, features)
             threshold, _ = best_threshold(train, language, weights, stats, choose_threshold, ranges)
             model = _calibration(language, weights, threshold, stats, ranges)
             results.append(choose_features(grade_all(test, model)))
         cv[name] = round(float(np.mean(results)), 4)
     chosen = max(cv, key=lambda n: (cv[n], -len(FEATURE_SETS[n])))
-    weights = fit_weights(observed, FEATURE_SETS[chosen], stats)
+    weights = fit_weights(observed, FEATURE_SETS[chosen])
     ranges = feature_ranges(observed, FEATURE_SETS[chosen])
     threshold, _ = best_threshold(observed, language, weights, stats, choose_threshold, ranges)
     decision, lenience, values = best_decision(observed, language, weights, threshold, stats,

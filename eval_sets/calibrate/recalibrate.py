@@ -32,10 +32,9 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import feature_ranges, fit_weights
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.risk import reliability
-from scoring.judge.calibration import ANY_TYPE, KindStats, Platt, StepModel
+from scoring.judge.calibration import ANY_TYPE, Platt, StepModel
 from scoring.judge.decide.features import step_features
 from scoring.judge.decide.posterior import sigmoid
-from scoring.judge.findings import FindingKind
 
 FOLDS = 5
 MIN_STEPS = 150
@@ -61,7 +60,6 @@ def fold_of(problem: str, folds: int = FOLDS) -> int:
 
 
 def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
-                stats: dict[FindingKind, KindStats],
                 targets: Sequence[Observed] | None = None) -> list[Scored]:
     """The labelled steps of `targets` (default: `observed`) scored by a model fit on the
     `observed` solutions of the other folds: never on their own problem."""
@@ -72,7 +70,7 @@ def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
         test = [o for o in targets if fold_of(o.solution.problem) == k]
         if not test:
             continue
-        model = StepModel(fit_weights(train, features, stats), 0.5, feature_ranges(train, features))
+        model = StepModel(fit_weights(train, features), 0.5, feature_ranges(train, features))
         for o in test:
             for i, wrong in enumerate(o.solution.wrong):
                 if wrong is not None:
@@ -151,7 +149,6 @@ def cross_validated_ece(scored: Sequence[Scored], scope: Scope) -> float | None:
 
 
 def fit_recalibration(observed: Sequence[Observed], features: Sequence[str],
-                      stats: dict[FindingKind, KindStats],
                       targets: Sequence[Observed] | None = None
                       ) -> tuple[dict[str, Platt], dict[Scope, float | None]]:
     """The language's maps, fitted on the steps of `targets` (the steps the step ECE is
@@ -162,7 +159,7 @@ def fit_recalibration(observed: Sequence[Observed], features: Sequence[str],
     maps keep the steps of a held-out fold better calibrated (`cross_validated_ece`, inside the
     fit half): a type's own map fits its type's shift, but on a few hundred steps of few
     problems it also fits their noise, which a map pooled over types shrinks away."""
-    scored = out_of_fold(observed, features, stats, targets)
+    scored = out_of_fold(observed, features, targets)
     cv = {scope: cross_validated_ece(scored, scope) for scope in SCOPES}
     known = [scope for scope in SCOPES if cv[scope] is not None]
     scope = min(known, key=lambda name: cv[name] or 0.0) if known else "per_type"

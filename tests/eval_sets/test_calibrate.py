@@ -80,7 +80,7 @@ def _toy_set():
 
 def test_a_false_relation_seen_too_rarely_takes_its_familys_weight():
     data = _toy_set()
-    weights = fit_weights(data, ("bias",), kind_stats(data))
+    weights = fit_weights(data, ("bias",))
     own = weights["finding:calculation_false"], weights["finding:contradiction"]
     assert min(own) > 1.0  # their own fitted weights
     # one firing: no weight of its own, the weight of "some relation was found false", which
@@ -93,9 +93,32 @@ def test_a_false_relation_seen_too_rarely_takes_its_familys_weight():
 def test_no_back_off_without_a_weighed_false_relation():
     data = [_observed([True, False, False], [["derivation"], [], []]) for _ in range(2)]
     data += [_observed([True, False, False], [["unexplained_number"], [], []]) for _ in range(5)]
-    weights = fit_weights(data, ("bias",), kind_stats(data))
+    weights = fit_weights(data, ("bias",))
     assert "finding:unexplained_number" in weights
     assert not any(k in weights for k in ("finding:derivation", "finding:continuation"))
+
+
+def test_an_answer_kind_seen_twice_in_this_language_takes_the_answer_familys_weight():
+    """Steps of one language: wrong marked answers on wrong final steps, and an unmarked wrong
+    answer twice, both times on a step labelled right (two firings say "never wrong")."""
+    data = []
+    for _ in range(20):
+        data.append(_observed([False, True], [[], ["answer_wrong"]]))
+        data.append(_observed([False, False, False], [[], [], ["answer_correct"]]))
+    data += [_observed([False, False], [[], ["answer_unmarked_wrong"]]) for _ in range(2)]
+    weights = fit_weights(data, ("bias",))
+    assert weights["finding:answer_wrong"] > 1.0
+    # no weight of its own from two firings: "the final answer is not the reference"
+    assert 0.0 < weights["finding:answer_unmarked_wrong"] < weights["finding:answer_wrong"]
+
+
+def test_a_kind_is_weighed_on_the_steps_it_is_fitted_on_not_on_another_languages():
+    often = [_observed([True, False], [["unexplained_number"], []]) for _ in range(6)]
+    rare = [_observed([True, False], [["unexplained_number"], []])] + \
+        [_observed([True, False, False], [[], [], []]) for _ in range(5)]
+    assert "finding:unexplained_number" in fit_weights(often, ("bias",))
+    # what six firings elsewhere say does not make one firing here weighable
+    assert "finding:unexplained_number" not in fit_weights(rare, ("bias",))
 
 
 def test_halves_keep_a_problems_solutions_together():

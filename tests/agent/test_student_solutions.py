@@ -1,0 +1,42 @@
+"""Short solutions as a student types them, graded as the service grades them: offline, on the
+shipped calibration. Its fitted numbers move with a refit; what a student's solution must get
+does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.context import Context
+from agent.grader import Grader
+from scoring.schema import GradeRequest
+
+from .conftest import bag_of_words
+
+
+def grade(**fields: object):
+    return Grader(Context(embedder=bag_of_words)).grade(GradeRequest(mode="offline", **fields))
+
+
+@pytest.mark.parametrize(("last", "right"), [("x = 4", True), ("x = 5", False), ("So x = 5.", False)])
+def test_an_unmarked_final_answer_decides_the_last_step(last, right):
+    """No "the answer is": the closing line states the answer. Before stop 34 the English step
+    model weighed a wrong one by the two labelled steps it had fired on (both right), and this
+    solution scored 10 with every step correct."""
+    report = grade(problem="Solve for x: 2x + 3 = 11.", solution=f"2x + 3 = 11\n2x = 8\n{last}",
+                   reference_answer="4")
+    assert report.answer.correct is right
+    assert report.steps[-1].label == ("correct" if right else "incorrect")
+    assert (report.score == 10) is right
+
+
+@pytest.mark.parametrize(("solution", "wrong"), [
+    ("3 + 5 × 2 = 8 × 2 = 16.", 0),
+    ("Each box holds 12 apples, so 3 boxes hold 3 × 12 = 38 apples.\nThe answer is 38.", 0),
+])
+def test_a_false_calculation_in_a_short_step_is_wrong(solution, wrong):
+    """A student's short first step with false arithmetic: the English prior, fitted on long
+    model-written steps, would put it under the threshold; a check that precise decides."""
+    report = grade(problem="Compute it.", solution=solution)
+    assert report.steps[wrong].label == "incorrect"
+    assert report.score < 10
+
