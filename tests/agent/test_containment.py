@@ -164,7 +164,11 @@ def test_collect_evidence_that_raises_leaves_the_prior(monkeypatch, clean):
     report = _grade(SLIP)
     _contained(report, "node.collect_evidence", "steps decided without the offline checks")
     assert len(report.steps) == len(clean.steps)
-    assert all(not s.evidence for s in report.steps)
+    # no check's evidence; the wrong final answer (its own node) still blames one step
+    assert report.answer.correct is False
+    blamed = [s for s in report.steps if s.evidence]
+    assert [s.evidence for s in blamed] == [["answer"]]
+    assert blamed[0].reason.startswith("the final answer is wrong and no check placed the error")
 
 
 def test_an_offline_node_without_a_twin_or_last_resort_still_fails(monkeypatch):

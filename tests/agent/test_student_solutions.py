@@ -40,3 +40,11 @@ def test_a_false_calculation_in_a_short_step_is_wrong(solution, wrong):
     assert report.steps[wrong].label == "incorrect"
     assert report.score < 10
 
+
+def test_a_one_step_solution_to_a_wrong_answer_is_not_all_correct():
+    """One step, its arithmetic true, its answer wrong: the step that reached the answer is
+    wrong, whatever prior a one-step solution gets."""
+    report = grade(problem="Find the area of a rectangle 7 cm by 4 cm.",
+                   solution="Area = 7 + 4 = 11 cm^2", reference_answer="28")
+    assert report.answer.correct is False
+    assert [s.label for s in report.steps] == ["incorrect"] and report.score == 0

@@ -72,6 +72,48 @@ def test_support_weighs_against_an_error_finding():
     assert verdict.reason.startswith("calculation_false at 0, but not enough to call the step wrong")
 
 
+WRONG_ANSWER = AnswerVerdict("11", ("28",), False, anchored=False)
+
+
+def test_a_wrong_answer_makes_its_likeliest_cause_wrong_when_no_step_is():
+    """A low prior (a model fitted on long model-written steps) leaves every step under the
+    threshold; the answer decided wrong was reached through a wrong step, the likeliest one."""
+    low = Calibration("low", {"en": StepModel({**WEIGHTS, "bias": math.log(0.001 / 0.999)}, 0.5)},
+                      KINDS)
+    # the last step's arithmetic holds (support), so the likeliest cause is earlier; of the two
+    # equally likely ones, the later (a warning, unexplained_number, decides nothing)
+    found = evidence(3, ("unexplained_number", 0), ("calculation_true", 2))
+    verdicts, _ = decide(inp(3, answer=WRONG_ANSWER), found, low)
+    assert [v.label for v in verdicts] == ["correct", "incorrect", "correct"]
+    assert verdicts[1].reason.startswith("the final answer is wrong and no check placed the error")
+    plain, _ = decide(inp(2, answer=WRONG_ANSWER), evidence(2), low)
+    assert [v.label for v in plain] == ["correct", "incorrect"]
+    assert all(v.p_wrong == pytest.approx(0.001) for v in plain)  # the probability is unchanged
+
+
+@pytest.mark.parametrize("answer", [NO_ANSWER, AnswerVerdict("28", ("28",), True),
+                                    AnswerVerdict("11", ("28",), False, route_decides=False)])
+def test_no_cause_is_sought_for_an_answer_not_decided_wrong(answer):
+    low = Calibration("low", {"en": StepModel({**WEIGHTS, "bias": math.log(0.001 / 0.999)}, 0.5)},
+                      KINDS)
+    assert [v.label for v in decide(inp(2, answer=answer), evidence(2), low)[0]] == ["correct"] * 2
+
+
+def test_a_wrong_answer_with_a_wrong_step_already_adds_none():
+    verdicts, _ = decide(inp(3, answer=WRONG_ANSWER), evidence(3, ("calculation_false", 0)), CAL)
+    assert [v.label for v in verdicts] == ["incorrect", "correct", "correct"]
+
+
+def test_a_proof_and_a_model_label_seek_no_cause():
+    low = Calibration("low", {"en": StepModel({**WEIGHTS, "bias": math.log(0.001 / 0.999)}, 0.5)},
+                      KINDS)
+    proof = JudgeInput("", ["a", "b"], "proof", WRONG_ANSWER)
+    assert [v.label for v in decide(proof, evidence(2), low)[0]] == ["correct"] * 2
+    model = [StepVerdict("correct", "fine"), StepVerdict("correct", "fine")]
+    labels = [v.label for v in decide(inp(2, answer=WRONG_ANSWER), evidence(2), low, model)[0]]
+    assert labels == ["correct"] * 2
+
+
 def test_a_precise_error_finding_labels_the_step_whatever_the_prior():
     """A short first step has a low prior in a model fitted on long model-written steps; a
     false calculation (precision 0.8 >= SURE_PRECISION) still makes it wrong offline, and the
