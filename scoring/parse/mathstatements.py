@@ -73,9 +73,16 @@ _PLAIN_COMMAND_TEXT = (
 _PLAIN_COMMANDS = frozenset(_PLAIN_COMMAND_TEXT.split())
 _DIGITS = tuple("0123456789")
 _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
+# A number after these words is an operand of an operation stated in words ("half of 30 = 15",
+# "25 percent of 40 = 10", "20% off 50 = 40", "the square root of 16 = 4", "the sum of 5 and
+# 7 = 12"), not the whole side; "a height of 16/2 = 8" names a quantity and is read.
 _OPERATOR_WORD_BEFORE = re.compile(
-    r"\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)$", re.IGNORECASE
-)
+    r"(?:\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)"
+    r"|\b(?:half|thirds?|quarters?|(?:four|fif|six|seven|eigh|nin|ten|hundred)ths?|percent"
+    r"|square|cube|root|sum|product|difference|quotient|reciprocal|average|mean)\s+of"
+    r"|(?:%|\d\s*/\s*\d+|\bpercent)\s+(?:of|off)"
+    r"|\b(?:(?:sum|product|difference|quotient)\s+of|between)\s+\$?[-\d.,]+\$?\s+and)$",
+    re.IGNORECASE)
 _OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")
 _ARGUMENT_OF = re.compile(r"[A-Za-z]$|(?<![A-Za-z])(?:log|lg|lb|det|gcd|lcm|max|min|arg)\s$")
 _BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f" + CJK + r"\uff00-\uffef,.;:!?()\"'\n]")
@@ -151,7 +158,7 @@ def _bounded(text: str, start: int, end: int) -> bool:
     """A run must sit between words or punctuation, not next to an operator we cannot read:
     in `3&2 = 3 + 2(2) + ...` the run `2 = ...` is only half of the left side."""
     before, after = text[:start].rstrip(), text[end:].lstrip()
-    if _OPERATOR_WORD_BEFORE.search(before[-12:]):  # the words are shorter than 12  # `3 times 4 = 12`: `4 = 12` is half a relation
+    if _OPERATOR_WORD_BEFORE.search(before[-40:]):  # `3 times 4 = 12`: `4 = 12` is half a relation
         return False
     return (not before or _BOUNDARY.match(before[-1]) is not None) and (
         not after or _BOUNDARY.match(after[0]) is not None

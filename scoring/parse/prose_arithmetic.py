@@ -1,4 +1,5 @@
-"""Arithmetic stated in words: "divide 6 into 54 to get 9", "3 times 4 is 12", "$7 \\cdot 3$ is 21".
+"""Arithmetic stated in words: "divide 6 into 54 to get 9", "3 times 4 is 12", "$7 \\cdot 3$ is 21",
+"25% of 80 is 20", "half of 30 is 15".
 
 ReasonEval's "random number" and "random operation" perturbations (Xia et al. 2024, ReasonEval,
 Sec. 4.1) change a number or an operator of a step; when the step states its arithmetic partly in
@@ -45,6 +46,18 @@ _VERB = re.compile(
     + r"\s+(to|from|by|and|into|with)\s+" + _NUM + r"\s*" + _GET + _RES + _RESULT_END,
     re.IGNORECASE,
 )
+# "25% of 80 is 20", "half of 30 is 15": a share of a number, and what it comes to
+_PERCENT_OF = re.compile(
+    r"(?<![\w.^*/+\-$])" + _NUM + r"\s*(?:\\?%|percent)\s+of\s+" + _NUM + r"\s*"
+    + r"(?:=\s*|" + _GET + r")" + _RES + _RESULT_END,
+    re.IGNORECASE,
+)
+_SHARE_OF = re.compile(
+    r"\b(half|(?:a|one)\s+third|(?:a|one)\s+quarter)\s+of\s+" + _NUM + r"\s*"
+    + r"(?:=\s*|" + _GET + r")" + _RES + _RESULT_END,
+    re.IGNORECASE,
+)
+_SHARES = {"half": "2", "third": "3", "quarter": "4"}
 _SPAN = r"\$([^$]{1,120})\$"
 # "when we divide $4x^3$ by $3x^3$, we get $\frac{4}{3}$": a claim that holds for every x
 _VERB_SPANS = re.compile(
@@ -149,6 +162,15 @@ def _statements(text: str) -> tuple[ProseStatement, ...]:
         op = _OPS[re.sub(r"\s+", " ", m.group(2).lower())]
         found.append(ProseStatement(f"{_wrap(m.group(1))} {op} {_wrap(m.group(3))}", m.group(4),
                                     m.group().strip()))
+    for m in _PERCENT_OF.finditer(text):
+        if _clean_before(text, m.start()):
+            found.append(ProseStatement(f"{_wrap(m.group(1))} / 100 * {_wrap(m.group(2))}",
+                                        m.group(3), m.group().strip()))
+    for m in _SHARE_OF.finditer(text):
+        if _clean_before(text, m.start()):
+            share = _SHARES[m.group(1).split()[-1].lower()]
+            found.append(ProseStatement(f"{_wrap(m.group(2))} / {share}", m.group(3),
+                                        m.group().strip()))
     for m in _VERB.finditer(text):
         if (lhs := _verb(m)) is not None:
             found.append(ProseStatement(lhs, m.group(5), m.group().strip()))

@@ -255,3 +255,32 @@ def test_a_rejection_only_excuses_its_own_sentence_and_what_follows():
     # the rejection is about an earlier candidate; the new arithmetic stands on its own
     assert check("So that's not it. Then 6 times 7 is 41.").verdict == "false"
     assert check("So that's not it. Then 6 times 7 is 42.").verdict == "true"
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # an operation stated in words before the number: the number alone is not the side
+        # (before, `half of 30 = 15` was read as `30 = 15`, false, and the step labelled wrong);
+        # a share the prose reader knows is read whole
+        ("Half of 30 = 15.", "true"),
+        ("a third of 30 = 10", "true"),
+        ("15 percent of 40 = 6", "true"),
+        ("two thirds of 30 = 20", "unknown"),
+        ("2/3 of 30 = 20", "unknown"),
+        ("20% off 50 = 40", "unknown"),
+        ("the square root of 16 = 4", "unknown"),
+        ("the sum of 5 and 7 = 12", "unknown"),
+        ("the difference between 9 and 4 = 5", "unknown"),
+        # a percent read as one operation stays checked
+        ("25% of 20 = 4", "false"),
+        ("25% of 20 = 5", "true"),
+        # "of" naming a quantity is not an operation: its relation is read
+        ("a height of 16/2 = 8 feet", "true"),
+        ("a value of 56 - 42 = 15", "false"),
+        # "and" between two relations joins them, it does not make an operand
+        ("x = 3 and 2 + 2 = 5", "false"),
+    ],
+)
+def test_a_number_that_an_operation_in_words_takes_is_not_a_side(step: str, verdict: str) -> None:
+    assert check_step(step).verdict == verdict

@@ -29,6 +29,18 @@ def test_operator_word_before_an_equals_sign_is_not_half_a_relation():
     assert check_step("so 6 times 7 = 40 pencils").verdict == "false"
 
 
+def test_a_share_of_a_number_and_what_it_comes_to():
+    assert check_step("25% of 20 is 4.").verdict == "false"
+    assert check_step("So 40% of $40 is $16.").verdict == "true"
+    assert check_step("10 percent of 50 is 5").verdict == "true"
+    assert check_step("Half of 30 is 16.").verdict == "false"
+    assert check_step("half of 2011 is 1005.5").verdict == "true"
+    assert check_step("a third of 30 = 10").verdict == "true"  # with `=`: the whole side
+    # not a share that ends the arithmetic, or one inside a larger expression
+    assert prose_statements("25% of 20 is 5 times the cost") == []
+    assert prose_statements("more than 25% of 20 is 5") == []
+
+
 def test_expression_followed_by_which_is():
     assert check_step("the count is 31 - 12 + 1, which is 20.").verdict == "true"
     assert check_step("the count is 31 - 12 + 1, which is 19.").verdict == "false"
