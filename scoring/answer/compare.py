@@ -21,6 +21,7 @@ from scoring.answer.readings.rounding import (
     within_rounding,
     within_stated_precision,
 )
+from scoring.answer.readings.words import is_verdict, yes_no
 from scoring.answer.routes import route_of
 from scoring.schema import AnswerRoute
 
@@ -186,7 +187,12 @@ def check_answer(
                                  left_out=left_out)
         return AnswerCheck(found.text, result.verdict, True, result.reading, result.timed_out,
                            result.route)
-    for candidate in answer_candidates(text):
+    candidates = answer_candidates(text)
+    if all(is_verdict(g) for g in golds) and not any(yes_no(c) is not None for c in candidates):
+        # A verdict answers a yes/no question; the numbers of the closing lines are not one
+        # ("91 = 7 x 13, so 91 is not prime" states no 91-ness): undecided, not wrong.
+        return AnswerCheck(found.text, None, False)
+    for candidate in candidates:
         result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier,
                                  inexact=inexact, places=places, readings=readings,
                                  left_out=left_out)

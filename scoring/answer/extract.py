@@ -258,8 +258,10 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     in plain text ("所以 1<a<2。"), gives that answer alone; otherwise the candidates are the
     relation the last sentence states in plain text ("So x = 2 or x = 3."), the spans stated
     together as one multi-part answer, each side of each math span's equations (the last first)
-    and the whole equation, then the numbers written in the prose. A calculation (`52 + 24 +
-    44 + 48`) is not a result, nor a number inside a formula (the 2 of `F_{k+2}`).
+    and the whole equation, then the numbers written in the prose that stand as results. A
+    calculation (`52 + 24 + 44 + 48`) is not a result, nor a number inside a formula (the 2 of
+    `F_{k+2}`), nor an operand or a coefficient in plain text (the 7 of `2 - 7 = -5`, the 3 of
+    `3x`).
     """
     tail = "\n".join([ln for ln in text.splitlines() if ln.strip()][-lines:])
     if parts := _enumerated(tail):
@@ -274,10 +276,36 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     for _, _, span in reversed(spans):
         content = _clean(span) or ""
         found += [*reversed(content.split("=")), content] if "=" in content else [content]
-    found += reversed(_NUMBER.findall(strip_math(tail)))
+    found += reversed(_result_numbers(strip_math(tail)))
     unique = [c for c in dict.fromkeys(c for c in (_clean(f) for f in found) if c)
               if not is_computation(c)]
     return unique[:limit]
+
+
+# A number that an operator or a relation sign follows on its line is an operand (the 2 and 7
+# of `2 - 7 = -5`), as is one that an operator other than `=` comes before (the 7); one glued
+# to a letter that the text also writes alone is its coefficient (the 3 of `3x = 9, so x = 3`);
+# glued to a letter it does not, a unit (`5m`).
+_OPERAND_AFTER = re.compile(r"[ \t]*[-+*/×÷·^=<>≤≥]")
+_OPERAND_BEFORE = re.compile(r"[-+*/×÷·^][ \t]*$")
+_SIGN_AS_OPERATOR = re.compile(r"(?:\d|\)|(?<![A-Za-z])[A-Za-z])[ \t]*$")
+_GLUED_LETTER = re.compile(r"([A-Za-z])(?![A-Za-z])")
+
+
+def _result_numbers(prose: str) -> list[str]:
+    """The numbers of `prose` that stand as results: alone, or on the right of an `=`."""
+    out = []
+    for m in _NUMBER.finditer(prose):
+        before = prose[:m.start()]
+        if m.group().startswith("-") and _SIGN_AS_OPERATOR.search(before):
+            continue  # `2 -7`: the sign is the operator, 7 an operand
+        if _OPERAND_AFTER.match(prose, m.end()) or _OPERAND_BEFORE.search(before):
+            continue
+        glued = _GLUED_LETTER.match(prose, m.end())
+        if glued and re.search(r"(?<![\w\\])" + glued.group(1) + r"(?![\w])", prose):
+            continue
+        out.append(m.group())
+    return out
 
 
 def _last_line(text: str) -> str:

@@ -44,6 +44,11 @@ def yes_no(text: str) -> bool | None:
     return _POLARITY[m.group(1)] if m else None
 
 
+def is_verdict(text: str) -> bool:
+    """The whole text is one verdict word ("No", "是。"): a yes/no answer and nothing else."""
+    return bare(text).strip("*_ .!。！").lower() in _POLARITY
+
+
 def compare_yes_no(gold: str, pred: str) -> bool | None:
     """Two verdicts are equal when their polarity is; a verdict never matches its opposite."""
     g, p = yes_no(gold), yes_no(pred)

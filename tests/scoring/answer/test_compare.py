@@ -40,6 +40,12 @@ def test_is_equivalent(gold, pred, expected):
          "1250\\text{ dollars}", True, False),
         ("So the total is 12 apples.", "13", "12", False, False),
         ("We are done.", "13", None, None, False),
+        # a yes/no question is answered by a verdict: a number of the closing lines is none
+        ("91 = 7 x 13, so 91 is not prime.", "No", "91", None, False),
+        ("No, 91 = 7 x 13.", "No", "No, 91 = 7 x 13", True, False),
+        # the 3 of `3x` is a coefficient, not the answer 3 (before: equal)
+        ("3x = 2 - 7 = -5\nx = -5/3", "3", "x = -5/3", False, False),
+        ("3x = 9, so x = 3.", "3", "3", True, False),
         ("The answer is 7.", [], "7", None, True),
     ],
 )

@@ -217,3 +217,18 @@ def test_a_formula_written_in_prose_is_the_stated_answer(text, extracted):
 )
 def test_intervals_written_in_prose_are_compared_as_intervals(text, gold, correct):
     assert check_answer(text, gold).correct is correct
+
+
+@pytest.mark.parametrize(("text", "candidates"), [
+    # operands and coefficients written in plain text are not results
+    ("3x = 2 - 7 = -5\nx = -5/3", ["x = -5/3", "-5/3", "-5"]),
+    ("speed = 120 / 2 = 50 km/h", ["50"]),
+    ("the result is -3.", ["-3"]),
+    # a letter the text never writes alone is a unit, not a variable
+    ("The rope is 5m long.", ["5"]),
+    ("Tom has 6 apples.", ["6"]),
+    # a bracket opens a value, not an operation
+    ("Therefore, the midpoint is (-1,6).\nRight.", ["-1,6"]),
+])
+def test_unmarked_candidates_are_results_not_operands(text, candidates):
+    assert answer_candidates(text) == candidates
