@@ -148,12 +148,12 @@ def fit_weights(observed: Sequence[Observed], features: Sequence[str],
 
     A kind gets a weight of its own only where it fired often enough on the labelled steps
     being fitted (`observed`: one language's) to be weighed; how often it fired in another
-    language says nothing of its weight here. A kind that fired too rarely backs off to its family's weight (Katz's
-    back-off, in spirit): the weight of "some relation was found false", or of "the final
-    answer is not the reference", fitted the same way with the family's kinds as one feature.
-    Left at nothing, or at what two firings say, such a finding would count for less than a
-    vaguer one (a number nobody explains), though it says the same as its family's other
-    kinds."""
+    language says nothing of its weight here. A kind that fired too rarely backs off to its
+    family's weight (Katz's back-off, in spirit): the weight of "some relation was found
+    false", or of "the final answer is not the reference", fitted the same way with the
+    family's kinds as one feature. Left at nothing, or at what two firings say, such a finding
+    would count for less than a vaguer one (a number nobody explains), though it says the same
+    as its family's other kinds."""
     own = weighted_kinds(kind_stats(observed))
     weights = _fit(observed, [*features, *(finding_feature(k) for k in own)], l2)
     for family, kinds in FAMILIES.items():

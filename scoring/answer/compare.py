@@ -189,8 +189,8 @@ def check_answer(
                            result.route)
     candidates = answer_candidates(text)
     if all(is_verdict(g) for g in golds) and not any(yes_no(c) is not None for c in candidates):
-        # A verdict answers a yes/no question; the numbers of the closing lines are not one
-        # ("91 = 7 x 13, so 91 is not prime" states no 91-ness): undecided, not wrong.
+        # A verdict answers a yes/no question and the closing lines' numbers are none ("91 =
+        # 7 x 13, so 91 is not prime" says its verdict in words): undecided, not wrong.
         return AnswerCheck(found.text, None, False)
     for candidate in candidates:
         result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier,

@@ -133,11 +133,10 @@ def decide(
     says = [None if m is None else m.label == "incorrect" for m in model]
     posts = posteriors(inp, evidence, calibration, says, reliability)
     sure = [_sure_error(p, calibration) for p in posts]
-    wrong_at = _offline_wrong(inp, evidence, calibration, posts, sure) \
-        if all(m is None for m in model) else None
+    offline = all(m is None for m in model)
+    wrong_at = _offline_wrong(inp, evidence, calibration, posts, sure) if offline else None
     threshold = calibration.model(inp.language).threshold
-    cause = _answer_cause(inp, posts, threshold, sure, wrong_at) \
-        if all(m is None for m in model) else None
+    cause = _answer_cause(inp, posts, threshold, sure, wrong_at) if offline else None
     if cause is not None:
         wrong_at = [i == cause for i in range(len(posts))]
     verdicts: list[StepVerdict] = []
@@ -157,8 +156,7 @@ def decide(
         verdict, note = _with_model(i + 1, mine, post, wrong)
         verdicts.append(verdict)
         warnings.extend(note)
-    offline = [m is None for m in model]
-    return _propagate(verdicts, evidence, offline), warnings
+    return _propagate(verdicts, evidence, [m is None for m in model]), warnings
 
 
 def _offline_wrong(inp: JudgeInput, evidence: Evidence, calibration: Calibration,
