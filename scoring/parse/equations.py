@@ -55,6 +55,9 @@ Verdict = Literal["true", "false", "unknown"]
 _ELLIPSIS = re.compile(ELLIPSIS)
 _HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
 _PERCENT_END = re.compile(r"\\?%\s*$")
+# `÷ 2/3`: a fraction written after a division sign, which a student divides by whole
+_DIVIDED_BY_FRACTION = re.compile(
+    r"(÷|\\div(?![A-Za-z]))\s*(\d+(?:\.\d+)?\s*/\s*\d+(?:\.\d+)?)(?![\d.]|\s*[\^(])")
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _EPS = 1e-9
 
@@ -214,7 +217,8 @@ def _check_relation(
         return RelationCheck(rel, "unknown", f"{rel}: π names a quantity here")
     try:
         a, b = evaluate(rel.lhs_expr, values), evaluate(rel.rhs_expr, values)
-        ok = _compare(a, b, rel, reading) or _percent_convention(rel, a, b, reading)
+        ok = _compare(a, b, rel, reading) or _percent_convention(rel, a, b, reading) \
+            or _fraction_divisor(rel, values, reading)
         other = _other_reading(rel, a, b, reading) if not ok else None
     except Unevaluable as exc:
         return RelationCheck(rel, "unknown", f"{rel}: {exc}")
@@ -240,6 +244,20 @@ def _percent_convention(rel: Relation, a: Value, b: Value, reading: Reading) -> 
     if left:
         return close(a * 100, b, lhs, rhs, approximate, reading.figures)
     return close(a, b * 100, lhs, rhs, approximate, reading.figures)
+
+
+def _fraction_divisor(rel: Relation, values: dict[str, Value] | None, reading: Reading) -> bool:
+    """`3/5 ÷ 2/3 = 3/5 × 3/2`: read left to right, `÷ 2/3` divides by 2 and then by 3; the
+    student divides by the fraction. A relation that holds when every fraction after a division
+    sign is one divisor holds: of the two readings, it is the one its writer meant."""
+    lhs, rhs = (_DIVIDED_BY_FRACTION.sub(r"\1 (\2)", side) for side in (rel.lhs, rel.rhs))
+    if (lhs, rhs) == (rel.lhs, rel.rhs):
+        return False
+    grouped = Relation(lhs, rhs, rel.op, rel.source)
+    if grouped.lhs_expr is None or grouped.rhs_expr is None:
+        return False
+    a, b = evaluate(grouped.lhs_expr, values), evaluate(grouped.rhs_expr, values)
+    return _compare(a, b, grouped, reading)
 
 
 def _other_reading(rel: Relation, a: Value, b: Value, reading: Reading) -> RelationCheck | None:

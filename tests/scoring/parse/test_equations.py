@@ -284,3 +284,22 @@ def test_a_rejection_only_excuses_its_own_sentence_and_what_follows():
 )
 def test_a_number_that_an_operation_in_words_takes_is_not_a_side(step: str, verdict: str) -> None:
     assert check_step(step).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # a fraction after a division sign is the divisor whole, as the student means it
+        # (before, `3/5 ÷ 2/3` was read as 3/5 ÷ 2 ÷ 3 = 0.1 and the right step found false)
+        ("3/5 ÷ 2/3 = 3/5 × 3/2 = 9/10", "true"),
+        ("4/5 ÷ 2/5 = 4/5 × 5/2 = 2", "true"),
+        ("1 ÷ 1/2 = 2", "true"),
+        ("3/5 \\div 2/3 = 9/10", "true"),
+        ("1 ÷ 1/2 = 3", "false"),
+        ("3/5 ÷ 2/3 = 2/5", "false"),
+        # the order-of-operations reading still holds where it was meant
+        ("12 ÷ 4/2 = 1.5", "true"),
+    ],
+)
+def test_a_fraction_after_a_division_sign_is_one_divisor(step: str, verdict: str) -> None:
+    assert check_step(step).verdict == verdict
