@@ -32,9 +32,11 @@ _FINAL = re.compile(
 )
 _HASH_ANSWER = re.compile(r"^#\s*Answer\s*$", re.IGNORECASE | re.MULTILINE)
 _ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECASE)
-# "Answer:" opening a line (markdown emphasis allowed), in the languages of the public suites
+# "Answer:" opening a line (markdown emphasis allowed) or a sentence ("So 91 is prime. Answer:
+# Yes"), in the languages of the public suites
 _ANSWER_COLON = re.compile(
-    r"^[\s*#_>]*(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS) + r")[\s*_]*[:：][\s*_]*",
+    r"(?:^|(?<=[.!?。！？])[ \t]+)[\s*#_>]*(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
+    + r")[\s*_]*[:：][\s*_]*",
     re.IGNORECASE | re.MULTILINE,
 )
 _CN_ANSWER = re.compile(r"答案(?:是|为)\s*[:：]?\s*")
@@ -270,7 +272,9 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     if statement and _INEQUALITY.search(statement):
         return [statement]  # a condition: its bounds are not the answer
     spans = [(s, e, tail[s:e]) for s, e in math_spans(tail)]
-    found: list[str] = [statement] if statement else []
+    found: list[str] = _verdicts(tail)
+    if statement:
+        found.append(statement)
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
     for _, _, span in reversed(spans):
@@ -306,6 +310,16 @@ def _result_numbers(prose: str) -> list[str]:
             continue
         out.append(m.group())
     return out
+
+
+def _verdicts(text: str) -> list[str]:
+    """The sentences of `text` that open with a verdict word ("Yes.", "No, 0.5 is smaller."),
+    the last first: a yes/no answer, which no number of the lines is."""
+    from scoring.answer.readings.words import yes_no  # the readings package imports this one
+
+    sentences = [p.strip() for line in reversed(text.splitlines())
+                 for p in reversed(_SENTENCE_STOP.split(line)) if p.strip()]
+    return [p for p in sentences if yes_no(p) is not None]
 
 
 def _last_line(text: str) -> str:

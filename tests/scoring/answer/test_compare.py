@@ -43,6 +43,11 @@ def test_is_equivalent(gold, pred, expected):
         # a yes/no question is answered by a verdict: a number of the closing lines is none
         ("91 = 7 x 13, so 91 is not prime.", "No", "91", None, False),
         ("No, 91 = 7 x 13.", "No", "No, 91 = 7 x 13", True, False),
+        # a verdict line or sentence among the closing lines is the answer to a yes/no question
+        ("2/4 = 1/2\nYes.", "Yes", "Yes", True, False),
+        ("1/3 ≈ 0.33\n0.5 < 0.33\nNo, 0.5 is smaller.", "Yes", "0.5", False, False),
+        # "Answer:" opening a sentence marks it, as it does opening a line
+        ("91 is not divisible by 2, 3 or 5.\nSo 91 is prime. Answer: Yes", "No", "Yes", False, True),
         # the 3 of `3x` is a coefficient, not the answer 3 (before: equal)
         ("3x = 2 - 7 = -5\nx = -5/3", "3", "x = -5/3", False, False),
         ("3x = 9, so x = 3.", "3", "3", True, False),
