@@ -38,6 +38,21 @@ def without_thousands_separators(text: str) -> str:
     return THOUSANDS.sub(lambda m: m.group().replace("{,}", "").replace(",", ""), text)
 
 
+# `√50`, `5√2`, `√(25 × 2)`, `∛8`: a root sign before its radicand, as typed without LaTeX
+_ROOT_SIGN = re.compile(r"([√∛∜])\s*(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])|\(([^()]*)\)|\{([^{}]*)\})")
+_ROOT_INDEX = {"√": "", "∛": "[3]", "∜": "[4]"}
+
+
+def latex_roots(text: str) -> str:
+    """Root signs as LaTeX: `5√2` is `5\\sqrt{2}`, `√(25 × 2)` is `\\sqrt{25 × 2}`, `∛8` is
+    `\\sqrt[3]{8}`. LaTeX and the arithmetic reader take the sign for a stray character."""
+    if not any(sign in text for sign in _ROOT_INDEX):
+        return text
+    return _ROOT_SIGN.sub(lambda m: "\\sqrt" + _ROOT_INDEX[m.group(1)] + "{"
+                          + next(g for g in (m.group(3), m.group(4), m.group(2)) if g is not None)
+                          + "}", text)
+
+
 # --- words that change how a statement is read ------------------------------------------------
 
 # The writer supposes something rather than asserting it.

@@ -29,6 +29,7 @@ from scoring.parse.lexicon import (
     DEGREE_MARK,
     ELLIPSIS,
     SCIENTIFIC,
+    latex_roots,
     without_thousands_separators,
 )
 from scoring.parse.names import NAME_TOKEN
@@ -351,12 +352,13 @@ def _one_number(m: re.Match[str]) -> str:
 
 
 def preclean(text: str) -> str:
-    """Drop spacing and sizing commands, units after numbers and unicode operator variants.
+    """Drop spacing and sizing commands, units after numbers and unicode operator variants;
+    root signs are `\\sqrt` (`5√2`).
 
     A repeating decimal written with an ellipsis becomes its exact fraction; numerals with a base
     prefix or subscript are read in their base (`scoring.parse.bases`).
     """
-    text = _REPEATING.sub(_repeating, text)
+    text = _REPEATING.sub(_repeating, latex_roots(text))
     text = with_plain_subscripts(with_prefixed_numerals(text))
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
     text = UNIT_AFTER_NUMBER.sub("", text)

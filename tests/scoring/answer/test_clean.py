@@ -47,6 +47,10 @@ def test_clean_answer_repairs_common_breakage(raw, clean):
         ("tanh(x)", "\\tanh(x)"),  # not `\\tan` then `h`
         ("log2(8)", "\\log_{2}(8)"),
         ("最小值为ln2", "最小值为\\ln 2"),
+        # root signs typed as characters
+        ("5√2", "5\\sqrt{2}"),
+        ("√(x+1)", "\\sqrt{x+1}"),
+        ("∛8", "\\sqrt[3]{8}"),
         # already LaTeX, inside words, or English words a name and a letter spell: as they were
         ("\\ln 2 + \\pi", "\\ln 2 + \\pi"),
         ("using pins", "using pins"),

@@ -164,6 +164,8 @@ def test_an_angle_in_degrees_equals_it_in_radians() -> None:
         ("\\frac{1}{2}", "sin(pi/6)"),  # before: restated as its last number, 6
         ("2\\sin x\\cos x", "sin2x"),
         ("e^{x}", "exp(x)"),
+        ("5\\sqrt{2}", "5√2"),
+        ("2", "∛8"),
     ],
 )
 def test_function_names_typed_as_plain_text_are_the_functions(gold, pred):
@@ -173,7 +175,7 @@ def test_function_names_typed_as_plain_text_are_the_functions(gold, pred):
 @pytest.mark.parametrize(
     ("gold", "pred"),
     [("\\ln 2", "ln3"), ("\\frac{\\pi}{4}", "pi/3"), ("\\sin x", "cos x"),
-     ("\\arcsin x", "sin x"), ("2", "log2(8)")],
+     ("\\arcsin x", "sin x"), ("2", "log2(8)"), ("5\\sqrt{2}", "5√3")],
 )
 def test_plain_text_functions_still_differ_when_they_differ(gold, pred):
     assert is_equivalent(gold, pred) is False

@@ -303,3 +303,19 @@ def test_a_number_that_an_operation_in_words_takes_is_not_a_side(step: str, verd
 )
 def test_a_fraction_after_a_division_sign_is_one_divisor(step: str, verdict: str) -> None:
     assert check_step(step).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # a root sign typed as a character is a root (before: no relation found)
+        ("√50 = √(25 × 2) = 5√2", "true"),
+        ("√49 = 8", "false"),
+        ("2√3 × √3 = 6", "true"),
+        ("√72 = 6√3", "false"),
+        ("∛8 = 2", "true"),
+        ("√2 ≈ 1.41", "true"),
+    ],
+)
+def test_root_signs_are_read(step: str, verdict: str) -> None:
+    assert check_step(step).verdict == verdict
