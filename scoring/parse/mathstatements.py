@@ -62,7 +62,7 @@ _CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.
 _PLAIN_TOKEN = re.compile(
     r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
-    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³√∛∜])|(?P<space>[ \t]+)|(?P<colon>[:：])"
+    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³√∛∜°])|(?P<space>[ \t]+)|(?P<colon>[:：])"
     r"|(?P<unit>" + CJK_UNIT + r")|(?P<other>.)",
     re.DOTALL,
 )

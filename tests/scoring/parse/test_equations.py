@@ -319,3 +319,16 @@ def test_a_fraction_after_a_division_sign_is_one_divisor(step: str, verdict: str
 )
 def test_root_signs_are_read(step: str, verdict: str) -> None:
     assert check_step(step).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # a degree sign typed as a character marks a number (before: no relation found)
+        ("180° − 50° − 60° = 80°", "false"),
+        ("angle A = 180° - 90° - 30° = 60°", "true"),
+        ("sin 30° = 0.5", "true"),
+    ],
+)
+def test_degree_signs_do_not_stop_the_check(step: str, verdict: str) -> None:
+    assert check_step(step).verdict == verdict
