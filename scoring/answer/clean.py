@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from scoring.parse.lexicon import CJK, PLAIN_PI, latex_roots
+from scoring.parse.lexicon import CJK, PLAIN_PI, latex_roots, plain_fractions
 
 _WRAPPER = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mathit|mbox|operatorname)\s*\{([^{}]*)\}"
@@ -81,7 +81,8 @@ def clean_answer(answer: str) -> str:
     `\\v`, `\\a`); an answer escaped twice has every backslash doubled (`\\\\sqrt{5}`);
     `\\text {cm}` is `\\text{cm}`; `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are
     display variants; ∞, ∪ and ∩ typed as characters are the commands math-verify reads, and so
-    are root signs (`latex_roots`: `5√2`) and function names and π typed as plain text
+    are root signs (`latex_roots`: `5√2`), fraction characters are digits (`plain_fractions`:
+    `2½` is `2 1/2`), and function names and π typed as plain text
     (`latex_names`: `ln2`, `pi/4`, `sqrt(3)`).
     """
     text = "".join(_CONTROL.get(ch, ch) for ch in answer)
@@ -91,7 +92,7 @@ def clean_answer(answer: str) -> str:
     text = _TEXT_SYMBOL.sub(lambda m: m.group(1), text)
     for variant, canonical in _SYNONYMS:
         text = text.replace(variant, canonical)
-    return latex_names(latex_roots(text))
+    return latex_names(latex_roots(plain_fractions(text)))
 
 
 def normalise(answer: str) -> str:

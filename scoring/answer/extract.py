@@ -67,6 +67,8 @@ _FULL_STOP = re.compile(r"\.\s|\.$|。")
 _VERDICT_FIRST = re.compile(
     r"(?:" + "|".join(sorted(map(re.escape, YES_WORDS + NO_WORDS), key=len, reverse=True))
     + r")(?:的)?\s*[,，;；、]", re.IGNORECASE)
+# "The answer is 7, not 8": the value the sentence rules out is not part of the answer
+_NEGATED_TAIL = re.compile(r"\s*[,;，；]\s*(?:and\s+|but\s+)?not\s+[^,;，；]*$", re.IGNORECASE)
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
 _INNER_DOLLAR = re.compile(r"(?<!\\)\$")
 _DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
@@ -152,11 +154,19 @@ def _value_in(clause: str) -> str:
     if written := _PLAIN_INTERVAL.findall(clause) or _PLAIN_CONDITION.findall(clause):
         return written[-1]
     prose = strip_math(clause)
+    if listed := _listed(prose):
+        return listed
+    numbers = _NUMBER.findall(prose)
+    return numbers[0] if numbers else clause
+
+
+def _listed(prose: str) -> str | None:
+    """The numbers of a sentence whose parts (cut at commas, semicolons and "and") each state
+    one, as a list ("The solutions are 2 and 3": `2, 3`); None otherwise."""
     parts = [_NUMBER.findall(p) for p in _PART_BREAK.split(prose) if p.strip()]
     if len(parts) >= 2 and all(len(found) == 1 for found in parts):
         return ", ".join(found[0] for found in parts)
-    numbers = _NUMBER.findall(prose)
-    return numbers[0] if numbers else clause
+    return None
 
 
 def _after_marker(text: str) -> str:
@@ -168,7 +178,7 @@ def _after_marker(text: str) -> str:
         return next(g for g in m.groups() if g is not None)
     if _VERDICT_FIRST.match(line):
         return _FULL_STOP.split(line, 1)[0]
-    return _value_in(_SENTENCE_END.split(line, 1)[0])
+    return _value_in(_NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0]))
 
 
 def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
@@ -275,6 +285,9 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     found: list[str] = _verdicts(tail)
     if statement:
         found.append(statement)
+    last = next((p for p in reversed(_SENTENCE_STOP.split(_last_line(tail))) if p.strip()), "")
+    if listed := _listed(strip_math(last)):
+        found.append(listed)
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
     for _, _, span in reversed(spans):
@@ -296,10 +309,22 @@ _SIGN_AS_OPERATOR = re.compile(r"(?:\d|\)|(?<![A-Za-z])[A-Za-z])[ \t]*$")
 _GLUED_LETTER = re.compile(r"([A-Za-z])(?![A-Za-z])")
 
 
+# A value written in two numbers: a clock time or a ratio (`4:15 pm`, `3:5`), a mixed number
+# (`8 1/2`). Its parts alone are not what it says.
+_TWO_NUMBER_VALUE = re.compile(
+    r"(?<![\d:/.])(?:\d{1,2}:\d{2}(?:\s*(?:[ap]\.?m\.?)(?![A-Za-z]))?|\d+\s*:\s*\d+|\d+\s+\d+/\d+)"
+    r"(?![\d:/])", re.IGNORECASE)
+
+
 def _result_numbers(prose: str) -> list[str]:
-    """The numbers of `prose` that stand as results: alone, or on the right of an `=`."""
-    out = []
+    """The numbers of `prose` that stand as results: alone, or on the right of an `=`; a value
+    written in two numbers (`4:15 pm`, `3:5`, `8 1/2`) is one."""
+    pairs = list(_TWO_NUMBER_VALUE.finditer(prose))
+    out = [m.group() for m in pairs if not _OPERAND_AFTER.match(prose, m.end())
+           and not _OPERAND_BEFORE.search(prose[:m.start()])]
     for m in _NUMBER.finditer(prose):
+        if any(p.start() <= m.start() < p.end() for p in pairs):
+            continue
         before = prose[:m.start()]
         if m.group().startswith("-") and _SIGN_AS_OPERATOR.search(before):
             continue  # `2 -7`: the sign is the operator, 7 an operand
@@ -356,5 +381,7 @@ def _fallback(text: str) -> str | None:
     spans = [a or b for a, b in _MATH_INLINE.findall(last)]
     if spans and (m := _EQ_RHS.search(spans[-1])):
         return _clean(m.group(1))
+    if pair := list(_TWO_NUMBER_VALUE.finditer(strip_math(last))):
+        return _clean(pair[-1].group())  # `3:5`, `4:15 pm`, `8 1/2`: not their last number
     numbers = _NUMBER.findall(text)
     return _clean(numbers[-1]) if numbers else None

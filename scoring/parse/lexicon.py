@@ -53,6 +53,21 @@ def latex_roots(text: str) -> str:
                           + "}", text)
 
 
+# `2½`, `¾`: a fraction typed as one character, written out (`2 1/2`, a mixed number)
+_VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
+           "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8",
+           "⅞": "7/8"}
+_VULGAR_FRACTION = re.compile(r"(\d)?(\s*)([" + "".join(_VULGAR) + r"])")
+
+
+def plain_fractions(text: str) -> str:
+    """Fraction characters as digits: `2½` is the mixed number `2 1/2`, `¾` is `3/4`."""
+    if not any(ch in text for ch in _VULGAR):
+        return text
+    return _VULGAR_FRACTION.sub(lambda m: (m.group(1) + " " if m.group(1) else m.group(2))
+                                + _VULGAR[m.group(3)], text)
+
+
 # --- words that change how a statement is read ------------------------------------------------
 
 # The writer supposes something rather than asserting it.

@@ -51,6 +51,9 @@ def test_clean_answer_repairs_common_breakage(raw, clean):
         ("5√2", "5\\sqrt{2}"),
         ("√(x+1)", "\\sqrt{x+1}"),
         ("∛8", "\\sqrt[3]{8}"),
+        # fraction characters
+        ("2½", "2 1/2"),
+        ("x = ¾", "x = 3/4"),
         # already LaTeX, inside words, or English words a name and a letter spell: as they were
         ("\\ln 2 + \\pi", "\\ln 2 + \\pi"),
         ("using pins", "using pins"),

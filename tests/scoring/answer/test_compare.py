@@ -51,6 +51,14 @@ def test_is_equivalent(gold, pred, expected):
         # the 3 of `3x` is a coefficient, not the answer 3 (before: equal)
         ("3x = 2 - 7 = -5\nx = -5/3", "3", "x = -5/3", False, False),
         ("3x = 9, so x = 3.", "3", "3", True, False),
+        # a ratio is not its last number; the listed solutions are the answer whole
+        ("The ratio is 3:5.", "5", "3:5", False, False),
+        ("The solutions are 2 and 3.", "2, 3", "2, 3", True, False),
+        # the value a sentence rules out is not part of the answer
+        ("So the answer is 7, not 8.", "7", "7", True, True),
+        ("So the answer is 7, not 8.", "8", "7", False, True),
+        # a fraction typed as one character
+        ("The answer is 2½.", "5/2", "2½", True, True),
         ("The answer is 7.", [], "7", None, True),
     ],
 )
