@@ -48,3 +48,17 @@ def test_a_one_step_solution_to_a_wrong_answer_is_not_all_correct():
                    solution="Area = 7 + 4 = 11 cm^2", reference_answer="28")
     assert report.answer.correct is False
     assert [s.label for s in report.steps] == ["incorrect"] and report.score == 0
+
+
+@pytest.mark.parametrize(("problem", "solution", "reference"), [
+    ("Divide 3/5 by 2/3.", "3/5 ÷ 2/3 = 3/5 × 3/2 = 9/10", "9/10"),
+    ("Simplify √50.", "√50 = √(25 × 2) = 5√2", "5\\sqrt{2}"),
+    ("Solve x^2 - 5x + 6 = 0.", "(x - 2)(x - 3) = 0\nThe solutions are 2 and 3.", "2, 3"),
+    ("Is 0.5 greater than 1/3?", "1/3 ≈ 0.33\n0.5 > 0.33\nYes.", "Yes"),
+])
+def test_a_right_solution_typed_plainly_scores_10(problem, solution, reference):
+    """Right solutions as a student types them (÷ before a fraction, a root sign, the roots
+    listed in words, a bare verdict); each read as something else scored 0-6 before stop 34."""
+    report = grade(problem=problem, solution=solution, reference_answer=reference)
+    assert report.answer.correct is True
+    assert all(s.label == "correct" for s in report.steps) and report.score == 10
