@@ -309,11 +309,11 @@ _SIGN_AS_OPERATOR = re.compile(r"(?:\d|\)|(?<![A-Za-z])[A-Za-z])[ \t]*$")
 _GLUED_LETTER = re.compile(r"([A-Za-z])(?![A-Za-z])")
 
 
-# A value written in two numbers: a clock time or a ratio (`4:15 pm`, `3:5`), a mixed number
-# (`8 1/2`). Its parts alone are not what it says.
+# A value written in two numbers: a clock time or a ratio (`4:15 pm`, `3:5`, `3 : 5`; not the
+# label of `Step 2: 15`), a mixed number (`8 1/2`). Its parts alone are not what it says.
 _TWO_NUMBER_VALUE = re.compile(
-    r"(?<![\d:/.])(?:\d{1,2}:\d{2}(?:\s*(?:[ap]\.?m\.?)(?![A-Za-z]))?|\d+\s*:\s*\d+|\d+\s+\d+/\d+)"
-    r"(?![\d:/])", re.IGNORECASE)
+    r"(?<![\d:/.])(?:\d{1,2}:\d{2}(?:\s*(?:[ap]\.?m\.?)(?![A-Za-z]))?|\d+:\d+|\d+ : \d+"
+    r"|\d+\s+\d+/\d+)(?![\d:/])", re.IGNORECASE)
 
 
 def _result_numbers(prose: str) -> list[str]:
