@@ -33,7 +33,7 @@ _SPACED_WRAPPER = re.compile(r"\\(text|mathrm|textrm|textbf|mbox)\s+\{")
 _SINGLE_BACKSLASH = re.compile(r"(?<!\\)\\(?!\\)")
 _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
 _SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"),
-             ("∞", r"\infty "), ("∪", r"\cup "), ("∩", r"\cap "))
+             ("∞", r"\infty "), ("∪", r"\cup "), ("∩", r"\cap "), ("−", "-"))
 MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading looks at them
 
 
@@ -80,7 +80,8 @@ def clean_answer(answer: str) -> str:
     JSON written without escaping turns `\\frac` into a form feed plus "rac" (likewise `\\b`,
     `\\v`, `\\a`); an answer escaped twice has every backslash doubled (`\\\\sqrt{5}`);
     `\\text {cm}` is `\\text{cm}`; `\\text{3}` wraps a bare symbol; `\\bigcup` and `\\dfrac` are
-    display variants; ∞, ∪ and ∩ typed as characters are the commands math-verify reads, and so
+    display variants; ∞, ∪ and ∩ typed as characters are the commands math-verify reads, the
+    minus sign (U+2212) is `-`, and so
     are root signs (`latex_roots`: `5√2`), fraction characters are digits (`plain_fractions`:
     `2½` is `2 1/2`), and function names and π typed as plain text
     (`latex_names`: `ln2`, `pi/4`, `sqrt(3)`).

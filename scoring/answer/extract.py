@@ -42,7 +42,7 @@ _ANSWER_COLON = re.compile(
 _CN_ANSWER = re.compile(r"答案(?:是|为)\s*[:：]?\s*")
 _GSM8K = re.compile(r"####\s*(.+)")
 _EQ_RHS = re.compile(r"=\s*([^=]+)$")
-_NUMBER = re.compile(r"\\frac\s*\{[^{}]+\}\s*\{[^{}]+\}|-?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?:\s*\\?%)?")
+_NUMBER = re.compile(r"\\frac\s*\{[^{}]+\}\s*\{[^{}]+\}|[-−]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?:\s*\\?%)?")
 _LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
 _SENTENCE_END = re.compile(r"\.\s|。|；|;")
@@ -156,6 +156,8 @@ def _value_in(clause: str) -> str:
     prose = strip_math(clause)
     if listed := _listed(prose):
         return listed
+    if pair := _TWO_NUMBER_VALUE.search(prose):
+        return pair.group()  # `答：是10:15。`: a time, not its hours
     numbers = _NUMBER.findall(prose)
     return numbers[0] if numbers else clause
 
@@ -292,7 +294,7 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
         found.append(together)
     for _, _, span in reversed(spans):
         content = _clean(span) or ""
-        found += [*reversed(content.split("=")), content] if "=" in content else [content]
+        found += [*_results_of(content), content] if "=" in content else [content]
     found += reversed(_result_numbers(strip_math(tail)))
     unique = [c for c in dict.fromkeys(c for c in (_clean(f) for f in found) if c)
               if not is_computation(c)]
@@ -326,7 +328,7 @@ def _result_numbers(prose: str) -> list[str]:
         if any(p.start() <= m.start() < p.end() for p in pairs):
             continue
         before = prose[:m.start()]
-        if m.group().startswith("-") and _SIGN_AS_OPERATOR.search(before):
+        if m.group()[0] in "-−" and _SIGN_AS_OPERATOR.search(before):
             continue  # `2 -7`: the sign is the operator, 7 an operand
         if _OPERAND_AFTER.match(prose, m.end()) or _OPERAND_BEFORE.search(before):
             continue
@@ -335,6 +337,18 @@ def _result_numbers(prose: str) -> list[str]:
             continue
         out.append(m.group())
     return out
+
+
+_COMPUTED = re.compile(r"\\(?:frac|dfrac|div|times|cdot|sqrt)|[-+*/×÷·^]")
+
+
+def _results_of(equation: str) -> list[str]:
+    """The sides of an equation that may be its result, the last first: the last side, and the
+    earlier ones that state a value rather than compute one (`1250\\text{ dollars} =
+    1,000,000\\text{ lire}`). `\\frac{180}{2.5} = 90` computed 180/2.5, which may equal the
+    reference the step then missed: not a result."""
+    *before, last = equation.split("=")
+    return [last, *(side for side in reversed(before) if not _COMPUTED.search(side))]
 
 
 def _verdicts(text: str) -> list[str]:

@@ -59,6 +59,13 @@ def test_is_equivalent(gold, pred, expected):
         ("So the answer is 7, not 8.", "8", "7", False, True),
         # a fraction typed as one character
         ("The answer is 2½.", "5/2", "2½", True, True),
+        # what an equation computed is not its result: 180/2.5 equals the reference 72, the
+        # step's 90 does not (before: right)
+        ("$\\frac{180}{2.5} = 90$\nThe average speed is $90$ km/h.", "72", "90", False, False),
+        ("$$\\frac{12}{18} = \\frac{3}{4}$$", "\\frac{2}{3}", "\\frac{3}{4}", False, False),
+        # a time after a marker, and a minus sign typed as U+2212
+        ("答：是10:15。", "10:15", "10:15", True, True),
+        ("The temperature at midnight is −7°C.", "-7", "−7", True, False),
         ("The answer is 7.", [], "7", None, True),
     ],
 )
