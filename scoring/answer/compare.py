@@ -175,7 +175,7 @@ def check_answer(
     decimal places, a unit off in that place is equal; `rounding=False` leaves both readings
     out, `readings` the others (to measure what each adds); `left_out` is `compare_answers`'.
     """
-    found = find_answer(text)
+    found = find_answer(text, problem)
     golds = [gold] if isinstance(gold, str) else list(gold)
     if not golds:
         return AnswerCheck(found.text, None, found.anchored)

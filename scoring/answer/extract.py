@@ -134,7 +134,7 @@ def _boxes(text: str) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
-def _value_in(clause: str) -> str:
+def _value_in(clause: str, problem: str = "") -> str:
     """The value a clause after an answer marker states.
 
     A clause that opens with a value, or is a formula, is the answer as written ("12 apples",
@@ -142,8 +142,9 @@ def _value_in(clause: str) -> str:
     largest $n$ is $34$"), else an interval or a condition written without delimiters ("范围是
     [1,2)", "a>2"), else, when its parts (cut at commas, semicolons and "and") each state one
     number, those numbers as a list ("面积40平方厘米，周长26厘米": `40, 26`, the answers to a
-    question asked in two parts), else its first number ("Janeth paiera encore 220 $ d'ici 12
-    mois").
+    question asked in two parts), else its first number that the problem does not state
+    ("答：买8支铅笔要4元。" for a problem that buys 8 pencils: 4), else its first number ("Janeth
+    paiera encore 220 $ d'ici 12 mois").
     """
     if _LEADING_VALUE.match(clause) or not is_prose(clause):
         return clause
@@ -159,7 +160,8 @@ def _value_in(clause: str) -> str:
     if pair := _TWO_NUMBER_VALUE.search(prose):
         return pair.group()  # `答：是10:15。`: a time, not its hours
     numbers = _NUMBER.findall(prose)
-    return numbers[0] if numbers else clause
+    given = set(_NUMBER.findall(problem))
+    return next((n for n in numbers if n not in given), numbers[0]) if numbers else clause
 
 
 def _listed(prose: str) -> str | None:
@@ -171,7 +173,7 @@ def _listed(prose: str) -> str | None:
     return None
 
 
-def _after_marker(text: str) -> str:
+def _after_marker(text: str, problem: str = "") -> str:
     """The answer after a marker: the leading math span, else the value in the sentence; a
     sentence that opens with a verdict word is the answer as written, to its full stop (in
     "不是；5" and "yes, 3" the verdict is one part of the answer, the value another)."""
@@ -180,7 +182,7 @@ def _after_marker(text: str) -> str:
         return next(g for g in m.groups() if g is not None)
     if _VERDICT_FIRST.match(line):
         return _FULL_STOP.split(line, 1)[0]
-    return _value_in(_NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0]))
+    return _value_in(_NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0]), problem)
 
 
 def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
@@ -213,8 +215,9 @@ class FoundAnswer:
     anchored: bool
 
 
-def find_answer(text: str) -> FoundAnswer:
-    """The final answer a solution states, and whether it was marked.
+def find_answer(text: str, problem: str = "") -> FoundAnswer:
+    """The final answer a solution states, and whether it was marked; `problem`, when given,
+    tells a number the answer sentence repeats from the question from the one it answers.
 
     In order: the last `\\boxed{}`/`\\fbox{}` (with the boxes just before it that only "and",
     commas or spacing separate), StepMathBench's `最终答案：【...】`, "Final Answer:", PRM800K's
@@ -239,7 +242,7 @@ def find_answer(text: str) -> FoundAnswer:
             hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
         if hits:
             last = hits[-1]
-            answer = (_clean(_after_marker(text[last.end():]))
+            answer = (_clean(_after_marker(text[last.end():], problem))
                       or _before_marker(text, last.end(), last.start()))
             if answer:
                 return FoundAnswer(answer, True)

@@ -74,6 +74,18 @@ def test_check_answer(text, gold, extracted, correct, anchored):
     assert (check.extracted, check.correct, check.anchored) == (extracted, correct, anchored)
 
 
+@pytest.mark.parametrize(("problem", "extracted", "correct"), [
+    # the answer sentence repeats the question's 8 pencils; its answer is 4 (before: 8, wrong)
+    ("一支铅笔5角，买8支铅笔要多少元？", "4", True),
+    # without the problem there is nothing to tell them apart: the first number, as before
+    ("", "8", False),
+])
+def test_a_number_the_answer_sentence_repeats_from_the_problem_is_not_its_answer(
+        problem, extracted, correct):
+    check = check_answer("解：0.5×8=4（元）\n答：买8支铅笔要4元。", "4", problem=problem)
+    assert (check.extracted, check.correct, check.anchored) == (extracted, correct, True)
+
+
 def test_tiny_numbers_are_not_equal_by_rounding():
     assert is_equivalent("\\frac{1}{2004!}", "\\frac{1}{2006!}") is False
     assert is_equivalent("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}") is False
