@@ -290,8 +290,7 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     found: list[str] = _verdicts(tail)
     if statement:
         found.append(statement)
-    last = next((p for p in reversed(_SENTENCE_STOP.split(_last_line(tail))) if p.strip()), "")
-    if listed := _listed(strip_math(last)):
+    if listed := _listed(strip_math(_last_sentence(tail))):
         found.append(listed)
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
@@ -324,16 +323,17 @@ _TWO_NUMBER_VALUE = re.compile(
 def _result_numbers(prose: str) -> list[str]:
     """The numbers of `prose` that stand as results: alone, or on the right of an `=`; a value
     written in two numbers (`4:15 pm`, `3:5`, `8 1/2`) is one."""
+    def operand(m: re.Match[str]) -> bool:
+        return bool(_OPERAND_AFTER.match(prose, m.end()) or _OPERAND_BEFORE.search(prose[:m.start()]))
+
     pairs = list(_TWO_NUMBER_VALUE.finditer(prose))
-    out = [m.group() for m in pairs if not _OPERAND_AFTER.match(prose, m.end())
-           and not _OPERAND_BEFORE.search(prose[:m.start()])]
+    out = [m.group() for m in pairs if not operand(m)]
     for m in _NUMBER.finditer(prose):
         if any(p.start() <= m.start() < p.end() for p in pairs):
             continue
-        before = prose[:m.start()]
-        if m.group()[0] in "-−" and _SIGN_AS_OPERATOR.search(before):
+        if m.group()[0] in "-−" and _SIGN_AS_OPERATOR.search(prose[:m.start()]):
             continue  # `2 -7`: the sign is the operator, 7 an operand
-        if _OPERAND_AFTER.match(prose, m.end()) or _OPERAND_BEFORE.search(before):
+        if operand(m):
             continue
         glued = _GLUED_LETTER.match(prose, m.end())
         if glued and re.search(r"(?<![\w\\])" + glued.group(1) + r"(?![\w])", prose):
@@ -369,14 +369,17 @@ def _last_line(text: str) -> str:
     return next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
 
 
+def _last_sentence(text: str) -> str:
+    """The last sentence of the last line of `text` that is not blank ("" for none)."""
+    return next((p for p in reversed(_SENTENCE_STOP.split(_last_line(text))) if p.strip()), "")
+
+
 def _closing_statement(text: str) -> str | None:
     """The relation the last sentence of `text` states in plain text, when that sentence is one
     ("So x = 2 or x = 3.", "所以 1<a<2。"): its lead word and closing punctuation removed, and
     nothing but formulas with a relation sign left (their joining words aside). Unmarked answers
     written without math delimiters are read whole, not as their last number."""
-    last = _last_line(text)
-    sentence = next((p for p in reversed(_SENTENCE_STOP.split(last)) if p.strip()), "")
-    statement = _LEAD.sub("", sentence.strip()).strip()
+    statement = _LEAD.sub("", _last_sentence(text).strip()).strip()
     if not statement or len(statement) > _MAX_STATEMENT or not re.search(r"\d", statement) \
             or not _RELATION_SIGN.search(statement) or _ANY_DELIMITER.search(statement) \
             or is_prose(_JOINING.sub(" ", statement)):

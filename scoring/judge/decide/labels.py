@@ -133,12 +133,16 @@ def decide(
     says = [None if m is None else m.label == "incorrect" for m in model]
     posts = posteriors(inp, evidence, calibration, says, reliability)
     sure = [_sure_error(p, calibration) for p in posts]
-    offline = all(m is None for m in model)
-    wrong_at = _offline_wrong(inp, evidence, calibration, posts, sure) if offline else None
     threshold = calibration.model(inp.language).threshold
-    cause = _answer_cause(inp, posts, threshold, sure, wrong_at) if offline else None
-    if cause is not None:
-        wrong_at = [i == cause for i in range(len(posts))]
+    wrong_at: list[bool] | None = None
+    cause: int | None = None
+    if all(m is None for m in model):
+        wrong_at = _offline_wrong(inp, evidence, calibration, posts, sure)
+        if wrong_at is None:  # each step on the threshold
+            wrong_at = [p.p_decide >= threshold or s for p, s in zip(posts, sure, strict=True)]
+        cause = _answer_cause(inp, posts, wrong_at)
+        if cause is not None:
+            wrong_at = [i == cause for i in range(len(posts))]
     verdicts: list[StepVerdict] = []
     warnings: list[str] = []
     for i, (mine, post) in enumerate(zip(model, posts, strict=True)):
@@ -174,18 +178,15 @@ def _offline_wrong(inp: JudgeInput, evidence: Evidence, calibration: Calibration
                                evidence.depends_on, shielded, model.lenience, sure)
 
 
-def _answer_cause(inp: JudgeInput, posts: Sequence[StepPosterior], threshold: float,
-                  sure: Sequence[bool], wrong_at: Sequence[bool] | None) -> int | None:
+def _answer_cause(inp: JudgeInput, posts: Sequence[StepPosterior],
+                  wrong: Sequence[bool]) -> int | None:
     """A final answer decided wrong was reached through a wrong step (on the fit half, 97% of the
     solutions whose answer was decided wrong have a step humans labelled wrong): when the rule
-    in use labels none, the step most likely wrong (the largest decisive P(wrong), the later on
+    in use labels none (`wrong`), the step most likely wrong (the largest decisive P(wrong), the later on
     a tie) is that step. None when some step is wrong already, or the answer is not decided
     wrong."""
-    if inp.problem_type == "proof" or inp.answer.deciding is not False or not posts:
-        return None
-    chosen = wrong_at if wrong_at is not None else \
-        [p.p_decide >= threshold or s for p, s in zip(posts, sure, strict=True)]
-    if any(chosen):
+    if inp.problem_type == "proof" or inp.answer.deciding is not False or not posts \
+            or any(wrong):
         return None
     return max(range(len(posts)), key=lambda i: (posts[i].p_decide, i))
 

@@ -227,8 +227,8 @@ def test_intervals_written_in_prose_are_compared_as_intervals(text, gold, correc
     # a letter the text never writes alone is a unit, not a variable
     ("The rope is 5m long.", ["5"]),
     ("Tom has 6 apples.", ["6"]),
-    # a bracket opens a value, not an operation
-    ("Therefore, the midpoint is (-1,6).\nRight.", ["-1,6"]),
+    # a bracket opens a value (a point, a pair), not an operation
+    ("So the point where they meet is (5,7).\nDone.", ["5,7"]),
     # a value written in two numbers is one: a time, a ratio, a mixed number
     ("3:45 + 30 minutes = 4:15\nIt ends at 4:15 pm.", ["4:15 pm", "4:15"]),
     ("The ratio is 3:5.", ["3:5"]),
