@@ -57,7 +57,8 @@ def latex_roots(text: str) -> str:
 _VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
            "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8",
            "⅞": "7/8"}
-_VULGAR_FRACTION = re.compile(r"(\d)?(\s*)([" + "".join(_VULGAR) + r"])")
+VULGAR_FRACTIONS = "".join(_VULGAR)
+_VULGAR_FRACTION = re.compile(r"(\d)?(\s*)([" + VULGAR_FRACTIONS + r"])")
 
 
 def plain_fractions(text: str) -> str:
@@ -66,6 +67,24 @@ def plain_fractions(text: str) -> str:
         return text
     return _VULGAR_FRACTION.sub(lambda m: (m.group(1) + " " if m.group(1) else m.group(2))
                                 + _VULGAR[m.group(3)], text)
+
+
+# `2 1/2`, `2\frac{1}{2}`: a whole number written just before a proper fraction of digits is their
+# sum, as school arithmetic writes a mixed number. Not after a letter, digit, point, slash,
+# backslash or index sign (`x^2\frac{1}{2}` is a product), nor before more of a term.
+_MIXED_NUMBER = re.compile(r"(?<![\w.,/\\^_])(\d+)(?: +(\d+)/(\d+)|\s*\\[dt]?frac\s*\{(\d+)\}\s*\{(\d+)\})"
+                           r"(?![\w./^{(])")
+
+
+def mixed_numbers(text: str) -> str:
+    """Mixed numbers as sums: `2 1/2` is `(2+1/2)`; an improper fraction (`2 5/3`) is not a
+    mixed number and is left as written."""
+    def whole_and_part(m: re.Match[str]) -> str:
+        num, den = m.group(2) or m.group(4), m.group(3) or m.group(5)
+        if not 0 < int(num) < int(den):
+            return m.group(0)
+        return f"({m.group(1)}+{num}/{den})"
+    return _MIXED_NUMBER.sub(whole_and_part, text)
 
 
 # --- words that change how a statement is read ------------------------------------------------

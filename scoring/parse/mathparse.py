@@ -30,6 +30,8 @@ from scoring.parse.lexicon import (
     ELLIPSIS,
     SCIENTIFIC,
     latex_roots,
+    mixed_numbers,
+    plain_fractions,
     without_thousands_separators,
 )
 from scoring.parse.names import NAME_TOKEN
@@ -353,12 +355,12 @@ def _one_number(m: re.Match[str]) -> str:
 
 def preclean(text: str) -> str:
     """Drop spacing and sizing commands, units after numbers and unicode operator variants;
-    root signs are `\\sqrt` (`5√2`).
+    root signs are `\\sqrt` (`5√2`), mixed numbers are sums (`2 1/2`, `2½`).
 
     A repeating decimal written with an ellipsis becomes its exact fraction; numerals with a base
     prefix or subscript are read in their base (`scoring.parse.bases`).
     """
-    text = _REPEATING.sub(_repeating, latex_roots(text))
+    text = _REPEATING.sub(_repeating, mixed_numbers(plain_fractions(latex_roots(text))))
     text = with_plain_subscripts(with_prefixed_numerals(text))
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
     text = UNIT_AFTER_NUMBER.sub("", text)

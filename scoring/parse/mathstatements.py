@@ -22,6 +22,7 @@ from scoring.parse.lexicon import (
     TEXT_COMMAND,
     THOUSANDS,
     UNIT_WORDS,
+    VULGAR_FRACTIONS,
 )
 from scoring.parse.mathparse import PLAIN_WORDS
 from scoring.parse.mathspans import math_spans
@@ -62,7 +63,8 @@ _CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.
 _PLAIN_TOKEN = re.compile(
     r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
-    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³√∛∜°])|(?P<space>[ \t]+)|(?P<colon>[:：])"
+    r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³√∛∜°" + VULGAR_FRACTIONS + r"])|(?P<space>[ \t]+)"
+    r"|(?P<colon>[:：])"
     r"|(?P<unit>" + CJK_UNIT + r")|(?P<other>.)",
     re.DOTALL,
 )
@@ -75,12 +77,12 @@ _DIGITS = tuple("0123456789")
 _NAME_THEN_SPAN = re.compile(r"(?<![A-Za-z\\$])([A-Za-z])\s*=\s*\$([^$A-Za-z]{1,40})\$")
 # A number after these words is an operand of an operation stated in words ("half of 30 = 15",
 # "25 percent of 40 = 10", "20% off 50 = 40", "the square root of 16 = 4", "the sum of 5 and
-# 7 = 12"), not the whole side; "a height of 16/2 = 8" names a quantity and is read.
+# 7 = 12", "¾ of 12 = 9"), not the whole side; "a height of 16/2 = 8" names a quantity and is read.
 _OPERATOR_WORD_BEFORE = re.compile(
     r"(?:\b(?:times|plus|minus|over|by|twice|double|triple|thrice|half|squared|cubed)"
     r"|\b(?:half|thirds?|quarters?|(?:four|fif|six|seven|eigh|nin|ten|hundred)ths?|percent"
     r"|square|cube|root|sum|product|difference|quotient|reciprocal|average|mean)\s+of"
-    r"|(?:%|\d\s*/\s*\d+|\bpercent)\s+(?:of|off)"
+    r"|(?:%|\d\s*/\s*\d+|[" + VULGAR_FRACTIONS + r"]|\bpercent)\s+(?:of|off)"
     r"|\b(?:(?:sum|product|difference|quotient)\s+of|between)\s+\$?[-\d.,]+\$?\s+and)$",
     re.IGNORECASE)
 _OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")

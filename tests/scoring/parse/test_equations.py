@@ -332,3 +332,34 @@ def test_root_signs_are_read(step: str, verdict: str) -> None:
 )
 def test_degree_signs_do_not_stop_the_check(step: str, verdict: str) -> None:
     assert check_step(step).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("step", "verdict"),
+    [
+        # a whole number before a proper fraction is a mixed number (before: not read)
+        ("2 1/2 + 1 3/4 = 4 1/4", "true"),
+        ("2 1/2 + 1 3/4 = 3 4/6", "false"),
+        ("4 × 2 1/2 = 10", "true"),
+        ("1 1/2 × 2 = 3 1/2", "false"),
+        ("$2\\frac{3}{4} = \\frac{11}{4}$", "true"),
+        ("$3\\frac{1}{3} - 1\\frac{2}{3} = 2\\frac{1}{3}$", "false"),
+        # typed as one character
+        ("2½ × 2 = 5", "true"),
+        ("¾ + ½ = 1½", "false"),
+    ],
+)
+def test_mixed_numbers_are_read(step: str, verdict: str) -> None:
+    assert check_step(step).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "2 5/3 + 1 = 4",  # an improper fraction after a number is not a mixed number
+        "$x^2\\frac{1}{2} = 3$",  # a product after an index
+        "¾ of 12 = 9",  # an operand of an operation in words, not a side
+    ],
+)
+def test_what_is_not_a_mixed_number_is_not_read_as_one(step: str) -> None:
+    assert check_step(step).verdict == "unknown"
