@@ -363,7 +363,7 @@ def preclean(text: str) -> str:
     text = _REPEATING.sub(_repeating, mixed_numbers(plain_fractions(latex_roots(text))))
     text = with_plain_subscripts(with_prefixed_numerals(text))
     text = _CLEAN.sub(" ", text.translate(_UNICODE))
-    text = UNIT_AFTER_NUMBER.sub("", text)
+    text = UNIT_AFTER_NUMBER.sub(" ", text)
     text = _SCIENTIFIC.sub(_one_number, text)
     text = without_thousands_separators(text)
     text = _PERCENT_OF.sub(r"\1 *", text)

@@ -24,7 +24,8 @@ from scoring.parse.equations import (
         (r"$8(3)^3 = 8(27) = 216$", "true"),
         ("8(3)^3 = 8(27) = 216", "true"),
         (r"$x = \frac{15}{8} = 1.875$", "true"),
-        (r"$\dfrac{15}{8} = 1\tfrac{7}{8}$", "unknown"),  # mixed number: refused, not misread
+        (r"$\dfrac{15}{8} = 1\tfrac{7}{8}$", "true"),  # a mixed number is a sum, not a product
+        (r"$\dfrac{15}{8} = 1\tfrac{5}{8}$", "false"),
         (r"3 \times 4 = 12", "true"),
         (r"12 \div 4 = 3", "true"),
         (r"2 \cdot 3 = 6", "true"),
@@ -363,3 +364,22 @@ def test_mixed_numbers_are_read(step: str, verdict: str) -> None:
 )
 def test_what_is_not_a_mixed_number_is_not_read_as_one(step: str) -> None:
     assert check_step(step).verdict == "unknown"
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # a quantity in two units is not the digits of its numbers glued together
+        "2小时30分+1小时=3小时30分",  # was read 230 + 1 = 330: false
+        "3元5角+2元=5元5角",  # was 35 + 2 = 55: false
+        "8时30分+1小时45分=10时15分",
+        "2 h 30 min + 1 h = 3 h 30 min",
+    ],
+)
+def test_a_quantity_in_two_units_is_not_read_as_one_number(step: str) -> None:
+    assert check_step(step).verdict == "unknown"
+
+
+def test_units_after_numbers_still_leave_the_arithmetic() -> None:
+    assert check_step("12cm+3cm=15cm").verdict == "true"
+    assert check_step("3.5元×4=15元").verdict == "false"
