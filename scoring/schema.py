@@ -29,8 +29,8 @@ AnswerRoute = Literal["exact_value", "rounding", "units", "parts", "text", "math
 Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
 ReviewCode = Literal[
     "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
-    "answer_weak_reading", "degraded", "checks_failed", "wide_interval", "model_unmeasured",
-    "model_unreliable",
+    "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
+    "model_unmeasured", "model_unreliable",
 ]
 
 MAX_TEXT_CHARS = 200_000

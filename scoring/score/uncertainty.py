@@ -65,6 +65,8 @@ REASONS: dict[ReviewCode, str] = {
     "answer_unparsed": "no final answer could be read and compared with the reference",
     "answer_unchecked": "no reference answer and no model: the final answer was not checked",
     "answer_weak_reading": "the answer verdict rests on a reading of low measured precision",
+    "steps_against_answer": "the final answer is right but the checks labelled steps wrong: a "
+                            "step may be misread, or the answer reached despite an error",
     "degraded": "a model operation failed and fell back to the offline checks",
     "checks_failed": "some checks raised and were left out of this grade",
     "wide_interval": "the score is uncertain: its 80% interval is wide",
@@ -337,11 +339,26 @@ def model_codes(features: GradeFeatures) -> list[ReviewCode]:
     return []
 
 
+def steps_against_answer(features: GradeFeatures) -> bool:
+    """Offline, the answer is right and yet steps were labelled wrong (the score is below 10).
+
+    The two signals disagree, and the answer-right cell cannot say which to believe: its
+    grades almost all score 10, so its interval is the score itself (on the fit half, 71 of its
+    75 grades score 10; the 4 that score 9 were given 10, 10, 5 and 8 by humans). A check that
+    misreads a right step is one cause, a slip the answer survived is the other."""
+    return (not features.step_logic_checked and features.problem_type == "calculation"
+            and features.verdict == "right" and features.score < 10)
+
+
 def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[int, int]:
-    """The central interval [lo, hi] (integers, lo <= score <= hi, within 0..10)."""
+    """The central interval [lo, hi] (integers, lo <= score <= hi, within 0..10). A grade whose
+    steps are labelled against its right answer (`steps_against_answer`) spans both readings:
+    up to the 10 a right answer's steps would give."""
     cell = model.cell(cell_of(features), features.step_logic_checked)
     score = features.score
-    return integer_interval(score, cell.predict(score), cell.spread(score), cell.q_lo, cell.q_hi)
+    lo, hi = integer_interval(score, cell.predict(score), cell.spread(score), cell.q_lo,
+                              cell.q_hi)
+    return (lo, 10) if steps_against_answer(features) else (lo, hi)
 
 
 def integer_interval(score: int, centre: float, spread: float, q_lo: float,
@@ -374,6 +391,8 @@ def review_reasons(features: GradeFeatures, interval: tuple[int, int] | None,
     min_precision = model.min_route_precision if model else MIN_ROUTE_PRECISION
     if features.route_precision is not None and features.route_precision < min_precision:
         codes.append("answer_weak_reading")
+    if steps_against_answer(features):
+        codes.append("steps_against_answer")
     codes += model_codes(features)
     if features.degraded:
         codes.append("degraded")

@@ -41,6 +41,14 @@ def test_a_right_answer_checked_against_the_reference_is_sure():
     assert report.score_interval == (10, 10)
 
 
+def test_steps_labelled_against_a_right_answer_ask_for_a_person():
+    report = grade(problem="Tom has 3 boxes of 4 apples. How many apples does he have?",
+                   solution="3 × 4 = 13\nSo Tom has 12 apples.", reference_answer="12")
+    assert report.answer.correct is True and report.steps[0].label == "incorrect"
+    assert report.needs_review and "steps_against_answer" in codes(report)
+    assert report.score_interval == (report.score, 10)  # a misread step, or a slip survived
+
+
 def test_an_answer_nobody_checked_says_so():
     report = grade(problem="Compute 12 + 30.", solution="12 + 30 = 42.\nThe answer is 42.")
     assert report.answer.correct is None

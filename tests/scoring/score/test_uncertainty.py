@@ -98,12 +98,25 @@ def test_a_group_with_wider_residuals_gets_a_wider_interval() -> None:
     ({"answer_read": False, "verdict": "none"}, "answer_unparsed"),
     ({"has_reference": False, "verdict": "none", "score": 5}, "answer_unchecked"),
     ({"route_precision": 0.6}, "answer_weak_reading"),
+    ({"score": 6}, "steps_against_answer"),
     ({"degraded": True, "mode": "llm"}, "degraded"),
     ({"failed_checks": ("alignment",)}, "checks_failed"),
 ])
 def test_each_reason_code(kw: dict[str, object], code: str) -> None:
     review = assess(features(**kw), MODEL)
     assert review.needs_review and code in [c for c, _ in review.reasons]
+
+
+def test_steps_labelled_against_a_right_answer_span_both_readings() -> None:
+    # a right-answer cell whose interval is the score itself, as the shipped one is
+    narrow = UncertaintyModel("narrow", 0.8, {**CELLS, "right": Cell(
+        n=50, intercept=0.0, slope=1.0, spread0=0.5, spread1=0.0, q_lo=0.0, q_hi=0.0)}, 5)
+    assert score_interval(features(score=10), narrow) == (10, 10)
+    assert score_interval(features(score=4), narrow) == (4, 10)
+    # a model judged the steps: its word against the answer is read by the LLM-mode cells
+    llm = features(score=4, mode="llm", step_logic_checked=True)
+    assert score_interval(llm, narrow) == (4, 4)
+    assert "steps_against_answer" not in [c for c, _ in assess(llm, narrow).reasons]
 
 
 def test_a_sure_right_answer_is_not_flagged() -> None:
