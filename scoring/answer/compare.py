@@ -187,7 +187,8 @@ def check_answer(
                                  left_out=left_out)
         return AnswerCheck(found.text, result.verdict, True, result.reading, result.timed_out,
                            result.route)
-    candidates = answer_candidates(text)
+    # With no expression in the closing lines (a one-line `30^\circ`), the answer found is the one.
+    candidates = answer_candidates(text) or ([found.text] if found.text else [])
     if all(is_verdict(g) for g in golds) and not any(yes_no(c) is not None for c in candidates):
         # A verdict answers a yes/no question and the closing lines' numbers are none ("91 =
         # 7 x 13, so 91 is not prime" says its verdict in words): undecided, not wrong.

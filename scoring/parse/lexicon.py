@@ -87,6 +87,46 @@ def mixed_numbers(text: str) -> str:
     return _MIXED_NUMBER.sub(whole_and_part, text)
 
 
+# `四分之三`, `百分之二十`, `3分之2`: Chinese writes a fraction as "the denominator's parts, of
+# which" the numerator; both may be Chinese numerals or digits.
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+               "七": 7, "八": 8, "九": 9}
+_CJK_PLACES = {"十": 10, "百": 100, "千": 1000}
+_CJK_NUMBER = "[零〇一二两三四五六七八九十百千]+"
+_CJK_FRACTION = re.compile(r"(\d+|" + _CJK_NUMBER + r")\s*分之\s*(\d+|" + _CJK_NUMBER + r")"
+                           r"(?![克米瓦焦])")  # 四分之三千克: 3/4 of a kilogram
+
+
+def cjk_integer(text: str) -> int | None:
+    """A whole number written in Chinese numerals below 10,000 (`十二`, `二十`, `一百零五`, `两千`);
+    None when `text` is not one."""
+    total, digit, seen = 0, None, False
+    for ch in text:
+        if ch in _CJK_DIGITS:
+            if digit is not None and _CJK_DIGITS[ch] != 0:
+                return None  # two digits in a row (`二三`) is no number
+            digit = _CJK_DIGITS[ch] or None
+            seen = True
+        elif ch in _CJK_PLACES:
+            total += (1 if digit is None and not total else digit or 0) * _CJK_PLACES[ch]
+            digit, seen = None, True
+        else:
+            return None
+    return total + (digit or 0) if seen else None
+
+
+def chinese_fractions(text: str) -> str:
+    """`四分之三` as `3/4`, `百分之二十` as `20/100`: the part after 分之 is the numerator. A
+    numeral this cannot read is left as written."""
+    if "分之" not in text:
+        return text
+
+    def as_digits(m: re.Match[str]) -> str:
+        den, num = (int(g) if g.isdigit() else cjk_integer(g) for g in m.groups())
+        return m.group(0) if den is None or num is None or den == 0 else f"{num}/{den}"
+    return _CJK_FRACTION.sub(as_digits, text)
+
+
 # --- words that change how a statement is read ------------------------------------------------
 
 # The writer supposes something rather than asserting it.

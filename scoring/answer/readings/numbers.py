@@ -52,7 +52,10 @@ _WORDS_UNIT = (
     r"(?:\s*(?:" + _UNIT_WORD + r"(?:\s*/\s*" + _UNIT_WORD + r")?(?:\s+" + _UNIT_WORD + r"){0,2}"
     r"|[" + CJK + r"]{1,4}))"
 )
-_UNIT = r"(?:" + _WORDS_UNIT + r"|\s*(?:" + DEGREE_MARK + "|" + _CURRENCY + r"))"
+# `-7^\circ\text{C}`, `20°C`, `68 ℉`: a temperature, whose degree sign is no angle's
+_TEMPERATURE = (r"(?:" + DEGREE_MARK + r"\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CF])\s*\}"
+                r"|\{?\s*(?P<scale1>[CF])\s*\}?(?![A-Za-z]))|(?P<sign_scale>[℃℉]))")
+_UNIT = r"(?:" + _TEMPERATURE + "|" + _WORDS_UNIT + r"|\s*(?:" + DEGREE_MARK + "|" + _CURRENCY + r"))"
 _QUANTITY = re.compile(
     r"^(?P<cur>" + _CURRENCY + r")?\s*" + _NUMBER + r"\s*(?P<pct>" + _PERCENT + r")?"
     r"(?P<unit>" + _UNIT + r")?$"
@@ -142,7 +145,10 @@ def read_quantity(text: str, decimal_comma: bool = False) -> Quantity | None:
     if m is None or not any(m.group(k) for k in ("mixed", "fn", "fn1", "thou", "num")):
         return None
     start = m.start("unit")
-    unit = _unit(m.group("unit"), start > 0 and not written[start - 1].isspace())
+    scale = m.group("scale") or m.group("scale1") or {"℃": "C", "℉": "F"}.get(
+        m.group("sign_scale") or "")
+    unit = f"°{scale}" if scale else _unit(m.group("unit"),
+                                           start > 0 and not written[start - 1].isspace())
     if unit is None:
         return None
     if m.group("cur"):

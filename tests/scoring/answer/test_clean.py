@@ -54,6 +54,12 @@ def test_clean_answer_repairs_common_breakage(raw, clean):
         # fraction characters
         ("2½", "2 1/2"),
         ("x = ¾", "x = 3/4"),
+        # fractions in Chinese words (the part after 分之 is the numerator)
+        ("四分之三", "3/4"),
+        ("一共吃了这块蛋糕的十二分之五", "一共吃了这块蛋糕的5/12"),
+        ("百分之二十五", "25/100"),
+        ("3分之2", "2/3"),
+        ("四分之三千克", "3/4千克"),  # 千克 is a unit, not part of the numeral
         # already LaTeX, inside words, or English words a name and a letter spell: as they were
         ("\\ln 2 + \\pi", "\\ln 2 + \\pi"),
         ("using pins", "using pins"),

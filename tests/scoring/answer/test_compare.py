@@ -223,10 +223,33 @@ def test_plain_text_functions_still_differ_when_they_differ(gold, pred):
         ("1000.99", "1,000.99€", True),
         ("30", "¥30", True),
         ("\\$2.00", "\\$2.50", False),
+        # a temperature's degree sign is a unit, not an angle's
+        ("-7", "-7^\\circ\\text{C}", True),
+        ("-7", "-7 ^{\\circ}C", True),
+        ("68", "68 ℉", True),
+        ("-7", "7^\\circ\\text{C}", False),
     ],
 )
 def test_units_and_currencies_are_not_part_of_the_value(gold, pred, expected):
     assert decided(gold, pred) == (expected, "plain_number")
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        ("四分之三", "3/4", True),
+        ("3/4", "两人一共吃了这块蛋糕的四分之三", True),
+        ("3/4", "两人一共吃了这块蛋糕的三分之一", False),
+        ("20\\%", "百分之二十", True),
+    ],
+)
+def test_fractions_in_chinese_words_are_their_values(gold, pred, expected):
+    assert is_equivalent(gold, pred, timeout=10.0) is expected
+
+
+def test_a_one_line_answer_without_a_closing_expression_is_still_compared():
+    assert check_answer("30^\\circ", "30").correct is True
+    assert check_answer("30^\\circ", "45").correct is False
 
 
 @pytest.mark.parametrize(

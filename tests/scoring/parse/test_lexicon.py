@@ -25,6 +25,7 @@ from scoring.parse.lexicon import (
     SCIENTIFIC,
     TENTATIVE_WORDS,
     UNIT_WORDS,
+    cjk_integer,
     without_thousands_separators,
     words,
 )
@@ -154,3 +155,12 @@ def test_a_lead_word_alone_carries_into_the_next_step(text: str, leads: bool) ->
 
     steps = segment_steps(f"{text}\nThe area is $x^2 = 4$.")
     assert (len(steps) == 1) is leads
+
+
+@pytest.mark.parametrize(
+    ("numeral", "value"),
+    [("三", 3), ("十", 10), ("十二", 12), ("二十", 20), ("一百零五", 105), ("两千", 2000),
+     ("三千零二十", 3020), ("零", 0), ("二三", None), ("三个", None)],
+)
+def test_chinese_numerals_below_ten_thousand(numeral: str, value: int | None) -> None:
+    assert cjk_integer(numeral) == value
