@@ -15,7 +15,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from scoring.parse.lexicon import CJK, PLAIN_PI, chinese_fractions, latex_roots, plain_fractions
+from scoring.parse.lexicon import (
+    CJK,
+    PLAIN_PI,
+    chinese_clock_times,
+    chinese_fractions,
+    latex_roots,
+    plain_fractions,
+)
 
 _WRAPPER = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mathit|mbox|operatorname)\s*\{([^{}]*)\}"
@@ -84,7 +91,7 @@ def clean_answer(answer: str) -> str:
     minus sign (U+2212) is `-`, and so
     are root signs (`latex_roots`: `5√2`), fraction characters are digits (`plain_fractions`:
     `2½` is `2 1/2`), fractions in Chinese words are digits (`chinese_fractions`: `四分之三` is
-    `3/4`), and function names and π typed as plain text (`latex_names`: `ln2`, `pi/4`,
+    `3/4`), clock times in Chinese are `H:MM` (`chinese_clock_times`: `10时15分`), and function names and π typed as plain text (`latex_names`: `ln2`, `pi/4`,
     `sqrt(3)`).
     """
     text = "".join(_CONTROL.get(ch, ch) for ch in answer)
@@ -94,7 +101,7 @@ def clean_answer(answer: str) -> str:
     text = _TEXT_SYMBOL.sub(lambda m: m.group(1), text)
     for variant, canonical in _SYNONYMS:
         text = text.replace(variant, canonical)
-    return latex_names(latex_roots(plain_fractions(chinese_fractions(text))))
+    return latex_names(latex_roots(plain_fractions(chinese_clock_times(chinese_fractions(text)))))
 
 
 def normalise(answer: str) -> str:

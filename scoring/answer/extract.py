@@ -19,6 +19,7 @@ from scoring.parse.lexicon import (
     NO_WORDS,
     OTHER_ANSWER_WORDS,
     YES_WORDS,
+    chinese_clock_times,
 )
 from scoring.parse.mathspans import math_spans, strip_math
 
@@ -177,7 +178,8 @@ def _after_marker(text: str, problem: str = "") -> str:
     """The answer after a marker: the leading math span, else the value in the sentence; a
     sentence that opens with a verdict word is the answer as written, to its full stop (in
     "不是；5" and "yes, 3" the verdict is one part of the answer, the value another)."""
-    line = next((ln for ln in text.splitlines() if ln.strip()), "").lstrip("*_:： ")
+    line = chinese_clock_times(next((ln for ln in text.splitlines() if ln.strip()), "")
+                               ).lstrip("*_:： ")
     if m := _LEADING_MATH.match(line):
         return next(g for g in m.groups() if g is not None)
     if _VERDICT_FIRST.match(line):

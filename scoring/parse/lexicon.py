@@ -127,6 +127,19 @@ def chinese_fractions(text: str) -> str:
     return _CJK_FRACTION.sub(as_digits, text)
 
 
+# `10时15分`, `8点30分`, `9点半`: a clock time in Chinese (not `1小时45分`, a duration).
+_CJK_CLOCK = re.compile(r"(?<![\d.])(\d{1,2})\s*[时点]\s*(?:(\d{1,2})\s*分(?![之钟])|(半))")
+
+
+def chinese_clock_times(text: str) -> str:
+    """Chinese clock times as `H:MM` (`10时15分` is 10:15, `9点半` 9:30), the way the answer
+    readings compare clock times."""
+    if "时" not in text and "点" not in text:
+        return text
+    return _CJK_CLOCK.sub(lambda m: f"{m.group(1)}:{30 if m.group(3) else int(m.group(2)):02d}",
+                          text)
+
+
 # --- words that change how a statement is read ------------------------------------------------
 
 # The writer supposes something rather than asserting it.

@@ -60,6 +60,10 @@ def test_clean_answer_repairs_common_breakage(raw, clean):
         ("百分之二十五", "25/100"),
         ("3分之2", "2/3"),
         ("四分之三千克", "3/4千克"),  # 千克 is a unit, not part of the numeral
+        # clock times in Chinese, not durations
+        ("10时15分", "10:15"),
+        ("9点半", "9:30"),
+        ("1小时45分", "1小时45分"),
         # already LaTeX, inside words, or English words a name and a letter spell: as they were
         ("\\ln 2 + \\pi", "\\ln 2 + \\pi"),
         ("using pins", "using pins"),

@@ -247,6 +247,20 @@ def test_fractions_in_chinese_words_are_their_values(gold, pred, expected):
     assert is_equivalent(gold, pred, timeout=10.0) is expected
 
 
+@pytest.mark.parametrize(
+    ("text", "gold", "expected"),
+    [
+        ("答：是10时15分。", "10:15", True),  # was read as 10
+        ("答：他10:15到达。", "10时15分", True),
+        ("答：是10时25分。", "10时15分", False),
+        ("答：9点半出发。", "9:30", True),
+        ("答：一共用了1小时45分。", "10:45", False),  # a duration is no clock time
+    ],
+)
+def test_clock_times_in_chinese_are_clock_times(text, gold, expected):
+    assert check_answer(text, gold, timeout=10.0).correct is expected
+
+
 def test_a_one_line_answer_without_a_closing_expression_is_still_compared():
     assert check_answer("30^\\circ", "30").correct is True
     assert check_answer("30^\\circ", "45").correct is False
