@@ -32,6 +32,7 @@ from scoring.answer.clean import bare, normalise, too_long
 from scoring.answer.readings.numbers import Value, numeric_value, read_quantity, values_equal
 from scoring.answer.readings.words import yes_no
 from scoring.parse.enumeration import enumerated_parts
+from scoring.parse.lexicon import CJK
 
 _OPEN, _CLOSE = "([{", ")]}"
 _STRONG_SEPARATOR = re.compile(r"\s*[;；]\s*")
@@ -41,6 +42,7 @@ _WEAK_SEPARATOR = re.compile(
 )
 _LHS = re.compile(r"^([^=<>]{1,40}?)\s*=\s*(?!=)")
 _NAME = re.compile(r"^[A-Za-z](?:_\w+|_\([\w,]+\)|\^\(?\w+\)?|')*(?:\([a-z](?:,[a-z])*\))?$")
+_CJK_LABEL = re.compile(r"^\s*([" + CJK + r"]{1,4}?)(?:有|是|为|共)?\s*([-+−]?\d.*?)\s*$")
 _MATRIX = re.compile(
     r"\\begin\{(pmatrix|bmatrix|Bmatrix|matrix|smallmatrix|array)\}(?:\{[^{}]*\})?(.*?)\\end\{\1\}",
     re.DOTALL,
@@ -107,7 +109,10 @@ def _expand_pm(values: list[str]) -> list[str]:
 
 def name_of(value: str) -> tuple[str, str]:
     """(`x_1`, `3`) for `x_1 = 3`: a variable, indexed variable or function of variables set
-    equal to a value; ("", value) when the left side is anything else."""
+    equal to a value; (`鸡`, `6只`) for `鸡6只` or `鸡有6只`: a quantity a Chinese word names, as
+    a multi-part answer labels its parts; ("", value) when the left side is anything else."""
+    if (m := _CJK_LABEL.match(value)) is not None and read_quantity(m.group(2)) is not None:
+        return m.group(1), m.group(2)
     m = _LHS.match(value)
     if m is None:
         return "", value

@@ -49,6 +49,11 @@ def test_read_parts(text, expected):
         ("1, 2", "1", False),  # several solutions against one
         ("2", "x = 2", None),  # neither side is several values
         ("x, 2", "2, x", None),  # a value that is not a number: math-verify's call
+        # quantities a Chinese word names are named parts, in order
+        ("鸡6只，兔4只", "6, 4", True),
+        ("鸡6只，兔4只", "4, 6", False),
+        ("鸡6只，兔4只", "兔有4只，鸡有6只", True),  # matched by name
+        ("鸡6只，兔4只", "鸡4只，兔6只", False),
     ],
 )
 def test_compare_parts(gold, pred, expected):
@@ -63,6 +68,9 @@ def test_compare_parts(gold, pred, expected):
         ("f(x) = 2x + 3", ("f(x)", "2x + 3")),
         ("2x = 4", ("", "2x = 4")),  # the left side is no name
         ("3", ("", "3")),
+        ("鸡6只", ("鸡", "6只")),
+        ("面积是40平方厘米", ("面积", "40平方厘米")),
+        ("鸡兔同笼", ("", "鸡兔同笼")),  # no quantity
     ],
 )
 def test_name_of(value, expected):
