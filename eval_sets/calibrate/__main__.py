@@ -31,6 +31,7 @@ from eval_sets.calibrate.fit import (
     fit_language,
     kind_stats,
     natural,
+    verdict_prior,
 )
 from eval_sets.calibrate.labelled import labelled_sets
 from eval_sets.calibrate.recalibrate import FOLDS, MIN_CLASS, MIN_STEPS, fit_recalibration
@@ -76,7 +77,8 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
         human = [o for o in observed if o.solution.set == "stepmath_human"
                  and o.solution.half == "fit" and o.solution.language == language]
         maps, cv = fit_recalibration(mine, FEATURE_SETS[chosen.feature_set], human or None)
-        models[language] = replace(chosen.model, recalibration=maps)
+        models[language] = replace(chosen.model, recalibration=maps,
+                                   verdict_prior=verdict_prior(mine))
         recal_rows.extend((language, kind, m.steps, m.slope, m.intercept, cv["per_type"],
                            cv["pooled"]) for kind, m in sorted(maps.items()))
         rows.append((language, chosen.feature_set, *(chosen.cv[n] for n in FEATURE_SETS),

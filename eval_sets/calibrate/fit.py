@@ -39,6 +39,7 @@ from scoring.score.tree import build_tree
 MIN_PRECISION = 0.5
 MIN_FIRES = 5
 MIN_FIRES_WEIGHTED = 3  # a kind seen fewer times gets no weight at all
+MIN_NO_VERDICT = 20  # calculations graded without a reference, to fit their prior (as a cell)
 L2 = 0.1
 THRESHOLDS = tuple(round(t, 3) for t in np.arange(0.05, 0.951, 0.025))
 LENIENCES = tuple(round(d, 1) for d in np.arange(0.0, 1.01, 0.1))  # points of Eq. 1
@@ -88,6 +89,22 @@ def kind_stats(observed: Sequence[Observed]) -> dict[FindingKind, KindStats]:
                     and kind not in REDUNDANCY_KINDS)
         stats[kind] = KindStats(w, r, round(precision, 4), round(lr, 4), decisive)
     return stats
+
+
+def verdict_prior(observed: Sequence[Observed]) -> float | None:
+    """P(the final answer is right) among one language's labelled calculations with a verdict,
+    when fewer than `MIN_NO_VERDICT` were graded without a reference answer: too few to fit the
+    prior of a step whose answer nobody can check, which then reads the mixture over the verdict
+    (`scoring.judge.decide.posterior`). None when there are enough (English: ProcessBench is
+    also graded without its reference) or no verdict at all."""
+    unchecked = sum(1 for o in observed
+                    if o.inp.problem_type == "calculation" and not o.inp.answer.reference)
+    verdicts = [o.inp.answer.deciding for o in observed
+                if o.inp.problem_type == "calculation" and not o.solution.duplicate
+                and o.inp.answer.deciding is not None]
+    if unchecked >= MIN_NO_VERDICT or not verdicts:
+        return None
+    return round(sum(verdicts) / len(verdicts), 4)
 
 
 def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:

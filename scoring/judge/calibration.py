@@ -99,6 +99,10 @@ class StepModel:
     # Post-hoc recalibration of the reported P(wrong) by problem type (`ANY_TYPE`: the
     # language's own, for a type without a map); none: the log-odds as they are.
     recalibration: dict[str, Platt] = field(default_factory=dict)
+    # P(the final answer is right) among the calculations with a verdict this language's model
+    # was fit on, set when it saw too few graded without a reference to fit their prior: such a
+    # calculation then reads the mixture over the verdict (`decide.posterior`).
+    verdict_prior: float | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold < 1.0:
@@ -108,6 +112,8 @@ class StepModel:
         if not all(math.isfinite(a) and math.isfinite(b) and a <= b
                    for a, b in self.ranges.values()):
             raise CalibrationError("ranges must be finite (low, high) pairs")
+        if self.verdict_prior is not None and not 0.0 < self.verdict_prior < 1.0:
+            raise CalibrationError(f"verdict_prior must be in (0, 1), got {self.verdict_prior}")
         if not 0.0 <= self.lenience <= 10.0:
             raise CalibrationError(f"lenience must be in [0, 10] points, got {self.lenience}")
         if self.decision not in get_args(Decision):
@@ -231,7 +237,8 @@ class Calibration:
                 {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
                 cast(Decision, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
                 {str(t): Platt(float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0)))
-                 for t, c in m.get("recalibration", {}).items()})
+                 for t, c in m.get("recalibration", {}).items()},
+                None if m.get("verdict_prior") is None else float(m["verdict_prior"]))
                       for lang, m in data["models"].items()}
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
             llm_rates = _llm_rates(data)

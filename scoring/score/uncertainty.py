@@ -350,15 +350,25 @@ def steps_against_answer(features: GradeFeatures) -> bool:
             and features.verdict == "right" and features.score < 10)
 
 
+def answer_unchecked(features: GradeFeatures) -> bool:
+    """A calculation graded without a reference answer, whose answer nothing decided."""
+    return (features.problem_type == "calculation" and not features.has_reference
+            and features.verdict == "none")
+
+
 def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[int, int]:
-    """The central interval [lo, hi] (integers, lo <= score <= hi, within 0..10). A grade whose
-    steps are labelled against its right answer (`steps_against_answer`) spans both readings:
-    up to the 10 a right answer's steps would give."""
+    """The central interval [lo, hi] (integers, lo <= score <= hi, within 0..10).
+
+    It reaches 10 where the answer may be right whatever the steps say: a grade whose steps are
+    labelled against its right answer (`steps_against_answer`) spans both readings, and an
+    answer nobody checked (`answer_unchecked`) may be right, which no cell has seen (the fit
+    half's calculations all have a reference): humans give a right answer's solution 10."""
     cell = model.cell(cell_of(features), features.step_logic_checked)
     score = features.score
     lo, hi = integer_interval(score, cell.predict(score), cell.spread(score), cell.q_lo,
                               cell.q_hi)
-    return (lo, 10) if steps_against_answer(features) else (lo, hi)
+    could_be_right = steps_against_answer(features) or answer_unchecked(features)
+    return (lo, 10) if could_be_right else (lo, hi)
 
 
 def integer_interval(score: int, centre: float, spread: float, q_lo: float,
@@ -386,7 +396,7 @@ def review_reasons(features: GradeFeatures, interval: tuple[int, int] | None,
     if features.problem_type == "calculation":
         if features.has_reference and not features.answer_read:
             codes.append("answer_unparsed")
-        elif not features.has_reference and features.verdict == "none":
+        elif answer_unchecked(features):
             codes.append("answer_unchecked")
     min_precision = model.min_route_precision if model else MIN_ROUTE_PRECISION
     if features.route_precision is not None and features.route_precision < min_precision:

@@ -8,7 +8,7 @@ import pytest
 
 from eval_sets.calibrate.__main__ import main
 from eval_sets.calibrate.evidence import Observed
-from eval_sets.calibrate.fit import fit_weights, kind_stats
+from eval_sets.calibrate.fit import MIN_NO_VERDICT, fit_weights, kind_stats, verdict_prior
 from eval_sets.calibrate.labelled import LabelledSolution
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.calibrate.transfer import carry_labels
@@ -119,6 +119,21 @@ def test_a_kind_is_weighed_on_the_steps_it_is_fitted_on_not_on_another_languages
     assert "finding:unexplained_number" in fit_weights(often, ("bias",))
     # what six firings elsewhere say does not make one firing here weighable
     assert "finding:unexplained_number" not in fit_weights(rare, ("bias",))
+
+
+def _answered(i, verdict, reference=("1",)):
+    sol = LabelledSolution("toy", f"toy-{i}", "fit", "p", ("s",), (False,), "calculation", "zh",
+                           reference)
+    answer = AnswerVerdict("1" if verdict else "2", reference,
+                           symbolic=verdict if reference else None)
+    return Observed(sol, JudgeInput("p", ("s",), "calculation", answer), Evidence((), ((),)))
+
+
+def test_the_verdict_prior_is_the_share_of_right_answers_when_few_lack_a_reference():
+    data = [_answered(i, i < 3) for i in range(5)] + [_answered(9, None, ())]
+    assert verdict_prior(data) == pytest.approx(0.6)  # 3 of the 5 with a verdict
+    unchecked = [_answered(10 + i, None, ()) for i in range(MIN_NO_VERDICT)]
+    assert verdict_prior(data + unchecked) is None  # enough to fit their own prior
 
 
 def test_halves_keep_a_problems_solutions_together():

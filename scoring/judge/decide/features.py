@@ -54,11 +54,17 @@ def finding_feature(kind: FindingKind) -> str:
     return f"finding:{kind}"
 
 
-def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[str, float]:
-    """The named features of step `i` (0-based); `findings` are those about this step."""
+def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding],
+                  supposed: bool | None = None) -> dict[str, float]:
+    """The named features of step `i` (0-based); `findings` are those about this step.
+    `supposed`, for a calculation whose answer verdict is unknown: the features the step would
+    have were the answer right (True) or wrong (False), the final step's answer finding
+    included."""
     n = len(inp.steps)
     step = inp.steps[i]
     verdict = inp.answer.deciding if inp.problem_type != "proof" else None
+    if supposed is not None:
+        verdict = supposed
     earlier = i < n - 1
     features = {
         "bias": 1.0,
@@ -76,8 +82,11 @@ def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding]) -> dict[
         "log_problem_chars": math.log1p(len(inp.problem)),
         "answer_correct_earlier": float(earlier and verdict is True),
         "answer_wrong_earlier": float(earlier and verdict is False),
-        f"group:{grade_group(inp)}": 1.0,
     }
+    group = grade_group(inp) if supposed is None else "answer_right" if supposed else "answer_wrong"
+    features[f"group:{group}"] = 1.0
     for finding in findings:
         features[finding_feature(finding.kind)] = 1.0
+    if supposed is not None and not earlier:
+        features[finding_feature("answer_correct" if supposed else "answer_wrong")] = 1.0
     return features

@@ -49,6 +49,34 @@ def _weight(model: StepModel, kinds: Iterable[FindingKind]) -> float:
     return sum(model.weights.get(finding_feature(kind), 0.0) for kind in set(kinds))
 
 
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-12), 1.0 - 1e-12)
+    return math.log(p / (1.0 - p))
+
+
+def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Finding],
+                        warnings: float) -> tuple[float, float]:
+    """The step's log-odds from every finding, and without the warnings' weight.
+
+    A calculation graded without a reference answer (and no model's verdict), in a language
+    whose model saw too few such solutions to fit their prior (`StepModel.verdict_prior` set),
+    reads the mixture over the verdict it would have seen: P(wrong) = pi P(wrong | right answer) + (1 - pi) P(wrong |
+    wrong answer), pi the share of right answers it was fit on (the law of total probability,
+    the verdict a latent variable). Read as it is, such a step takes the model's bias, which the
+    steps of proofs and open-ended solutions identified (P(wrong) 0.53 for every step of a
+    Chinese calculation without a reference, where a right answer's steps read 0.08)."""
+    if model.verdict_prior is None or inp.problem_type != "calculation" \
+            or inp.answer.deciding is not None or inp.answer.reference:
+        raw = model.log_odds(step_features(inp, i, found))
+        return raw, raw - warnings
+    pi = model.verdict_prior
+    right = model.log_odds(step_features(inp, i, found, supposed=True))
+    wrong = model.log_odds(step_features(inp, i, found, supposed=False))
+    mix = [pi * sigmoid(r - w) + (1 - pi) * sigmoid(v - w)
+           for r, v, w in ((right, wrong, 0.0), (right, wrong, warnings))]
+    return _logit(mix[0]), _logit(mix[1])
+
+
 def posteriors(
     inp: JudgeInput,
     evidence: Evidence,
@@ -64,9 +92,8 @@ def posteriors(
         found = evidence.at(i)
         counted = tuple(f for f in found if calibration.decisive(f.kind))
         warned = tuple(f for f in found if not calibration.decisive(f.kind))
-        features = step_features(inp, i, found)
-        raw = model.log_odds(features)
-        decide = raw - _weight(model, (f.kind for f in warned))
+        warnings = _weight(model, (f.kind for f in warned))
+        raw, decide = _prior_and_findings(model, inp, i, found, warnings)
         full = model.recalibrated(raw, inp.problem_type)
         checks = _weight(model, (f.kind for f in counted))
         if model_says_wrong is not None and model_says_wrong[i] is not None:

@@ -305,3 +305,23 @@ def test_every_grade_is_in_one_group(kind, symbolic, group):
     features = [step_features(judged, i, ()) for i in range(2)]
     assert all({n for n in f if n.startswith("group:")} == {f"group:{group}"} for f in features)
     assert {f"group:{group}"} <= set(GROUP_FEATURES)
+
+
+def test_a_calculation_nobody_can_check_reads_the_mixture_over_its_verdict():
+    """Without a reference, a language whose model saw no such calculations (verdict_prior
+    set) weighs the verdict it would have seen: 40% right answers here."""
+    weights = {"bias": 0.0, "answer_correct_earlier": math.log(0.1),
+               "finding:answer_correct": math.log(0.01), "finding:answer_wrong": math.log(4)}
+    model = StepModel(weights, 0.5, verdict_prior=0.4)
+    cal = Calibration("mix", {"en": model}, KINDS)
+    verdicts, _ = decide(inp(2), evidence(2), cal)
+    right, wrong = 0.1 / 1.1, 0.5  # an earlier step: odds 0.1 if right, 1 if wrong
+    assert verdicts[0].p_wrong == pytest.approx(0.4 * right + 0.6 * wrong)
+    last_right, last_wrong = 0.01 / 1.01, 0.8  # the final step carries the answer's finding
+    assert verdicts[1].p_wrong == pytest.approx(0.4 * last_right + 0.6 * last_wrong)
+    # with a reference the verdict is known or undecided, and the model reads it as it is
+    undecided = inp(2, answer=AnswerVerdict("7", ("8",), symbolic=None))
+    assert decide(undecided, evidence(2), cal)[0][0].p_wrong == pytest.approx(0.5)
+    # without verdict_prior, the bias alone
+    plain = Calibration("plain", {"en": StepModel(weights, 0.5)}, KINDS)
+    assert decide(inp(2), evidence(2), plain)[0][0].p_wrong == pytest.approx(0.5)

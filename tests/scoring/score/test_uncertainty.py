@@ -119,6 +119,14 @@ def test_steps_labelled_against_a_right_answer_span_both_readings() -> None:
     assert "steps_against_answer" not in [c for c, _ in assess(llm, narrow).reasons]
 
 
+def test_an_answer_nobody_checked_may_be_right() -> None:
+    unchecked = features(has_reference=False, verdict="none", score=4)
+    assert score_interval(unchecked, MODEL)[1] == 10
+    assert "answer_unchecked" in [c for c, _ in assess(unchecked, MODEL).reasons]
+    # an answer read against a reference and found wrong is not widened
+    assert score_interval(features(verdict="wrong", score=3), MODEL) == (1, 4)
+
+
 def test_a_sure_right_answer_is_not_flagged() -> None:
     review = assess(features(), MODEL)
     assert not review.needs_review and review.reasons == ()
