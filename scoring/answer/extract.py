@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from scoring.answer.clean import bare, is_prose
 from scoring.parse.enumeration import enumeration_start
 from scoring.parse.lexicon import (
+    AMOUNT_UNITS,
     ANSWER_WORDS,
     FINAL_ANSWER_WORDS,
     LEAD_WORDS,
@@ -316,10 +317,13 @@ _GLUED_LETTER = re.compile(r"([A-Za-z])(?![A-Za-z])")
 
 
 # A value written in two numbers: a clock time or a ratio (`4:15 pm`, `3:5`, `3 : 5`; not the
-# label of `Step 2: 15`), a mixed number (`8 1/2`). Its parts alone are not what it says.
+# label of `Step 2: 15`), a mixed number (`8 1/2`), an amount in two units (`1小时45分钟`,
+# `1 hour 45 minutes`, `3元5角`). Its parts alone are not what it says.
 _TWO_NUMBER_VALUE = re.compile(
     r"(?<![\d:/.])(?:\d{1,2}:\d{2}(?:\s*(?:[ap]\.?m\.?)(?![A-Za-z]))?|\d+:\d+|\d+ : \d+"
-    r"|\d+\s+\d+/\d+)(?![\d:/])", re.IGNORECASE)
+    r"|\d+\s+\d+/\d+|\d+\s*小时\s*\d+\s*分钟?|\d+\s*元\s*\d+\s*[角毛](?:\s*\d+\s*分)?"
+    r"|\d+\s*(?:hours?|hrs?)\s+(?:and\s+)?\d+\s*(?:minutes?|mins?)(?![A-Za-z]))(?![\d:/])",
+    re.IGNORECASE)
 
 
 def _result_numbers(prose: str) -> list[str]:
@@ -340,10 +344,13 @@ def _result_numbers(prose: str) -> list[str]:
         glued = _GLUED_LETTER.match(prose, m.end())
         if glued and re.search(r"(?<![\w\\])" + glued.group(1) + r"(?![\w])", prose):
             continue
-        out.append(m.group())
+        unit = _AMOUNT_UNIT.match(prose, m.end())
+        out.append(m.group() + (unit.group() if unit else ""))  # `75 cents`, not 75 dollars
     return out
 
 
+# A unit of time or money after a result: part of it (`scoring.answer.readings.measures`).
+_AMOUNT_UNIT = re.compile(r"\s*(?:" + AMOUNT_UNITS + r")(?![A-Za-z])", re.IGNORECASE)
 _COMPUTED = re.compile(r"\\(?:frac|dfrac|div|times|cdot|sqrt)|[-+*/×÷·^]")
 
 

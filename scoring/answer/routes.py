@@ -8,8 +8,8 @@ few routes that err alike:
 - `rounding`: a decimal that rounds an exact value, numbers within a rounded computation's
   tolerance, or a unit off in the place the problem asks for;
 - `units`: any reading applied to the values `restate` read (the answer without its unit or
-  variable name, or the answer a sentence states), and an angle in degrees against the same
-  angle in radians (`angle_units`);
+  variable name, or the answer a sentence states), an angle in degrees against the same
+  angle in radians (`angle_units`), and amounts of time or money in other units (`amount`);
 - `parts`: lists, tuples, matrices and multi-part answers compared part by part;
 - `text`: verdict words, option letters and multiple-select sets of them (`option_set`);
 - `math_verify`: math-verify decided, or a reading of its worker equated two formulas it parsed
@@ -65,6 +65,7 @@ ROUTE_OF_READING: dict[str, AnswerRoute] = {
     "choice_letter": "text",
     "option_set": "text",
     "angle_units": "units",
+    "amount": "units",
     "math_verify": "math_verify",
     "antiderivative": "math_verify",
     "positive_values": "math_verify",

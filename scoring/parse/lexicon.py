@@ -276,6 +276,22 @@ COUNT_UNITS = frozenset(_split("个 只 本 人 张 块 次 辆 棵 件 条 瓶 
 CURRENCY_SIGNS = "$¥￥€£₹"
 
 
+# Units of an amount of time (in seconds) or money (in cents) that an answer may be given in
+# (`scoring.answer.readings.measures`); `分` is either, by the units beside it.
+SECONDS_OF = {
+    "小时": 3600, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+    "分钟": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+    "秒": 1, "秒钟": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+    "天": 86400, "day": 86400, "days": 86400, "week": 604800, "weeks": 604800,
+}
+CENTS_OF = {
+    "元": 100, "块": 100, "角": 10, "毛": 10, "dollar": 100, "dollars": 100, "cent": 1,
+    "cents": 1, "¢": 1,
+}
+AMOUNT_UNITS = "|".join(re.escape(u) for u in sorted({*SECONDS_OF, *CENTS_OF, "分"}, key=len,
+                                                     reverse=True))
+
+
 # --- Answers: the words and signs of final answers, shared by the answer readers and segmenter ---
 
 # The word "answer" in the two languages of the step suites ("Answer:", "答案：").

@@ -15,6 +15,7 @@ from scoring.answer.clean import bare, is_prose, too_long
 from scoring.answer.extract import find_answer
 from scoring.answer.readings.bases import compare_base_numbers
 from scoring.answer.readings.congruence import compare_congruences
+from scoring.answer.readings.measures import compare_amounts
 from scoring.answer.readings.numbers import (
     compare_angle_units,
     compare_clock_times,
@@ -56,6 +57,7 @@ READINGS: tuple[tuple[str, Reading], ...] = (
     ("option_set", compare_option_sets),
     ("choice_letter", compare_choices),
     ("clock_time", compare_clock_times),
+    ("amount", compare_amounts),
     ("plain_number", compare_quantities),
     ("angle_units", compare_angle_units),
     ("base_number", compare_base_numbers),

@@ -313,18 +313,20 @@ def values_equal(gold: Value, pred: Value) -> bool:
     return gold == pred or math.isclose(gold, pred, rel_tol=COMPUTED_REL_TOL, abs_tol=1e-300)
 
 
-_CLOCK = re.compile(r"^(\d{1,2}):([0-5]\d)(?::([0-5]\d))?\s*([ap])?\.?\s*(?:m\.?)?$", re.IGNORECASE)
+_CLOCK = re.compile(r"^(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?\s*([ap])?\.?\s*(?:m\.?)?$",
+                    re.IGNORECASE)
 
 
 def clock_seconds(text: str) -> tuple[int, bool] | None:
-    """Seconds after midnight of `20:34`, `20:34:00` or `8:34 P.M.`, and whether the text shows
-    seconds or a.m./p.m. (without either, `7:32` may as well be a ratio)."""
+    """Seconds after midnight of `20:34`, `20:34:00`, `8:34 P.M.` or `2 pm`, and whether the text
+    shows seconds or a.m./p.m. (without either, `7:32` may as well be a ratio, and `7` is a
+    number)."""
     if too_long(text):
         return None
     m = _CLOCK.match(bare(text).strip())
-    if m is None:
+    if m is None or (m.group(2) is None and not m.group(4)):
         return None
-    hours, minutes = int(m.group(1)), int(m.group(2))
+    hours, minutes = int(m.group(1)), int(m.group(2) or 0)
     seconds = int(m.group(3) or 0)
     if half := (m.group(4) or "").lower():
         if not 1 <= hours <= 12:
