@@ -91,8 +91,8 @@ def clean_answer(answer: str) -> str:
     minus sign (U+2212) is `-`, and so
     are root signs (`latex_roots`: `5√2`), fraction characters are digits (`plain_fractions`:
     `2½` is `2 1/2`), fractions in Chinese words are digits (`chinese_fractions`: `四分之三` is
-    `3/4`), clock times in Chinese are `H:MM` (`chinese_clock_times`: `10时15分`), and function names and π typed as plain text (`latex_names`: `ln2`, `pi/4`,
-    `sqrt(3)`).
+    `3/4`), clock times in Chinese are `H:MM` (`chinese_clock_times`: `10时15分`), and function
+    names and π typed as plain text (`latex_names`: `ln2`, `pi/4`, `sqrt(3)`).
     """
     text = "".join(_CONTROL.get(ch, ch) for ch in answer)
     if _DOUBLED_COMMAND.search(text) and not _SINGLE_BACKSLASH.search(text):

@@ -72,7 +72,8 @@ def plain_fractions(text: str) -> str:
 # `2 1/2`, `2\frac{1}{2}`: a whole number written just before a proper fraction of digits is their
 # sum, as school arithmetic writes a mixed number. Not after a letter, digit, point, slash,
 # backslash or index sign (`x^2\frac{1}{2}` is a product), nor before more of a term.
-_MIXED_NUMBER = re.compile(r"(?<![\w.,/\\^_])(\d+)(?: +(\d+)/(\d+)|\s*\\[dt]?frac\s*\{(\d+)\}\s*\{(\d+)\})"
+_MIXED_NUMBER = re.compile(r"(?<![\w.,/\\^_])(\d+)"
+                           r"(?: +(\d+)/(\d+)|\s*\\[dt]?frac\s*\{(\d+)\}\s*\{(\d+)\})"
                            r"(?![\w./^{(])")
 
 

@@ -17,8 +17,8 @@ from fractions import Fraction
 from scoring.answer.clean import bare, too_long
 from scoring.parse.lexicon import AMOUNT_UNITS, CENTS_OF, SECONDS_OF
 
-_PART = re.compile(r"\s*(\$|\\\$)?\s*(\d+(?:\.\d+)?)\s*(" + AMOUNT_UNITS + r")?(?![A-Za-z])\s*(?:and\s+)?",
-                   re.IGNORECASE)
+_PART = re.compile(r"\s*(\$|\\\$)?\s*(\d+(?:\.\d+)?)\s*(" + AMOUNT_UNITS
+                   + r")?(?![A-Za-z])\s*(?:and\s+)?", re.IGNORECASE)
 
 
 def _parts(text: str) -> list[tuple[Fraction, str]] | None:

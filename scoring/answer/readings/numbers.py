@@ -55,7 +55,8 @@ _WORDS_UNIT = (
 # `-7^\circ\text{C}`, `20°C`, `68 ℉`: a temperature, whose degree sign is no angle's
 _TEMPERATURE = (r"(?:" + DEGREE_MARK + r"\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CF])\s*\}"
                 r"|\{?\s*(?P<scale1>[CF])\s*\}?(?![A-Za-z]))|(?P<sign_scale>[℃℉]))")
-_UNIT = r"(?:" + _TEMPERATURE + "|" + _WORDS_UNIT + r"|\s*(?:" + DEGREE_MARK + "|" + _CURRENCY + r"))"
+_UNIT = (r"(?:" + _TEMPERATURE + "|" + _WORDS_UNIT + r"|\s*(?:" + DEGREE_MARK + "|" + _CURRENCY
+         + r"))")
 _QUANTITY = re.compile(
     r"^(?P<cur>" + _CURRENCY + r")?\s*" + _NUMBER + r"\s*(?P<pct>" + _PERCENT + r")?"
     r"(?P<unit>" + _UNIT + r")?$"

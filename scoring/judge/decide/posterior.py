@@ -60,11 +60,12 @@ def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequen
 
     A calculation graded without a reference answer (and no model's verdict), in a language
     whose model saw too few such solutions to fit their prior (`StepModel.verdict_prior` set),
-    reads the mixture over the verdict it would have seen: P(wrong) = pi P(wrong | right answer) + (1 - pi) P(wrong |
-    wrong answer), pi the share of right answers it was fit on (the law of total probability,
-    the verdict a latent variable). Read as it is, such a step takes the model's bias, which the
-    steps of proofs and open-ended solutions identified (P(wrong) 0.53 for every step of a
-    Chinese calculation without a reference, where a right answer's steps read 0.08)."""
+    reads the mixture over the verdict it would have seen: P(wrong) = pi P(wrong | right
+    answer) + (1 - pi) P(wrong | wrong answer), pi the share of right answers it was fit on (the
+    law of total probability, the verdict a latent variable). Read as it is, such a step takes
+    the model's bias, which the steps of proofs and open-ended solutions identified (P(wrong)
+    0.53 for every step of a Chinese calculation without a reference, where a right answer's
+    steps read 0.08)."""
     if model.verdict_prior is None or inp.problem_type != "calculation" \
             or inp.answer.deciding is not None or inp.answer.reference:
         raw = model.log_odds(step_features(inp, i, found))
