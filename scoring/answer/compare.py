@@ -15,6 +15,7 @@ from scoring.answer.clean import clean_answer, for_math_verify, normalise
 from scoring.answer.extract import answer_candidates, find_answer
 from scoring.answer.pool import WORKER_READINGS, Comparer, Outcome, default_verifier, verdict_of
 from scoring.answer.readings import READINGS, Reading, read_pair, restate
+from scoring.answer.readings.parts import one_unknown_set
 from scoring.answer.readings.rounding import (
     computed_inexactly,
     stated_places,
@@ -199,6 +200,10 @@ def check_answer(
                                  left_out=left_out)
         if result.verdict:
             return AnswerCheck(candidate, True, False, result.reading, route=result.route)
+        if result.verdict is False and one_unknown_set(candidate):
+            # `x = 2 or x = -2` against 2: the answer is the set, and its values are not tried
+            # one by one (a hedge is not the answer it contains).
+            return AnswerCheck(candidate, False, False, result.reading, route=result.route)
         if result.timed_out:
             # It might have matched: undecided, not wrong. The rest are not tried: one answer
             # that exhausts math-verify is seldom alone, and each costs a deadline and a restart.

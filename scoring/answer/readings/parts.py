@@ -187,6 +187,17 @@ def matrix_entries(text: str) -> list[list[str]] | None:
     return [[c.strip() for c in row.split("&")] for row in rows]
 
 
+def one_unknown_set(text: str) -> bool:
+    """The text gives one unknown several values (`x = 2 or x = -2`, `x_1 = 3, x_2 = -1`): a
+    solution set, whose values are not answers one by one."""
+    if too_long(text):
+        return False
+    pieces = [p for p in _depth_split(bare(text), _WEAK_SEPARATOR) if p]
+    values, names = _named(pieces)
+    bases = {re.split(r"[_(^']", n, maxsplit=1)[0] for n in names}
+    return len(values) >= 2 and all(names) and len(bases) == 1
+
+
 def _values(items: Sequence[str]) -> list[Value] | None:
     out = []
     for item in items:

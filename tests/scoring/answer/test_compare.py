@@ -261,6 +261,20 @@ def test_clock_times_in_chinese_are_clock_times(text, gold, expected):
     assert check_answer(text, gold, timeout=10.0).correct is expected
 
 
+@pytest.mark.parametrize(
+    ("text", "gold", "expected"),
+    [
+        ("x^2 = 4\nx = 2 or x = -2", "2", False),  # a hedge is not the answer it contains
+        ("x^2 = 4\nx = 2 or x = -2", "2, -2", True),
+        ("x^2 = 4\nx = 2 or x = -2", "\\pm 2", True),
+        ("x = 2 or x = -2. Since x > 0,\nx = 2.", "2", True),  # the last statement decides
+        ("So a = 3, b = 4.", "4", True),  # two unknowns: not a solution set
+    ],
+)
+def test_an_unknown_given_several_values_is_one_answer(text, gold, expected):
+    assert check_answer(text, gold, timeout=10.0).correct is expected
+
+
 def test_a_one_line_answer_without_a_closing_expression_is_still_compared():
     assert check_answer("30^\\circ", "30").correct is True
     assert check_answer("30^\\circ", "45").correct is False
