@@ -343,9 +343,10 @@ def steps_against_answer(features: GradeFeatures) -> bool:
     """Offline, the answer is right and yet steps were labelled wrong (the score is below 10).
 
     The two signals disagree, and the answer-right cell cannot say which to believe: its
-    grades almost all score 10, so its interval is the score itself (on the fit half, 71 of its
-    75 grades score 10; the 4 that score 9 were given 10, 10, 5 and 8 by humans). A check that
-    misreads a right step is one cause, a slip the answer survived is the other."""
+    grades almost all score 10, so its interval is the score itself (on the fit half, 2 of its
+    75 grades score below 10, both 9, given 10 and 5 by humans; on the grader's own
+    segmentation 4, given 10, 10, 5 and 8). A check that misreads a right step is one cause, a
+    slip the answer survived is the other."""
     return (not features.step_logic_checked and features.problem_type == "calculation"
             and features.verdict == "right" and features.score < 10)
 
