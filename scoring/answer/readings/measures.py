@@ -45,7 +45,10 @@ def _parts(text: str) -> list[tuple[Fraction, str]] | None:
 def amount(text: str) -> tuple[str, Fraction] | None:
     """("time", seconds) or ("money", cents) of an amount written in units; None for anything
     else (a bare number, a unit of no table, two kinds)."""
-    parts = _parts(text)
+    return _total(_parts(text))
+
+
+def _total(parts: list[tuple[Fraction, str]] | None) -> tuple[str, Fraction] | None:
     if parts is None:
         return None
     money = any(u in CENTS_OF for _, u in parts)
@@ -67,7 +70,7 @@ def compare_amounts(gold: str, pred: str) -> bool | None:
     if g_parts and p_parts and len(g_parts) == len(p_parts) == 1 \
             and g_parts[0][1] == p_parts[0][1]:
         return None
-    g, p = amount(gold), amount(pred)
+    g, p = _total(g_parts), _total(p_parts)
     if g is None or p is None or g[0] != p[0]:
         return None
     return g[1] == p[1]

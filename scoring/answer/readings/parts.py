@@ -134,6 +134,11 @@ def _as_vector(text: str) -> str:
     return _unbrace(_TRANSPOSE.sub("", _unbrace(text)))
 
 
+def _unknowns(names: Sequence[str]) -> set[str]:
+    """The unknowns the names stand for: `x_1`, `x_2` and `x'` are values of `x`."""
+    return {re.split(r"[_(^']", n, maxsplit=1)[0] for n in names}
+
+
 def _named(values: list[str]) -> tuple[list[str], list[str]]:
     pairs = [name_of(v) for v in values]
     return [v for _, v in pairs], [n for n, _ in pairs]
@@ -169,8 +174,7 @@ def read_parts(text: str) -> Parts | None:
     named = len(values) == len(names) and all(names) and len(set(names)) == len(names)
     if not named:
         return Parts(tuple(values), False, "{}" if enclosed else "")
-    bases = {re.split(r"[_(^']", n, maxsplit=1)[0] for n in names}
-    return Parts(tuple(values), len(bases) == len(names), "", tuple(names))
+    return Parts(tuple(values), len(_unknowns(names)) == len(names), "", tuple(names))
 
 
 def matrix_entries(text: str) -> list[list[str]] | None:
@@ -194,8 +198,7 @@ def one_unknown_set(text: str) -> bool:
         return False
     pieces = [p for p in _depth_split(bare(text), _WEAK_SEPARATOR) if p]
     values, names = _named(pieces)
-    bases = {re.split(r"[_(^']", n, maxsplit=1)[0] for n in names}
-    return len(values) >= 2 and all(names) and len(bases) == 1
+    return len(values) >= 2 and all(names) and len(_unknowns(names)) == 1
 
 
 def _values(items: Sequence[str]) -> list[Value] | None:

@@ -73,9 +73,10 @@ def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequen
     pi = model.verdict_prior
     right = model.log_odds(step_features(inp, i, found, supposed=True))
     wrong = model.log_odds(step_features(inp, i, found, supposed=False))
-    mix = [pi * sigmoid(r - w) + (1 - pi) * sigmoid(v - w)
-           for r, v, w in ((right, wrong, 0.0), (right, wrong, warnings))]
-    return _logit(mix[0]), _logit(mix[1])
+
+    def mixed(less: float) -> float:
+        return _logit(pi * sigmoid(right - less) + (1 - pi) * sigmoid(wrong - less))
+    return mixed(0.0), mixed(warnings)
 
 
 def posteriors(
