@@ -18,13 +18,13 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import ColumnElement, Table, delete, insert, select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
-from scoring.schema import StepLabel
+from scoring.schema import JudgedLabel
 from server.store.engine import GradeStore
 from server.store.models import NO_INTERVAL, Correction, Grade
 from server.store.review import review_fields
 
 Order = Literal["uncertainty", "created"]
-STEP_LABELS: frozenset[str] = frozenset(get_args(StepLabel))
+STEP_LABELS: frozenset[str] = frozenset(get_args(JudgedLabel))  # a teacher judges every step
 EXCERPT_CHARS = 160
 
 
