@@ -24,7 +24,7 @@ class Settings(GradingSettings):
     # None: room for the LLM budget and the offline fallback (LLM configured), else 30 s.
     request_timeout: float | None = Field(default=None, gt=0)
     log_level: str = "info"
-    # Service limits and access (issue 5); see .env.example.
+    # Service limits and access; see .env.example.
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(default_factory=list)
     max_concurrency: int = 64
     batch_max_items: int = 32
@@ -35,7 +35,7 @@ class Settings(GradingSettings):
     preload_answer_worker: bool = True
     log_json: bool = True
     workers: int = 1  # `stepgrade serve` processes; each loads its own models
-    # The grade store (issue 26): every grade kept, for the review queue and recalibration.
+    # The grade store: every grade kept, for the review queue and recalibration.
     store: Literal["on", "off"] = "on"
     database_url: str | None = None  # None: an SQLite file in data_dir
     data_dir: Path = Path("data")

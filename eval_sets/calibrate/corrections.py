@@ -1,4 +1,4 @@
-"""Recalibration from teachers' corrections (issue 26, item 3; docs/architecture.md 4.10, 4.11):
+"""Recalibration from teachers' corrections (docs/architecture.md 4.10, 4.11):
 the `stepgrade calibrate` command.
 
 Reads the corrected grades (`eval_sets.calibrate.correction_rows`), measures on the held-back

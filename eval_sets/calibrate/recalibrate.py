@@ -12,8 +12,8 @@ problem type (a type with fewer than `MIN_STEPS` labelled steps, or fewer than `
 either class, uses the language's map, `ANY_TYPE`), or the language's one map for every type;
 the scope whose maps, fit on four folds, leave the fifth better calibrated (ECE, summed over the
 folds) is kept. Histogram binning or isotonic regression (Zadrozny & Elkan 2001, 2002) would
-fit a bend Platt cannot, and per-value binning shrunk toward Platt was tried: on a few hundred
-steps per cell its cross-validated ECE was no lower than Platt's, and a step-wise map ties
+fit a bend Platt cannot, and so would per-value binning shrunk toward Platt; on a few hundred
+steps per cell its cross-validated ECE is no lower than Platt's, and a step-wise map ties
 steps it does not need to tie (rankings and AUC would move); two parameters keep the order of
 the steps.
 """

@@ -332,7 +332,7 @@ def test_optional_and_unknown_report_fields(page: Browser, service: Service):
 
 # ---- how sure a grade is, and the review queue ------------------------------------------------
 
-# A proof by example (issue 25): offline, it scores 10/10 with every step "correct", and the
+# A proof by example: offline, it scores 10/10 with every step "correct", and the
 # grade says it could not check the proof's logic.
 PROOF_BY_EXAMPLE = {
     "problem": "Prove that the sum of two odd integers is even.",

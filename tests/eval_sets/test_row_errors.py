@@ -19,8 +19,8 @@ def write_lines(folder: Path, lines: list[str], name: str = "data.jsonl") -> Pat
     return path
 
 def _empty_solutions_are_accepted() -> bool:
-    """Issue 12 sets the policy for an empty solution (graded: score 0 and a warning); until the
-    request schema accepts one, such a row cannot be built and is a failed item instead."""
+    """An empty solution is graded (score 0 and a warning); where the
+    request schema does not accept one, such a row cannot be built and is a failed item instead."""
     try:
         GradeRequest(problem="p", solution="")
     except ValueError:

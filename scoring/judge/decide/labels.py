@@ -205,9 +205,9 @@ def _sure_error(post: StepPosterior, calibration: Calibration) -> bool:
     restate the problem: on a student's short first step ("3 x 12 = 38 apples.") they put a
     false product below the threshold, extrapolating past the steps they saw; the kind's
     precision is measured on all its firings. The step's P(wrong) stays the model's: raised to
-    the kind's precision, it ranked the originals of the perturbation set above their
-    perturbations wherever a check misread an original's step (ReasonEval protocol AUC 0.755 ->
-    0.745 fit, 0.756 -> 0.742 check)."""
+    the kind's precision, it would rank the originals of the perturbation set above their
+    perturbations wherever a check misreads an original's step (a lower ReasonEval protocol
+    AUC)."""
     return post.evidence_log_odds > 0 and any(
         f.polarity == "error" and (stats := calibration.kinds.get(f.kind)) is not None
         and stats.precision is not None and stats.precision >= SURE_PRECISION

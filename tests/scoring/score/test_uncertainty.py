@@ -1,5 +1,5 @@
-"""The score interval and the review flags: hand-written cells and grades, and the proof by
-example of issue 25 fused into a real offline GradeReport."""
+"""The score interval and the review flags: hand-written cells and grades, and a proof by
+example fused into a real offline GradeReport."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def features(**kw: object) -> GradeFeatures:
 
 
 def proof_by_example() -> GradeInputs:
-    """Issue 25's proof by example: every step looks right to the offline checks."""
+    """A proof by example: every step looks right to the offline checks."""
     steps = ["Let a = 3 and b = 5.", "Then a + b = 8, which is even.",
              "Therefore the sum of any two odd integers is even."]
     labels: list[StepLabel] = ["correct"] * 3
