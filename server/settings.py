@@ -29,6 +29,7 @@ class Settings(GradingSettings):
     max_concurrency: int = 64
     batch_max_items: int = 32
     max_body_bytes: int = 4 * 1024 * 1024
+    body_timeout: float = Field(default=10.0, gt=0)  # seconds to receive a request's whole body
     offline_fallback_budget: float = Field(default=8.0, gt=0)
     ready_timeout: float = 2.0
     ready_cache: float = Field(default=30.0, ge=0)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, cast, get_args
 
-from sqlalchemy import ColumnElement, Table, delete, insert, select, tuple_
+from sqlalchemy import ColumnElement, Table, delete, func, insert, select, tuple_, update
 from sqlalchemy.orm import Session, selectinload
 
 from scoring.schema import StepLabel
@@ -202,4 +202,19 @@ def delete_older_than(session: Session, cutoff: datetime) -> int:
     """Delete every owner's grades created before `cutoff` (their corrections go with them)."""
     with session.begin():
         result = session.execute(delete(Grade).where(Grade.created_at < cutoff))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def count_by_owner(session: Session, owner: str) -> int:
+    """How many grades `owner` has."""
+    with session.begin():
+        return int(session.scalar(select(func.count()).select_from(Grade)
+                                  .where(Grade.owner == owner)) or 0)
+
+
+def reassign_owner(session: Session, from_owner: str, to_owner: str) -> int:
+    """Give every grade of `from_owner` (corrections follow their grade) to `to_owner`; how many."""
+    with session.begin():
+        result = session.execute(update(Grade).where(Grade.owner == from_owner)
+                                 .values(owner=to_owner))
     return int(getattr(result, "rowcount", 0) or 0)
