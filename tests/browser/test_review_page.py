@@ -11,7 +11,7 @@ import json
 import pytest
 
 from .cdp import Browser
-from .conftest import MAX_BODY_BYTES, Service, artefacts_dir, require_chromium
+from .conftest import MAX_BODY_BYTES, Service, artefacts_dir, docs_screenshot, require_chromium
 
 require_chromium()
 pytestmark = pytest.mark.timeout(300)
@@ -143,7 +143,7 @@ def test_grades_a_bundled_example_and_draws_its_tree(page: Browser, service: Ser
     assert dom["progress"][0] == "accepted" and dom["progress"][-1] == "report"
     assert page.eval("document.querySelectorAll('#result .step-text .katex').length") > 0
     check_no_page_errors(page)
-    page.screenshot(artefacts_dir() / "review.png")
+    docs_screenshot(page, "review.png")
 
 
 def test_steps_appear_before_the_report_arrives(page: Browser, service: Service, fake_llm):
@@ -518,7 +518,7 @@ def test_the_review_queue_lists_opens_and_corrects_a_grade(page: Browser, servic
     assert next(item for item in dom["queue"] if item["id"] == grade_id)["corrected"]
     assert "score 4/10 (graded 10/10)" in dom["correction"]
     assert "step 1: correct → incorrect" in dom["correction"] and "by teacher-7" in dom["correction"]
-    page.screenshot(artefacts_dir() / "review-queue.png")
+    docs_screenshot(page, "review-queue.png")
 
     # The store has it; the queue, loaded afresh, marks it corrected; reopened, it shows it.
     corrections = service.get(f"/grades/{grade_id}")["corrections"]
