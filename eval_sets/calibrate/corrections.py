@@ -21,17 +21,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, get_args
 
-from eval_sets.calibrate.corrections_args import DEFAULT_WEIGHT, add_arguments
 from eval_sets.calibrate.correction_refit import Regraded, refit_models, refit_uncertainty, regrade
 from eval_sets.calibrate.correction_rows import (
     CV_FOLDS,
-    TIMEOUT,
     Corrected,
     CorrectionsError,
     fold,
     held_back,
     read_source,
 )
+from eval_sets.calibrate.corrections_args import DEFAULT_WEIGHT, add_arguments
 from eval_sets.calibrate.uncertainty import with_uncertainty
 from eval_sets.metrics.bootstrap import LEVEL, Change, paired_change
 from eval_sets.metrics.risk import corr_mae

@@ -35,7 +35,7 @@ from eval_sets.processes import free_port, stop
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
-BLOCK = re.compile(r"(?:<!-- (example|example-output): ([\w-]+) -->\n)?```(\w*)\n(.*?)```", re.S)
+BLOCK = re.compile(r"(?:<!-- (example|example-output): ([\w-]+) -->\n)?```(\w*)\n(.*?)```", re.DOTALL)
 README_PORT = "127.0.0.1:8000"
 README_LLM = re.compile(r"http://127\.0\.0\.1:8001/v1")
 SERVE = re.compile(r"^((?:[A-Z_]+=\S+ )*)(?:stepgrade serve|make serve)$")
@@ -108,7 +108,7 @@ def same_lines(shown: str, printed: str) -> list[str]:
 
 
 def ci_targets() -> set[str]:
-    return set(re.findall(r"^make ([\w-]+)$", (REPO / ".ci" / "run").read_text(), re.M))
+    return set(re.findall(r"^make ([\w-]+)$", (REPO / ".ci" / "run").read_text(), re.MULTILINE))
 
 
 @dataclass

@@ -7,7 +7,16 @@ import re
 from pathlib import Path
 
 from server.settings import Settings
-from server.settings_doc import BEGIN, DESCRIPTIONS, END, PREFIX, defaults, env_value, spliced, table
+from server.settings_doc import (
+    BEGIN,
+    DESCRIPTIONS,
+    END,
+    PREFIX,
+    defaults,
+    env_value,
+    spliced,
+    table,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 ENV_LINE = re.compile(r"^(#\s*)?(STEPGRADE_[A-Z0-9_]+)=(.*)$")
