@@ -31,7 +31,8 @@ async def grade_batch(
                        f"got {len(batch.items)}", "items")
     results = await service.grade_many(batch.items)
     graded = [(item, item.report) for item in results if item.report is not None]
-    ids = await recorder.keep([(_request(batch.items[item.index]), report) for item, report in graded])
+    ids = await recorder.keep([(_request(batch.items[item.index]), report)
+                               for item, report in graded])
     for (item, report), grade_id in zip(graded, ids, strict=True):
         item.report = served(report, grade_id)
     failed = sum(1 for r in results if r.error is not None)
