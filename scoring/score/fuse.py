@@ -126,7 +126,7 @@ def _alignment_report(al: Alignment | None) -> AlignmentReport | None:
 def _main_score(inputs: GradeInputs) -> StepMathScore:
     if inputs.difficulty is not None and not inputs.difficulty.process_evaluation_needed:
         return simple_problem_score(inputs.answer.correct)
-    if not inputs.tree.labels:  # an empty solution (README "Empty solutions")
+    if not inputs.tree.labels:  # an empty solution (docs/scoring.md "Empty solutions")
         return StepMathScore(raw=0.0, score=0, binary=0)
     return score_solution(inputs.tree.labels, inputs.problem_type, simplicity=inputs.simplicity)
 

@@ -84,7 +84,7 @@ def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True
 
     A Core INSERT, not the ORM's unit of work: every grade the service answers passes here, and
     the session's flush and transaction bookkeeping were most of the store's cost per grade
-    (README, "Grade store")."""
+    (docs/benchmarks.md, "Speed")."""
     table = cast(Table, Grade.__table__)
     with store.writing(wait=wait) as connection:
         connection.execute(insert(table), [{c.key: getattr(g, c.key) for c in table.columns}

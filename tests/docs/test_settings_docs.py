@@ -4,6 +4,7 @@ setting is described, and `.env.example` names the same settings with the same d
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from server.settings import Settings
@@ -58,3 +59,24 @@ def test_defaults_are_written_as_the_environment_reads_them() -> None:
             field = name.removeprefix(PREFIX).lower()
             assert getattr(Settings(_env_file=None, **{field: value}), field) == \
                 Settings(_env_file=None).model_dump()[field]
+
+
+def test_every_docs_page_and_section_named_in_the_repository_exists() -> None:
+    """A reference such as `docs/llm.md, "Streaming"` names a page that exists and a phrase that
+    page holds; a picture named is there too."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
+    broken = []
+    for name in filter(None, listed):
+        path = REPO / name
+        if path.suffix not in {".py", ".md", ".j2", ".toml", ".sh", ".js", ".html"} or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for page, section in re.findall(r"(docs/[\w-]+\.(?:md|png))(?:,? \"([^\"]+)\")?", text):
+            target = REPO / page
+            if not target.is_file():
+                broken.append(f"{name}: {page}")
+            elif section and " ".join(section.split()) not in " ".join(target.read_text(
+                    encoding="utf-8").split()):
+                broken.append(f"{name}: {page}, \"{section}\"")
+    assert not broken, "\n".join(broken)
