@@ -151,3 +151,47 @@ def test_pretty_never_prints_a_negative_zero(client):
     assert "-0.00" not in text
     assert "format 0.00" in text
     assert f"hazard -{report.hcrs.hazard_penalty:.2f}" in text
+
+
+def test_a_half_sent_upload_is_answered_408_by_a_running_server():
+    """Over a real socket: headers and part of the body, then nothing. uvicorn hands the request
+    to the app at once; the app answers 408 at the body deadline and the connection closes."""
+    import socket
+    import threading
+    import time
+    from dataclasses import replace
+
+    import uvicorn
+
+    from agent.build import make_grader
+    from agent.grader import Grader
+    from server.main import create_app
+
+    from .conftest import bag_of_words, settings_for
+
+    settings = settings_for(body_timeout=0.5, store="off", preload_answer_worker=False)
+    grader = Grader(replace(make_grader(settings).context, embedder=bag_of_words))
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    port = holder.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, grader=grader), log_config=None,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [holder]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive()
+            time.sleep(0.05)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"POST /grade HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 400\r\n\r\n{\"problem\": \"2+2\", ")
+            answer = b""
+            while chunk := client.recv(4096):  # a hang would raise at the socket's time-out
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert b'"body_timeout"' in answer  # and the server closed the connection
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        holder.close()
