@@ -41,6 +41,7 @@ DESCRIPTIONS: dict[str, str] = {
     "preload_answer_worker": "start the answer-comparison worker at start-up",
     "answer_timeout": "seconds one answer comparison may take (in its worker process)",
     "calibration": "calibration file to grade with (unset: the shipped one)",
+    "scoring_policy": "a request's `scoring_policy` when it sets none: `stepmath` or `follow_through`",
     "api_keys": "comma-separated client keys; set, every `/grade*` and `/grades*` call needs `X-API-Key`",
     "max_concurrency": "grades running at once; more wait",
     "batch_max_items": "items per `/grade/batch`",

@@ -48,7 +48,7 @@ RULES: dict[str, re.Pattern[str]] = {name: re.compile(pattern, re.IGNORECASE) fo
     "an attempt told as history": (
         r"\b(?:was|were) tried\b|\bnot kept\b|\btried\b[^.]{0,80}\band (?:dropped|reverted)\b"),
     "a half as the narrator of a decision": (
-        rf"\b{HALF}\b(?:'s)? (?:decided|weighed|tipped|chose|settled|preferred)\b"
+        r"\b(?:fit|check)[ -]half\b(?:'s)? (?:decided|weighed|tipped|chose|settled|preferred)\b"
         r"|\b(?:decided|weighed|settled) (?:on|by) the (?:fit|check) half\b"
         rf"|\d\s*(?:->|→)\s*[\d.]+%?\s+{HALF}\b"
         rf"|\b{HALF}:[^;]{{0,40}}\d\s*(?:->|→)\s*\d"),
@@ -116,6 +116,7 @@ def test_the_rule_catches_development_narrative(narrative: str) -> None:
     "the rest are not tried",
     "Stop the service with Ctrl-C",
     "stop the 2 workers first",
+    "no check decided a step (an unchecked step earns its expected point)",
 ])
 def test_the_rule_leaves_ordinary_text_alone(plain: str) -> None:
     assert not offences(plain), plain
