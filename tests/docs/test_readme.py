@@ -143,7 +143,7 @@ class Reader:
         stepgrade = Path(sys.executable).parent / "stepgrade"
         self.service = subprocess.Popen([str(stepgrade), "serve"], cwd=self.work, env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 600  # torch and the embedding model load first
         while time.monotonic() < deadline:
             assert self.service.poll() is None, self.service.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
             try:
