@@ -24,8 +24,8 @@ low, but a false calculation in it is wrong about as often as false calculations
 group keeps each group calibrated in itself, so the P(wrong) holds when the mix of groups moves.
 
 Histogram binning or isotonic regression (Zadrozny & Elkan 2001, 2002) would fit a bend Platt
-cannot, and per-value binning shrunk toward Platt was tried: on a few hundred steps per cell its
-cross-validated ECE was no lower than Platt's, and a step-wise map ties steps it does not need to
+cannot, and so would per-value binning shrunk toward Platt; on a few hundred steps per cell its
+cross-validated ECE is no lower than Platt's, and a step-wise map ties steps it does not need to
 tie (rankings and AUC would move); two parameters keep the order of the steps.
 """
 
