@@ -39,6 +39,8 @@ CATEGORY: dict[str, str] = {
     "reference_unmatched": "unsupported",
     "reference_mismatch": "calculation",
     "malformed_latex": "format",
+    "memory_mistake": "known_mistake",
+    "memory_divergence": "unsupported",
 }
 
 
@@ -209,7 +211,7 @@ def _sure_error(post: StepPosterior, calibration: Calibration) -> bool:
     perturbations wherever a check misread an original's step (ReasonEval protocol AUC 0.755 ->
     0.745 fit, 0.756 -> 0.742 check)."""
     return post.evidence_log_odds > 0 and any(
-        f.polarity == "error" and (stats := calibration.kinds.get(f.kind)) is not None
+        f.polarity == "error" and (stats := calibration.stats(f.kind)) is not None
         and stats.precision is not None and stats.precision >= SURE_PRECISION
         for f in post.counted)
 

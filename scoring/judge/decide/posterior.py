@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from scoring.judge.calibration import Calibration, StepModel
 from scoring.judge.decide.features import finding_feature, step_features
 from scoring.judge.decide.reliability import RELIABILITY, Reliability
-from scoring.judge.findings import Evidence, Finding, FindingKind
+from scoring.judge.findings import MEMORY_KINDS, Evidence, Finding, FindingKind
 from scoring.judge.input import JudgeInput
 
 
@@ -47,6 +47,18 @@ def sigmoid(x: float) -> float:
 def _weight(model: StepModel, kinds: Iterable[FindingKind]) -> float:
     """What findings of these kinds add to a step's log-odds: each kind once (an indicator)."""
     return sum(model.weights.get(finding_feature(kind), 0.0) for kind in set(kinds))
+
+
+def memory_log_odds(calibration: Calibration, kinds: Iterable[FindingKind]) -> float:
+    """What findings against the problem's memory add to a step's log-odds: the log of each
+    kind's measured likelihood ratio, P(fires | wrong) / P(fires | right), once per kind (Bayes'
+    rule in odds form). The step model never saw memory, so nothing of it is counted twice."""
+    total = 0.0
+    for kind in set(kinds) & MEMORY_KINDS:
+        stats = calibration.stats(kind)
+        if stats is not None and stats.likelihood_ratio:
+            total += math.log(stats.likelihood_ratio)
+    return total
 
 
 def _logit(p: float) -> float:
@@ -98,6 +110,9 @@ def posteriors(
         raw, decide = _prior_and_findings(model, inp, i, found, warnings)
         full = model.recalibrated(raw, inp.problem_type)
         checks = _weight(model, (f.kind for f in counted))
+        remembered = memory_log_odds(calibration, (f.kind for f in counted))
+        full += remembered + memory_log_odds(calibration, (f.kind for f in warned))
+        decide, checks = decide + remembered, checks + remembered
         if model_says_wrong is not None and model_says_wrong[i] is not None:
             said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))
             full, decide, checks = full + said, decide + said, checks + said
