@@ -28,7 +28,8 @@ async def grade_batch(
         raise ApiError(422, "too_many_items",
                        f"items: at most {settings.batch_max_items} items per batch, "
                        f"got {len(batch.items)}", "items")
-    results = await service.grade_many(batch.items)
+    results = await service.grade_many(batch.items,
+                                       [await recorder.memory(r) for r in batch.items])
     graded = [(item, item.report) for item in results if item.report is not None]
     ids = await recorder.keep([(batch.items[item.index], report) for item, report in graded])
     for (item, report), grade_id in zip(graded, ids, strict=True):

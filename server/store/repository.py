@@ -18,8 +18,10 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import ColumnElement, Table, delete, insert, select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
+from scoring.memory import problem_key
 from scoring.schema import StepLabel
 from server.store.engine import GradeStore
+from server.store.memory import remember
 from server.store.models import NO_INTERVAL, Correction, Grade
 from server.store.review import review_fields
 
@@ -75,7 +77,8 @@ def new_grade(owner: str, request: dict[str, Any], report: dict[str, Any],
         mode=str(meta.get("mode", "offline")), model=(meta.get("versions") or {}).get("model"),
         score=int(report["score"]), needs_review=review.needs_review,
         interval_width=NO_INTERVAL if width is None else width,
-        problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False)
+        problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False,
+        problem_key=problem_key(str(request.get("problem", ""))))
 
 
 def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True) -> list[str]:
@@ -170,21 +173,38 @@ def check_labels(report: dict[str, Any], step_labels: Sequence[str]) -> None:
                                  f"{', '.join(sorted(STEP_LABELS))}")
 
 
+@dataclass(frozen=True)
+class Corrected:
+    """A stored correction, and whether this call stored it (False: it repeated the latest one)."""
+
+    correction: Correction
+    created: bool
+
+
 def add_correction(session: Session, owner: str, grade_id: str, *, step_labels: list[str],
                    score: int | None = None, note: str = "",
-                   reviewer: str | None = None) -> Correction:
-    """Store a correction; it supersedes the grade's earlier ones, which are kept."""
+                   reviewer: str | None = None) -> Corrected:
+    """Store a correction; it supersedes the grade's earlier ones, which are kept, and becomes
+    the grade's part of its problem's memory (`server.store.memory.remember`).
+
+    Idempotent: a correction equal to the grade's latest one (a retried request) stores
+    nothing and changes no memory; the latest one is returned, `created` False."""
     with session.begin():
         grade = session.scalars(select(Grade).where(Grade.id == grade_id, Grade.owner == owner)
-                                ).one_or_none()
+                                .options(selectinload(Grade.corrections))).one_or_none()
         if grade is None:
             raise GradeNotFound(grade_id)
         check_labels(grade.report, step_labels)
+        latest = grade.corrections[-1] if grade.corrections else None
+        if latest is not None and (latest.step_labels, latest.score, latest.note,
+                                   latest.reviewer) == (step_labels, score, note, reviewer):
+            return Corrected(latest, False)
         correction = Correction(grade_id=grade.id, created_at=utcnow(), step_labels=step_labels,
                                 score=score, note=note, reviewer=reviewer)
         session.add(correction)
         grade.corrected = True
-    return correction
+        remember(session, grade, correction)
+    return Corrected(correction, True)
 
 
 def export_grades(session: Session, owner: str, *, corrected_only: bool = True) -> list[ExportRow]:

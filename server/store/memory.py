@@ -1,0 +1,60 @@
+"""Problem memory in the store (docs/architecture.md 4.12): written when a grade is corrected,
+read before a grade of the same problem is made.
+
+Every read names the owner, so one key's memory never reaches another's grades. A grade whose
+request opted out of memory (`GradeRequest.memory` false) neither reads nor feeds it. A memory
+row belongs to its grade: retention deletes it with the grade (ON DELETE CASCADE).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from scoring.answer.extract import extract_answer
+from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep
+from scoring.memory.model import ACCEPTED_LABELS
+from server.store.engine import GradeStore
+from server.store.models import Correction, Grade, MemorySolution
+
+
+def _answer(report: dict[str, Any], labels: list[str]) -> str | None:
+    """The final answer of a solution whose final step the teacher accepted: the one the grade
+    extracted, else read from the final step."""
+    if not labels or labels[-1] not in ACCEPTED_LABELS:
+        return None
+    extracted = (report.get("answer") or {}).get("extracted")
+    if extracted:
+        return str(extracted)
+    steps = report.get("steps") or []
+    return extract_answer(str(steps[-1].get("text", ""))) if steps else None
+
+
+def remember(session: Session, grade: Grade, correction: Correction) -> None:
+    """Make the correction the grade's part of its problem's memory (replacing an earlier one),
+    inside the caller's transaction; nothing for a grade that opted out or has no key."""
+    if grade.problem_key is None or grade.request.get("memory", True) is False:
+        return
+    steps = grade.report.get("steps") or []
+    session.merge(MemorySolution(
+        grade_id=grade.id, owner=grade.owner, problem_key=grade.problem_key,
+        corrected_at=correction.created_at,
+        steps=[{"text": str(s.get("text", "")), "label": label}
+               for s, label in zip(steps, correction.step_labels, strict=True)],
+        answer=_answer(grade.report, correction.step_labels), note=correction.note))
+
+
+def load_memory(store: GradeStore, owner: str, key: str) -> ProblemMemory | None:
+    """The owner's memory of the problem under `key`; None when nothing of it was corrected."""
+    query = (select(MemorySolution).where(MemorySolution.owner == owner,
+                                          MemorySolution.problem_key == key)
+             .order_by(MemorySolution.corrected_at, MemorySolution.grade_id))
+    with store.session() as session, session.begin():
+        rows = list(session.scalars(query))
+    if not rows:
+        return None
+    return ProblemMemory(key, tuple(RememberedSolution(
+        r.grade_id, tuple(RememberedStep(s["text"], s["label"]) for s in r.steps),
+        r.corrected_at, r.answer, r.note) for r in rows))
