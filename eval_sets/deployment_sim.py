@@ -12,6 +12,8 @@ offline on the human segmentation (`solution_steps`) with the reference answers,
    with it (`STEPGRADE_CALIBRATION`) and grades B; so does a service on the shipped calibration.
 
 Prints MAE and Corr on B, shipped against recalibrated, per split. Exit status 2 on missing data.
+
+`--memory` runs the deployment benchmark of problem memory instead (`eval_sets.memory_sim`).
 """
 
 from __future__ import annotations
@@ -174,18 +176,28 @@ def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = Non
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `--splits` simulated deployments on one half and print each and their mean; 2 when the
     data is missing."""
+    from eval_sets import memory_sim  # it reads this module's items
+
     parser = argparse.ArgumentParser(prog="python -m eval_sets.deployment_sim",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, required=True, help="folder with stepmathbench_dev.jsonl")
     parser.add_argument("--splits", type=int, default=5, help="seeds of the A/B split")
-    parser.add_argument("--half", choices=list(HALVES), default="check",
+    parser.add_argument("--half", choices=[*HALVES, "both"], default="check",
                         help="the half simulated (develop on fit; report check)")
+    parser.add_argument("--memory", action="store_true",
+                        help="the problem-memory benchmark (eval_sets.memory_sim): k corrections "
+                             "per problem, the other solutions graded with and without memory")
+    memory_sim.add_arguments(parser)
     parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
     parser.add_argument("--weight", help="the corrections' weight for stepgrade calibrate (a "
                         "number or cv; default: the command's own)")
     parser.add_argument("--corrections", type=int, default=CORRECTIONS,
                         help=f"grades of the queue corrected (default {CORRECTIONS}, the issue's)")
     args = parser.parse_args(argv)
+    if args.memory:
+        return memory_sim.main(args)
+    if args.half == "both":
+        parser.error("--half both is for --memory")
     if args.corrections < 1:
         parser.error("--corrections must be at least 1")
     path = args.data / "stepmathbench_dev.jsonl"

@@ -13,17 +13,23 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from eval_sets.calibrate.fit import stats_of_fires
-from scoring.judge.calibration import KindStats
+from eval_sets.calibrate.uncertainty import calibration_version
+from eval_sets.halves import half_of
+from eval_sets.loaders.rows import as_text, read_records
+from eval_sets.loaders.stepmath import TYPES, request_fields
+from scoring.judge.calibration import MEMORY_SECTION, Calibration, KindStats
 from scoring.judge.checks.memory import find_memory
 from scoring.judge.findings import MEMORY_KINDS, FindingKind
 from scoring.judge.input import JudgeInput
 from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import ProblemType
+from scoring.score.aggregate import parse_human_label
 from scoring.verdict import AnswerVerdict
 
 EPOCH = datetime(2000, 1, 1)
@@ -85,3 +91,25 @@ def memory_section(stats: dict[FindingKind, KindStats], source: str) -> dict[str
     """The calibration file's memory section."""
     return {"kinds": {k: asdict(v) for k, v in sorted(stats.items())},
             "meta": {"fitted_on": source, "fitted": datetime.now().date().isoformat()}}
+
+
+def labelled_problems(path: Path, half: str) -> list[list[Labelled]]:
+    """The half's StepMathBench dev solutions on the human segmentation, grouped by problem."""
+    by: dict[str, list[Labelled]] = defaultdict(list)
+    for _, row in read_records(path):
+        problem = as_text(row["question"])
+        if half_of(problem) != half:
+            continue
+        fields = request_fields(row, human_steps=True)
+        by[problem].append(Labelled(
+            str(row["uid"]), problem, TYPES[str(row["type"]).strip().lower()],
+            tuple(fields["solution_steps"]),
+            tuple(parse_human_label(s) for s in row["gold_step_score"])))
+    return list(by.values())
+
+
+def with_memory_section(calibration: Calibration, section: dict[str, Any]) -> Calibration:
+    """The calibration with this memory section, versioned anew."""
+    sections = {**calibration.sections, MEMORY_SECTION: section}
+    refreshed = Calibration.from_json({**calibration.to_json(), MEMORY_SECTION: section})
+    return replace(refreshed, version=calibration_version(calibration, sections))

@@ -11,6 +11,7 @@ sentence-embedding model (all-MiniLM-L6-v2) does not.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.parse.quantities import TRIVIAL, extract_quantities, literal_numbers
@@ -56,3 +57,24 @@ def similarity(a: Signature, b: Signature) -> float:
     if not (a.values or b.values):
         return words
     return 0.7 * _jaccard(a.values, b.values) + 0.3 * words
+
+
+def solution_signature(steps: Sequence[str], problem: str) -> frozenset[str]:
+    """A whole solution as one set: the values its steps compute (marked `=`) and the bigrams
+    they are written in."""
+    given = given_numbers(problem)
+    out: set[str] = set()
+    for step in steps:
+        sig = signature(step, given)
+        out |= {f"={v}" for v in sig.values} | sig.grams
+    return frozenset(out)
+
+
+def typicality(signatures: Sequence[frozenset[str]]) -> list[float]:
+    """For each solution of one problem, its mean Jaccard similarity to the others (0 alone):
+    how much of what a class wrote it shares."""
+    n = len(signatures)
+    if n < 2:
+        return [0.0] * n
+    return [sum(_jaccard(a, b) for j, b in enumerate(signatures) if j != i) / (n - 1)
+            for i, a in enumerate(signatures)]

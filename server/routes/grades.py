@@ -71,9 +71,11 @@ def list_grades(
     owner: OwnerDep, session: SessionDep,
     needs_review: Annotated[bool | None, Query(description="Only grades that do (or do not) "
                                                "need review.")] = None,
-    order: Annotated[Literal["uncertainty", "created"], Query(
+    order: Annotated[Literal["uncertainty", "created", "teach"], Query(
         description="`uncertainty`: widest score interval first (none last), then newest; "
-                    "`created`: newest first.")] = "created",
+                    "`created`: newest first; `teach`: uncorrected grades whose correction "
+                    "would teach the problem memory the most, problems with no memory first "
+                    "(one page, no cursor; docs/memory.md).")] = "created",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page.")] = None,
 ) -> GradeList:

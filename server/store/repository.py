@@ -22,10 +22,13 @@ from scoring.memory import problem_key
 from scoring.schema import StepLabel
 from server.store.engine import GradeStore
 from server.store.memory import remember
-from server.store.models import NO_INTERVAL, Correction, Grade
+from server.store.models import NO_INTERVAL, Correction, Grade, MemorySolution
 from server.store.review import review_fields
+from server.store.teach import teach_order
 
-Order = Literal["uncertainty", "created"]
+Order = Literal["uncertainty", "created", "teach"]
+# `order=teach` ranks this many of the owner's latest uncorrected grades (one page, no cursor)
+TEACH_WINDOW = 2000
 STEP_LABELS: frozenset[str] = frozenset(get_args(StepLabel))
 EXCERPT_CHARS = 160
 
@@ -131,7 +134,12 @@ def list_grades(session: Session, owner: str, *, order: Order = "created",
                 needs_review: bool | None = None, limit: int = 50,
                 cursor: str | None = None) -> GradePage:
     """One page of the owner's grades, newest first or widest score interval first (then
-    newest); keyset-paginated, so a page costs the same however deep it is."""
+    newest); keyset-paginated, so a page costs the same however deep it is. `teach` is the
+    one page of `teach_grades`."""
+    if order == "teach":
+        if cursor is not None:
+            raise InvalidCursor("order=teach has one page: read the queue again after correcting")
+        return GradePage(teach_grades(session, owner, needs_review=needs_review)[:limit], None)
     columns: list[Any] = [Grade.created_at, Grade.id]
     if order == "uncertainty":
         columns.insert(0, Grade.interval_width)
@@ -148,6 +156,21 @@ def list_grades(session: Session, owner: str, *, order: Order = "created",
     grades = grades[:limit]
     next_cursor = _encode_cursor(order, _sort_key(grades[-1], order)) if more else None
     return GradePage(grades, next_cursor)
+
+
+def teach_grades(session: Session, owner: str, *, needs_review: bool | None = None
+                 ) -> list[Grade]:
+    """The owner's latest `TEACH_WINDOW` uncorrected grades in the order whose corrections teach
+    the problem memory the most (`server.store.teach`)."""
+    query = (select(Grade).where(Grade.owner == owner, Grade.corrected.is_(False))
+             .order_by(Grade.created_at.desc(), Grade.id.desc()).limit(TEACH_WINDOW))
+    if needs_review is not None:
+        query = query.where(Grade.needs_review.is_(needs_review))
+    known = select(MemorySolution.problem_key).where(MemorySolution.owner == owner).distinct()
+    with session.begin():
+        grades = list(session.scalars(query))
+        remembered = set(session.scalars(known))
+    return teach_order(grades, remembered)
 
 
 def get_grade(session: Session, owner: str, grade_id: str) -> Grade:
