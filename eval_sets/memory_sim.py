@@ -288,9 +288,46 @@ def main(args: argparse.Namespace) -> int:
     calibration = args.calibration
     if args.fit is not None:
         calibration = fit_kinds(path, calibration, args.fit)
+        fit_memory_cells(args.data, calibration)
     run(args.data, halves, args.k, no_reference=args.no_reference, refit=not args.no_refit,
         calibration=calibration)
     return 0
+
+
+def fit_memory_cells(data: Path, calibration: Path) -> None:
+    """The score interval's memory cells, fitted on the fit half's grades made with memory (k =
+    1 and 2, with and without the reference answer: the mixes a deployment meets), written
+    into the calibration's uncertainty section (`scoring.score.uncertainty`)."""
+    from eval_sets.calibrate.conformal import Graded, fit_cells
+    from eval_sets.calibrate.corrections import to_text
+    from eval_sets.calibrate.uncertainty import with_uncertainty
+    from scoring.schema import GradeReport
+    from scoring.score.uncertainty import features_of, uncertainty_of
+
+    graded: list[Graded] = []
+    print("fitting the memory cells on the fit half's grades with memory:", flush=True)
+    for no_reference in (False, True):
+        for half, k, rows in run(data, ["fit"], KS, no_reference=no_reference, refit=False,
+                                 calibration=calibration):
+            for n, o in enumerate(rows):
+                report = GradeReport.model_validate(o.after)
+                features = features_of(report)
+                if features.memory and features.mode == "offline":
+                    graded.append(Graded(f"{k}:{no_reference}:{n}", o.problem, "fit", o.human,
+                                         (), (), report.language, features))
+    cells, oof = fit_cells(graded)
+    current = load_calibration(calibration)
+    model = uncertainty_of(current)
+    if model is None or not cells:
+        print("no memory cells fitted (no uncertainty section, or too few grades)")
+        return
+    meta = {**model.meta, "memory": {"grades": len(graded), "out_of_fold_coverage": oof,
+                                     "fitted_on": "StepMathBench dev fit half, memory benchmark "
+                                     "grades (k = 1, 2; with and without reference answers)"}}
+    updated = with_uncertainty(current, replace(model, memory_cells=cells, meta=meta))
+    calibration.write_text(to_text(updated), encoding="utf-8")
+    print(f"memory cells {sorted(cells)} on {len(graded)} grades (out-of-fold coverage {oof}); "
+          f"wrote {calibration} (version {updated.version})", flush=True)
 
 
 def fit_kinds(path: Path, start: Path | None, out: Path) -> Path:

@@ -31,7 +31,7 @@ Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
 ReviewCode = Literal[
     "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
     "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
-    "model_unmeasured", "model_unreliable",
+    "model_unmeasured", "model_unreliable", "memory_diverged",
 ]
 
 MAX_TEXT_CHARS = 200_000
@@ -272,6 +272,9 @@ class MemoryReport(BaseModel):
         default=False, description="The answer was checked against the accepted solutions' "
         "answer (the request gave none).")
     findings: int = Field(default=0, description="Findings the memory made about the steps.")
+    divergence_step: int | None = Field(
+        default=None, description="The first step (1-based) that leaves every accepted "
+        "solution, null when none does or none was accepted.")
 
 
 class Meta(BaseModel):

@@ -104,12 +104,13 @@ def memory_report(state: GradeState) -> MemoryReport | None:
     path = read_memory(state["request"].problem, state["steps"], memory).path \
         if state.get("evaluate_process") and state.get("steps") else None
     evidence = state.get("evidence")
-    found = sum(f.kind in MEMORY_KINDS for f in evidence.findings) if evidence else 0
+    found = [f for f in evidence.findings if f.kind in MEMORY_KINDS] if evidence else []
+    divergence = next((f.step + 1 for f in found if f.kind == "memory_divergence"), None)
     return MemoryReport(
         solutions=len(memory.solutions), accepted_solutions=len(memory.accepted_solutions),
         mistakes=memory.mistakes, last_corrected=memory.last_corrected, aligned_solution=path,
         reference_answer=not state["request"].gold_answers() and bool(memory.answers),
-        findings=found)
+        findings=len(found), divergence_step=divergence)
 
 
 def _hazard_version(config: HcrsConfig) -> str:
