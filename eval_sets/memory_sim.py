@@ -81,7 +81,9 @@ def group_of(item: Item, report: dict[str, Any]) -> str:
     if kind != "calculation":
         return kind
     correct = (report.get("answer") or {}).get("correct")
-    return {True: "answer right", False: "answer wrong"}.get(correct, "answer unchecked")
+    if correct is None:
+        return "answer unchecked"
+    return "answer right" if correct else "answer wrong"
 
 
 @contextmanager
@@ -122,9 +124,10 @@ def simulate(items: Sequence[Item], k: int, work: Path, calibration: Path | None
         for _ in range(k):
             taken: set[str] = set()
             for row in teach_queue(client, len(by_problem)):
-                i = index.get(row["id"])
-                if i is None or i in corrected:
+                found = index.get(row["id"])
+                if found is None or found in corrected:
                     continue
+                i = found
                 key = problem_key(items[i].problem)
                 if key in taken:
                     continue

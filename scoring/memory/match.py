@@ -27,11 +27,11 @@ from scoring.align.realign import AlignConfig, dp_table
 from scoring.memory.model import ProblemMemory, RememberedSolution
 from scoring.memory.signature import Signature, given_numbers, signature, similarity
 
-
 # A step that computes nothing of its own repeats a rejected step when its signature is at least
 # this similar to it and more similar to it than to any accepted step (bigram overlap: 0.6 is
 # well above what two unrelated steps of one problem share).
 WORDING = 0.6
+ALIGN = AlignConfig()  # ReAlign's gap (-0.1)
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def _values(sigs: Sequence[Signature]) -> set[str]:
 
 
 def read_memory(problem: str, steps: Sequence[str], memory: ProblemMemory,
-                config: AlignConfig = AlignConfig()) -> MemoryReading:
+                config: AlignConfig = ALIGN) -> MemoryReading:
     """The solution's steps read against the memory (see the module docstring)."""
     given = given_numbers(problem)
     mine = [signature(s, given) for s in steps]

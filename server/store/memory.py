@@ -22,14 +22,17 @@ from server.store.models import Correction, Grade, MemorySolution
 
 def _answer(report: dict[str, Any], labels: list[str]) -> str | None:
     """The final answer of a solution whose final step the teacher accepted: the one the grade
-    extracted, else read from the final step."""
+    extracted, else read from the final step; an answer written as a computation
+    (`48 - 5 = 43`) is remembered as its result (`43`), the value a reference answer is."""
     if not labels or labels[-1] not in ACCEPTED_LABELS:
         return None
-    extracted = (report.get("answer") or {}).get("extracted")
-    if extracted:
-        return str(extracted)
     steps = report.get("steps") or []
-    return extract_answer(str(steps[-1].get("text", ""))) if steps else None
+    extracted = (report.get("answer") or {}).get("extracted") or (
+        extract_answer(str(steps[-1].get("text", ""))) if steps else None)
+    if not extracted:
+        return None
+    result = str(extracted).rsplit("=", 1)[-1].strip()
+    return result or None
 
 
 def remember(session: Session, grade: Grade, correction: Correction) -> None:

@@ -139,3 +139,14 @@ def test_the_teach_queue_asks_first_where_no_memory_is(database_url):
         assert after[0] in rope and queue[0] not in after
         page = c.get("/grades", params={"order": "teach", "cursor": "abc"})
         assert page.status_code == 422 and page.json()["error"]["field"] == "query.cursor"
+
+
+def test_an_answer_written_as_a_computation_is_remembered_as_its_result(database_url):
+    eggs = "A box holds 6 rows of 8 eggs. 5 eggs break. How many eggs are left?"
+    with service(database_url=database_url) as c:
+        taught = grade(c, ["6 * 8 = 48", "48 - 5 = 43"], problem=eggs)
+        correct(c, taught["meta"]["grade_id"], ["correct", "correct"])
+        slip = grade(c, ["6 * 8 = 48", "48 - 5 = 42"], problem=eggs)
+        assert slip["answer"]["reference"] == ["43"] and slip["answer"]["correct"] is False
+        assert slip["meta"]["memory"]["divergence_step"] == 2
+        assert "memory_diverged" in {r["code"] for r in slip["review_reasons"]}
