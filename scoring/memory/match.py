@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -76,7 +77,14 @@ def _values(sigs: Sequence[Signature]) -> set[str]:
 
 def read_memory(problem: str, steps: Sequence[str], memory: ProblemMemory,
                 config: AlignConfig = ALIGN) -> MemoryReading:
-    """The solution's steps read against the memory (see the module docstring)."""
+    """The solution's steps read against the memory (see the module docstring). Cached: the
+    check and the report's `meta.memory` read the same grade."""
+    return _read_memory(problem, tuple(steps), memory, config)
+
+
+@lru_cache(maxsize=64)
+def _read_memory(problem: str, steps: tuple[str, ...], memory: ProblemMemory,
+                 config: AlignConfig) -> MemoryReading:
     given = given_numbers(problem)
     mine = [signature(s, given) for s in steps]
     remembered: list[tuple[RememberedSolution, list[Signature]]] = [
