@@ -8,6 +8,8 @@ row belongs to its grade: retention deletes it with the grade (ON DELETE CASCADE
 
 from __future__ import annotations
 
+import json
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -49,15 +51,36 @@ def remember(session: Session, grade: Grade, correction: Correction) -> None:
         answer=_answer(grade.report, correction.step_labels), note=correction.note))
 
 
+_COLUMNS = (MemorySolution.grade_id, MemorySolution.corrected_at, MemorySolution.steps,
+            MemorySolution.answer, MemorySolution.note)
+
+
+# `load_memory`'s query as SQLite runs it (compiling the Core query cost more than the read)
+_SQLITE_READ = ("SELECT grade_id, corrected_at, steps, answer, note FROM memory_solutions "
+                "WHERE owner = ? AND problem_key = ? ORDER BY corrected_at, grade_id")
+
+
 def load_memory(store: GradeStore, owner: str, key: str) -> ProblemMemory | None:
-    """The owner's memory of the problem under `key`; None when nothing of it was corrected."""
-    query = (select(MemorySolution).where(MemorySolution.owner == owner,
-                                          MemorySolution.problem_key == key)
-             .order_by(MemorySolution.corrected_at, MemorySolution.grade_id))
-    with store.session() as session, session.begin():
-        rows = list(session.scalars(query))
-    if not rows:
+    """The owner's memory of the problem under `key`; None when nothing of it was corrected.
+
+    Every grade asks, and most find nothing: on SQLite the read runs on the driver's own
+    connection in autocommit, outside the store's `BEGIN IMMEDIATE` transactions, so it takes
+    no write lock and never queues behind another worker's write (WAL: a reader sees the last
+    commit)."""
+    found: list[tuple[Any, ...]]
+    with store.engine.connect() as connection:
+        if store.local:
+            driver: Any = connection.connection.driver_connection
+            found = [(g, datetime.fromisoformat(str(at)), json.loads(steps), answer, note)
+                     for g, at, steps, answer, note in driver.execute(_SQLITE_READ, (owner, key))]
+        else:
+            query = (select(*_COLUMNS).where(MemorySolution.owner == owner,
+                                             MemorySolution.problem_key == key)
+                     .order_by(MemorySolution.corrected_at, MemorySolution.grade_id))
+            found = [tuple(row) for row in connection.execute(query)]
+            connection.rollback()
+    if not found:
         return None
     return ProblemMemory(key, tuple(RememberedSolution(
-        r.grade_id, tuple(RememberedStep(s["text"], s["label"]) for s in r.steps),
-        r.corrected_at, r.answer, r.note) for r in rows))
+        grade_id, tuple(RememberedStep(s["text"], s["label"]) for s in steps), at, answer,
+        note) for grade_id, at, steps, answer, note in found))
