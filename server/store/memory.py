@@ -15,17 +15,18 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from scoring.answer.extract import extract_answer
+from scoring.answer.extract import extract_answer, is_computation
 from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep
 from scoring.memory.model import ACCEPTED_LABELS
 from server.store.engine import GradeStore
 from server.store.models import Correction, Grade, MemorySolution
 
 
-def _answer(report: dict[str, Any], labels: list[str]) -> str | None:
+def remembered_answer(report: dict[str, Any], labels: list[str]) -> str | None:
     """The final answer of a solution whose final step the teacher accepted: the one the grade
     extracted, else read from the final step; an answer written as a computation
-    (`48 - 5 = 43`) is remembered as its result (`43`), the value a reference answer is."""
+    (`48 - 5 = 43`) is remembered as its result (`43`), the value a reference answer is (an
+    answer like `a = 2, b = 3` or `x = 5` stays whole: its left sides compute nothing)."""
     if not labels or labels[-1] not in ACCEPTED_LABELS:
         return None
     steps = report.get("steps") or []
@@ -33,8 +34,10 @@ def _answer(report: dict[str, Any], labels: list[str]) -> str | None:
         extract_answer(str(steps[-1].get("text", ""))) if steps else None)
     if not extracted:
         return None
-    result = str(extracted).rsplit("=", 1)[-1].strip()
-    return result or None
+    *before, result = str(extracted).split("=")
+    if before and is_computation(before[-1]) and result.strip():
+        return result.strip()
+    return str(extracted)
 
 
 def remember(session: Session, grade: Grade, correction: Correction) -> None:
@@ -48,7 +51,7 @@ def remember(session: Session, grade: Grade, correction: Correction) -> None:
         corrected_at=correction.created_at,
         steps=[{"text": str(s.get("text", "")), "label": label}
                for s, label in zip(steps, correction.step_labels, strict=True)],
-        answer=_answer(grade.report, correction.step_labels), note=correction.note))
+        answer=remembered_answer(grade.report, correction.step_labels), note=correction.note))
 
 
 _COLUMNS = (MemorySolution.grade_id, MemorySolution.corrected_at, MemorySolution.steps,
