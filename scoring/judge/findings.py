@@ -47,6 +47,8 @@ FindingKind = Literal[
     "early_answer",
     # the step does not resemble the problem at all (embedding similarity)
     "off_topic",
+    # a proof's general conclusion drawn from particular values only
+    "examples_only",
     # against the problem's memory (teachers' corrections of other solutions of the problem):
     # the step's work was accepted there, repeats a rejected step, or is where the solution
     # leaves every accepted path
@@ -58,6 +60,9 @@ FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
 SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct",
                                                    "memory_accepted"})
+# The final answer against the reference: findings about the value the solution ends with.
+ANSWER_KINDS: frozenset[FindingKind] = frozenset(
+    {"answer_wrong", "answer_unmarked_wrong", "answer_correct"})
 # Kinds read against a problem's memory: weighed by their own section of the calibration file
 # (`scoring.judge.calibration.MEMORY_SECTION`), measured where memory exists.
 MEMORY_KINDS: frozenset[FindingKind] = frozenset({"memory_accepted", "memory_mistake",
@@ -86,6 +91,7 @@ SOURCE: dict[FindingKind, str] = {
     "odd_copy": "structure",
     "early_answer": "structure",
     "off_topic": "structure",
+    "examples_only": "structure",
     "memory_accepted": "memory",
     "memory_mistake": "memory",
     "memory_divergence": "memory",
