@@ -13,8 +13,8 @@ temporary SQLite store):
 3. the other solutions of each problem are graded again (`POST /grade`): with memory.
 
 Reported on the other solutions: MAE and Corr of the score against the human score, and the
-first-error agreement (the first step labelled incorrect or meaningless is the humans' first
-step scored 0, or both have none), without and with memory, overall and per group (problem type;
+first-error agreement (the grade's most likely first error, `likely_first_error`, is the humans'
+first step labelled incorrect or meaningless, or both have none), without and with memory, overall and per group (problem type;
 for calculations, the answer verdict of the grade without memory), with 90% intervals that
 resample the problems (paired cluster bootstrap, `eval_sets.metrics.bootstrap`). Beside them,
 the refit-only figure: the same corrections exported (`GET /grades/export`) and given to the
@@ -52,7 +52,7 @@ from scoring.memory import problem_key
 from scoring.schema import GradeRequest
 
 KS = (1, 2)
-OK_LABELS = frozenset({"correct", "redundant"})
+ZERO_LABELS = frozenset({"incorrect", "meaningless"})
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,19 @@ class Outcome:
 
 
 def first_zero(labels: Sequence[str]) -> int | None:
-    """The first step (0-based) that earns no point, or None."""
-    return next((i for i, lab in enumerate(labels) if lab not in OK_LABELS), None)
+    """The first step (0-based) labelled incorrect or meaningless, or None."""
+    return next((i for i, lab in enumerate(labels) if lab in ZERO_LABELS), None)
+
+
+def graded_first_error(report: dict[str, Any]) -> int | None:
+    """The grade's first error (0-based): its most likely first error where the report gives
+    one (`likely_first_error`, the field for tasks that ask for one), else its first step
+    labelled incorrect or meaningless."""
+    guess = report.get("likely_first_error")
+    if isinstance(guess, dict):
+        step = guess.get("step")
+        return None if step is None else int(step) - 1
+    return first_zero([s["label"] for s in report["steps"]])
 
 
 def group_of(item: Item, report: dict[str, Any]) -> str:
@@ -167,13 +178,12 @@ def _pairs(rows: Sequence[Outcome], side: str) -> list[tuple[float, float]]:
 
 
 def first_error_agreement(rows: Sequence[Outcome], side: str) -> float:
-    """The share of grades whose first step labelled incorrect or meaningless is the humans'
-    first step scored 0 (both none counts as agreeing)."""
+    """The share of grades whose first error (`graded_first_error`) is the humans' first step
+    labelled incorrect or meaningless (both none counts as agreeing)."""
     graded = [o for o in rows if getattr(o, side) is not None]
     if not graded:
         return math.nan
-    hits = sum(first_zero([s["label"] for s in getattr(o, side)["steps"]]) == first_zero(o.labels)
-               for o in graded)
+    hits = sum(graded_first_error(getattr(o, side)) == first_zero(o.labels) for o in graded)
     return 100.0 * hits / len(graded)
 
 

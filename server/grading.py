@@ -77,7 +77,7 @@ class GradingService:
         try:
             with anyio.fail_after(self.seconds):
                 async with self.limiter:
-                    report = await self.grader.agrade(request, run, memory)
+                    report = await self.grader.agrade(request, run, memory=memory)
         except TimeoutError:
             self.metrics.failures.labels(code="deadline_exceeded").inc()
             raise _deadline_error(self.seconds) from None
