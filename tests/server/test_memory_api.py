@@ -16,6 +16,7 @@ from server.store.lifecycle import prune
 from server.store.memory import load_memory, remembered_answer
 from server.store.models import Grade, MemorySolution
 from tests.server.conftest import service
+from tests.server.test_grades_api import stream_report
 
 PROBLEM = r"Tom buys 12 pens at 3 dollars each and 7 notebooks at 5 dollars each. How much " \
           r"does he pay in dollars?"
@@ -66,9 +67,13 @@ def test_memory_never_crosses_owners(database_url):
         assert correct(c, taught["meta"]["grade_id"], ALL_RIGHT, **a).status_code == 201
         assert grade(c, SLIP, headers=b)["meta"]["memory"] is None
         assert grade(c, SLIP, headers=a)["meta"]["memory"]["solutions"] == 1
-        streamed = c.post("/grade/batch", headers=b, json={"items": [
-            {"problem": PROBLEM, "solution_steps": SLIP, "mode": "offline"}]}).json()
-        assert streamed["results"][0]["report"]["meta"]["memory"] is None
+        body = {"problem": PROBLEM, "solution_steps": SLIP, "mode": "offline"}
+        batched = c.post("/grade/batch", headers=b, json={"items": [body]}).json()
+        assert batched["results"][0]["report"]["meta"]["memory"] is None
+        batched = c.post("/grade/batch", headers=a, json={"items": [body]}).json()
+        assert batched["results"][0]["report"]["meta"]["memory"]["solutions"] == 1
+        assert stream_report(c, body, **b)["meta"]["memory"] is None
+        assert stream_report(c, body, **a)["meta"]["memory"]["solutions"] == 1
 
 
 def test_a_retried_correction_adds_nothing(database_url):
