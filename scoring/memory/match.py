@@ -1,7 +1,7 @@
 """A new solution read against a problem's memory (docs/architecture.md 4.12).
 
 Each remembered solution is aligned to the new one by ReAlign's Needleman-Wunsch
-(`scoring.align.realign.align`) over the signature similarity of their steps
+(`scoring.align.realign.dp_table`) over the signature similarity of their steps
 (`scoring.memory.signature`); among the solutions the teacher accepted whole, the one with the
 best alignment (the NW total: matched similarity less the gaps) is the path the solution is read
 against, whatever order they were corrected in. Then, per step:
@@ -11,9 +11,9 @@ against, whatever order they were corrected in. Then, per step:
   is worded like a rejected step more than like any accepted one (a known mistake);
 - the first step that computes a value found neither on the chosen accepted path nor among its
   own earlier steps is where the solution leaves every accepted path (`divergence`).
-A step that computes nothing of its own is never `accepted` on its wording alone: on the fit
-half, wording-matched acceptance raised the scores of wrong solutions whose steps read like a
-right one's.
+A step that computes nothing of its own is never `accepted` on its wording alone: wording says
+what a step is about, not whether its work holds (a wrong solution's steps read like a right
+one's); a known mistake repeated in the same words is still one.
 """
 
 from __future__ import annotations
