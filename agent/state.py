@@ -8,7 +8,7 @@ from typing import Annotated, Literal, NamedTuple, NotRequired, TypedDict
 from scoring.align.realign import Alignment
 from scoring.judge import Evidence
 from scoring.judge.guard import CheckFailure
-from scoring.memory import ProblemMemory
+from scoring.judge.memory import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.score.tree import TreeResult
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict

@@ -25,46 +25,21 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from eval_sets.halves import HALVES, half_of
-from eval_sets.loaders.rows import as_text, read_records
-from eval_sets.loaders.stepmath import request_fields
+from eval_sets import memory_sim
+from eval_sets.deployment_items import Item, load_items
+from eval_sets.halves import HALVES
 from eval_sets.metrics.bootstrap import LEVEL, paired_change
 from eval_sets.metrics.risk import corr_mae
 from eval_sets.processes import free_port, start_service, stop, wait_ready
-from scoring.score.aggregate import parse_human_label
 
 CORRECTIONS = 100
 TIMEOUT = 60.0
-
-
-@dataclass(frozen=True)
-class Item:
-    """A StepMathBench dev item as a request, with the human labels and score."""
-
-    problem: str
-    request: dict[str, Any]
-    labels: list[str]
-    score: int
-
-
-def load_items(path: Path, half: str) -> list[Item]:
-    """The items of one half, as `eval_sets.calibrate.uncertainty.grade_stepmath` grades them."""
-    items = []
-    for _, row in read_records(path):
-        problem = as_text(row["question"])
-        if half_of(problem) != half:
-            continue
-        request = {**request_fields(row, human_steps=True), "mode": "offline"}
-        items.append(Item(problem, request, [parse_human_label(s) for s in row["gold_step_score"]],
-                          int(row["gold_score"])))
-    return items
 
 
 def group(problem: str, seed: int) -> str:
@@ -176,8 +151,6 @@ def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = Non
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `--splits` simulated deployments on one half and print each and their mean; 2 when the
     data is missing."""
-    from eval_sets import memory_sim  # it reads this module's items
-
     parser = argparse.ArgumentParser(prog="python -m eval_sets.deployment_sim",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, required=True, help="folder with stepmathbench_dev.jsonl")

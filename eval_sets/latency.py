@@ -33,7 +33,7 @@ from eval_sets.loaders.processbench import load_processbench
 from eval_sets.loaders.stepmath import load_stepmath
 from eval_sets.processes import percentile
 from scoring.answer.extract import extract_answer
-from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import GradeRequest
 from scoring.steps.segment import segment_steps
 from server.examples import example_names, load_example

@@ -27,7 +27,7 @@ from scoring.judge.calibration import MEMORY_SECTION, Calibration, KindStats
 from scoring.judge.checks.memory import find_memory
 from scoring.judge.findings import MEMORY_KINDS, FindingKind
 from scoring.judge.input import JudgeInput
-from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import ProblemType
 from scoring.score.aggregate import parse_human_label
 from scoring.verdict import AnswerVerdict

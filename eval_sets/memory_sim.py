@@ -43,12 +43,12 @@ from fastapi.testclient import TestClient
 
 from eval_sets.calibrate.correction_rows import read_lines
 from eval_sets.calibrate.corrections import DEFAULT_WEIGHT, recalibrate
-from eval_sets.deployment_sim import Item, load_items
+from eval_sets.deployment_items import Item, load_items
 from eval_sets.halves import HALVES
 from eval_sets.metrics.bootstrap import LEVEL, cluster_interval
 from eval_sets.metrics.risk import corr_mae
 from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
-from scoring.memory import problem_key
+from scoring.judge.memory import problem_key
 from scoring.schema import GradeRequest
 
 KS = (1, 2)

@@ -16,7 +16,7 @@ from agent.state import GradeState
 from prompts.render import PROMPT_SET_VERSION
 from scoring.judge.findings import MEMORY_KINDS
 from scoring.judge.guard import Guard, failed_names, failure_warnings
-from scoring.memory.match import read_memory
+from scoring.judge.memory.match import read_memory
 from scoring.schema import MemoryReport, Meta
 from scoring.score.fuse import GradeInputs, fuse
 from scoring.score.hcrs import HcrsConfig

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.align.realign import Alignment
-from scoring.memory.model import ProblemMemory
+from scoring.judge.memory.model import ProblemMemory
 from scoring.schema import ProblemType
 from scoring.verdict import AnswerVerdict
 

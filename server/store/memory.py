@@ -16,8 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from scoring.answer.extract import extract_answer, is_computation
-from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep
-from scoring.memory.model import ACCEPTED_LABELS
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep
+from scoring.judge.memory.model import ACCEPTED_LABELS
 from server.store.engine import GradeStore
 from server.store.models import Correction, Grade, MemorySolution
 

@@ -37,7 +37,7 @@ class Grade(Base):
     interval_width: Mapped[int]
     problem_excerpt: Mapped[str] = mapped_column(String(200))
     corrected: Mapped[bool] = mapped_column(default=False)
-    # `scoring.memory.problem_key` of the request's problem; null for grades stored before it
+    # `scoring.judge.memory.problem_key` of the request's problem; null for grades stored before it
     problem_key: Mapped[str | None] = mapped_column(String(64), default=None)
 
     corrections: Mapped[list[Correction]] = relationship(

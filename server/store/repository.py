@@ -18,7 +18,7 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import ColumnElement, Table, delete, insert, select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
-from scoring.memory import problem_key
+from scoring.judge.memory import problem_key
 from scoring.schema import StepLabel
 from server.store.engine import GradeStore
 from server.store.memory import remember

@@ -5,7 +5,7 @@ Among the uncorrected grades, those of a problem this key has no memory of come 
 problem, the grade whose correction teaches the most: the most uncertain (the widest score
 interval, where the grader most needs the teacher) and the most typical of the class's
 solutions (the highest mean similarity to the problem's other grades,
-`scoring.memory.signature.typicality`: its labels carry over to the most students), the sum of
+`scoring.judge.memory.signature.typicality`: its labels carry over to the most students), the sum of
 the interval's width over 10 and the typicality. A problem's best grade comes before any
 problem's second best, and larger classes (more grades of the problem) before smaller ones.
 A grade whose request opted out of memory teaches nothing and comes last.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from scoring.memory.signature import solution_signature, typicality
+from scoring.judge.memory.signature import solution_signature, typicality
 from server.store.models import Grade
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scoring.memory import problem_key
+from scoring.judge.memory import problem_key
 from server.store.engine import open_store
 from server.store.lifecycle import prune
 from server.store.memory import load_memory, remembered_answer

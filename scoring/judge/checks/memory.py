@@ -1,12 +1,12 @@
 """Against the problem's memory (docs/architecture.md 4.12): the steps of a new solution read
-against the solutions a teacher corrected (`scoring.memory.match`), as findings. How much each
+against the solutions a teacher corrected (`scoring.judge.memory.match`), as findings. How much each
 kind is worth is measured where memory exists (`eval_sets.memory_bench`), not here."""
 
 from __future__ import annotations
 
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.memory.match import read_memory
+from scoring.judge.memory.match import read_memory
 
 
 def find_memory(inp: JudgeInput) -> list[Finding]:

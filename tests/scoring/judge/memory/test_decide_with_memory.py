@@ -7,7 +7,7 @@ from scoring.judge import collect_findings
 from scoring.judge.calibration import load_calibration
 from scoring.judge.decide import decide, posteriors
 from scoring.judge.input import JudgeInput
-from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.verdict import AnswerVerdict
 from tests.conftest import HAND_CALIBRATION
 

@@ -2,7 +2,7 @@
 
 Each remembered solution is aligned to the new one by ReAlign's Needleman-Wunsch
 (`scoring.align.realign.dp_table`) over the signature similarity of their steps
-(`scoring.memory.signature`); among the solutions the teacher accepted whole, the one with the
+(`scoring.judge.memory.signature`); among the solutions the teacher accepted whole, the one with the
 best alignment (the NW total: matched similarity less the gaps) is the path the solution is read
 against, whatever order they were corrected in. Then, per step:
 - `accepted`: the values the step computes all appear in steps the teacher accepted (of any
@@ -25,8 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from scoring.align.realign import AlignConfig, dp_table
-from scoring.memory.model import ProblemMemory, RememberedSolution
-from scoring.memory.signature import Signature, given_numbers, signature, similarity
+from scoring.judge.memory.model import ProblemMemory, RememberedSolution
+from scoring.judge.memory.signature import Signature, given_numbers, signature, similarity
 
 # A step that computes nothing of its own repeats a rejected step when its signature is at least
 # this similar to it and more similar to it than to any accepted step (bigram overlap: 0.6 is

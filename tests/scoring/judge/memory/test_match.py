@@ -5,8 +5,8 @@ from datetime import datetime
 
 from scoring.judge.checks.memory import find_memory
 from scoring.judge.input import JudgeInput
-from scoring.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
-from scoring.memory.match import read_memory
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.judge.memory.match import read_memory
 from scoring.verdict import AnswerVerdict
 
 PROBLEM = "A shop sells pens at 3 dollars each and notebooks at 5 dollars each. Tom buys 12 " \

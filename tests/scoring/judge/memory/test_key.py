@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.memory import normalise_problem, problem_key
+from scoring.judge.memory import normalise_problem, problem_key
 
 BASE = r"Solve $\left(x + 1\right)^2 = 9$ for $x > 0$."
 
