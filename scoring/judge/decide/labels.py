@@ -47,6 +47,8 @@ CATEGORY: dict[str, str] = {
     "reference_unmatched": "unsupported",
     "reference_mismatch": "calculation",
     "malformed_latex": "format",
+    "memory_mistake": "known_mistake",
+    "memory_divergence": "unsupported",
 }
 
 
