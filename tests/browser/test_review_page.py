@@ -512,9 +512,10 @@ def test_the_review_queue_lists_opens_and_corrects_a_grade(page: Browser, servic
     assert dom["error"] is None and not dom["form_hidden"]
     assert dom["problem"] == PROOF_BY_EXAMPLE["problem"]
     assert [s["label"] for s in dom["steps"]] == grader
-    # a teacher's choices are the four labels: an `unchecked` step starts with none chosen
-    choices = {"correct", "incorrect", "meaningless", "redundant"}
-    assert [s["pressed"] for s in dom["steps"]] == [[x] if x in choices else [] for x in grader]
+    # a teacher's choices are the four labels: an `unchecked` step starts at its likelier one
+    likelier = [("incorrect" if s["p_wrong"] >= 0.5 else "correct") if s["label"] == "unchecked"
+                else s["label"] for s in report["steps"]]
+    assert [s["pressed"] for s in dom["steps"]] == [[x] for x in likelier]
     assert [s["id"] for s in dom["steps"]] == [f"rv-step-{s['index']}" for s in report["steps"]]
     assert dom["banner"] and "proof graded without a model" in dom["banner"]
     assert next(item for item in dom["queue"] if item["id"] == grade_id)["current"]
