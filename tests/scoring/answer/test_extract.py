@@ -97,8 +97,11 @@ def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
         ("Réponse : 5", "5", True),
         ("所以答案为 9。", "9", True),
         ("The total is 4 + 5.\n#### 9", "9", True),
-        # a box beats a later marker in words: the box is looked for first
-        ("\\boxed{3}\nFinal Answer: 4", "3", True),
+        # a final-answer marker after the last box states the answer; the box was a step
+        ("\\boxed{3}\nFinal Answer: 4", "4", True),
+        # ... unless it states no value, or comes before the box
+        ("\\boxed{3}\nThe final answer is the boxed one.", "3", True),
+        ("Final Answer: \\boxed{3}", "3", True),
         # no marker: the right-hand side of the last line's equation, else the last number
         ("So we get $x = 17$", "17", False),
         ("There were 3 boxes with 12 pens", "12", False),
