@@ -20,6 +20,7 @@ from scoring.parse.lexicon import (
     NO_WORDS,
     OTHER_ANSWER_WORDS,
     STEP_LABEL,
+    STEP_NUMERAL,
     YES_WORDS,
     chinese_clock_times,
 )
@@ -223,16 +224,20 @@ def _listed(prose: str) -> str | None:
 
 
 def _after_marker(text: str, problem: str = "") -> str:
-    """The answer after a marker: the leading math span, else the value in the sentence; a
-    sentence that opens with a verdict word is the answer as written, to its full stop (in
-    "不是；5" and "yes, 3" the verdict is one part of the answer, the value another)."""
+    """The answer after a marker: what a sentence that names an object states of it
+    (`_copula_value`), else the leading math span, else the value in the sentence; a sentence
+    that opens with a verdict word is the answer as written, to its full stop (in "不是；5" and
+    "yes, 3" the verdict is one part of the answer, the value another)."""
     line = chinese_clock_times(next((ln for ln in text.splitlines() if ln.strip()), "")
                                ).lstrip("*_:： ")
+    sentence = _NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0])
+    if stated := _copula_value(sentence):
+        return _value_in(stated, problem)  # "$ABCD$ 的面积是 40": not the object's name
     if m := _LEADING_MATH.match(line):
         return next(g for g in m.groups() if g is not None)
     if _VERDICT_FIRST.match(line):
         return _FULL_STOP.split(line, 1)[0]
-    return _value_in(_NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0]), problem)
+    return _value_in(sentence, problem)
 
 
 def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
@@ -516,7 +521,6 @@ _OPTION_LINE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*)?\(?([A-E])\)?\s*\}?\s*
 # its start (`STEP_LABEL`)
 _STEP_WORD = re.compile(r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|第\s*[一二三四五六七八九十百\d]{1,4}\s*步",
                         re.IGNORECASE)
-_NUMERAL = re.compile(r"[\d一二三四五六七八九十\u2460-\u2473]")
 
 
 def without_step_labels(text: str) -> str:
@@ -527,7 +531,7 @@ def without_step_labels(text: str) -> str:
     for line in text.split("\n"):
         start = len(line) - len(line.lstrip(" \t#>"))
         m = STEP_LABEL.match(line, start)
-        if m and _NUMERAL.search(m.group()) and line[m.end():].strip():
+        if m and STEP_NUMERAL.search(m.group()) and line[m.end():].strip():
             line = line[:start] + " " * (m.end() - start) + line[m.end():]
         lines.append(line)
     return _STEP_WORD.sub(lambda m: " " * len(m.group()), "\n".join(lines))

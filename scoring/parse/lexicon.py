@@ -251,6 +251,8 @@ STEP_LABEL = re.compile(
     r"|[-*•+]\s"
     r")\s*(?:\*\*|__)?\s*"
 )
+# A numeral in a label: the label numbers a step ("3.", "(三)", "①"), unlike a bullet or "(a)".
+STEP_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")
 
 
 # --- symbols ------------------------------------------------------------------------------------

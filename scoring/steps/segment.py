@@ -16,10 +16,10 @@ from typing import Literal
 from scoring.parse.lexicon import (
     ANSWER_WORDS,
     CJK,
-    CJK_NUMERALS,
     FINAL_ANSWER_WORDS,
     LEAD_WORDS,
     STEP_LABEL,
+    STEP_NUMERAL,
 )
 from scoring.parse.mathspans import math_spans
 from scoring.schema import MAX_STEPS
@@ -34,7 +34,6 @@ _HEADING = re.compile(r"#{1,6}\s+")
 _ECHO = re.compile(r"####\s+(?![^\n]*(?<![\\A-Za-z])[A-Za-z]{3})")  # GSM8K's "#### 18": no words
 _BOLD_LINE = re.compile(r"(\*\*|__)([^*_]+)\1[:：]?")
 _RULE = re.compile(r"(?:[-*_=]\s*){3,}")
-_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")  # numbering, unlike "-" or "(a)"
 _PREAMBLE = re.compile(  # dropped only when something follows on the same unit
     r"(?i)(?:(?:好的|当然|没问题|嗯|sure|okay|ok|certainly|alright|great)[，,!！。.]"
     r"|(?:解题过程|解答过程|解答|解|solution)\s*[:：])\s*",
@@ -122,7 +121,7 @@ def _en_sentences(text: str) -> Iterator[str]:
 
 
 def _is_numbered(line: str) -> bool:
-    return (m := STEP_LABEL.match(line)) is not None and _NUMERAL.search(m.group()) is not None
+    return (m := STEP_LABEL.match(line)) is not None and STEP_NUMERAL.search(m.group()) is not None
 
 
 def _is_filler(unit: str) -> bool:
