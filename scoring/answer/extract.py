@@ -191,8 +191,11 @@ def _value_in(clause: str, problem: str = "") -> str:
     return next((n for n in numbers if n not in given), numbers[0]) if numbers else clause
 
 
-# The verb that gives a value to what a sentence names ("... is 120", "... 是 120")
+# The verb that gives a value to what a sentence names ("... is 120", "... 是 120"), and the
+# words that open a clause of its own ("$\frac{a}{b}$, where $a$ is 3")
 _COPULA = re.compile(r"\b(?:is|are|was|were|equals|becomes)\b|是|为|等于", re.IGNORECASE)
+_SUBORDINATE = re.compile(r"\b(?:where|when|if|since|because|given)\b|其中|当|若|如果|因为",
+                          re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 
@@ -200,11 +203,16 @@ def _copula_value(clause: str) -> str | None:
     """What a sentence states of a named object: "The volume of $ABCDEFGH$ is 120." gives
     "120", since a formula without a digit before the verb (`$ABCDEFGH$`, `$f(x)$`) names the
     object whose value follows it; None when the sentence names no object in a formula before
-    its last verb outside math, or states no value after it (digits, a formula or a number in
-    words)."""
+    its last verb outside math, states no value after it (digits, a formula or a number in
+    words), or gives that verb in a clause of its own ("the answer is $\\frac{a}{b}$, where $a$
+    is 3" states the fraction)."""
     spans = math_spans(clause)
-    verbs = [m for m in _COPULA.finditer(clause) if not any(a <= m.start() < b for a, b in spans)]
-    if not verbs:
+
+    def outside(m: re.Match[str]) -> bool:
+        return not any(a <= m.start() < b for a, b in spans)
+
+    verbs = [m for m in _COPULA.finditer(clause) if outside(m)]
+    if not verbs or any(outside(m) for m in _SUBORDINATE.finditer(clause, 0, verbs[-1].start())):
         return None
     verb = verbs[-1]
     named = any(b <= verb.start() and not _DIGIT.search(clause[a:b]) for a, b in spans)
@@ -524,16 +532,21 @@ _STEP_WORD = re.compile(r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|第\s*[一二
 
 
 def without_step_labels(text: str) -> str:
-    """The text with every step's label blanked ("Step 3:", "第三步", and "3.", "(3)" opening a
-    line that goes on after them): the number of a step is not a value the step states, and a
-    solution (a proof above all) whose last number is its last step's label states no answer."""
-    lines = []
-    for line in text.split("\n"):
+    """The text with every step's label blanked ("Step 3:", "第三步" anywhere; "3.", "(3)"
+    opening a line that goes on after them, when two lines or more open so, a numbered list):
+    the number of a step is not a value the step states, and a solution (a proof above all)
+    whose last number is its last step's label states no answer. A lone line "100. That is the
+    total." opens with its value, not a label."""
+    lines = text.split("\n")
+    labels = []
+    for i, line in enumerate(lines):
         start = len(line) - len(line.lstrip(" \t#>"))
         m = STEP_LABEL.match(line, start)
         if m and STEP_NUMERAL.search(m.group()) and line[m.end():].strip():
-            line = line[:start] + " " * (m.end() - start) + line[m.end():]
-        lines.append(line)
+            labels.append((i, start, m.end()))
+    if len(labels) >= 2:
+        for i, start, end in labels:
+            lines[i] = lines[i][:start] + " " * (end - start) + lines[i][end:]
     return _STEP_WORD.sub(lambda m: " " * len(m.group()), "\n".join(lines))
 
 

@@ -99,8 +99,16 @@ def test_no_step_label_is_read_as_an_answer(text):
     assert "3" not in without_step_labels(text)
 
 
-def test_a_line_that_is_only_a_number_keeps_it():
-    assert find_answer("We count 3 cases.\n120.").text == "120"
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("We count 3 cases.\n120.", "120"),
+        # one line opening with a number is no numbered list: the number is its value
+        ("So the total is\n100. That is our answer.", "100"),
+    ],
+)
+def test_a_number_that_opens_a_line_alone_keeps_it(text, found):
+    assert find_answer(text).text == found
 
 
 @pytest.mark.parametrize(
@@ -122,6 +130,9 @@ def test_a_proof_reports_only_an_answer_it_states(guess, expected):
         # a formula with digits before the verb is the answer, not a name
         ("Final answer: $x = 5$ is the root.", "x = 5"),
         ("The answer is: the largest $n$ is $34$.", "34"),
+        ("The answer is $x$, which is 5.", "5"),
+        # a verb in a clause of its own does not state the answer
+        ("The final answer is $\\frac{a}{b}$, where $a$ is 3.", "\\frac{a}{b}"),
     ],
 )
 def test_the_closing_statement_gives_the_value_not_the_object_it_names(solution, found):
