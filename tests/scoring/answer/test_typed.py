@@ -9,6 +9,96 @@ from scoring.answer.clean import clean_answer, readable, without_emphasis
 from scoring.answer.compare import check_answer
 from scoring.answer.extract import find_answer, sides, without_step_labels
 
+# A number in words is that number (English and Chinese).
+NUMBER_WORDS = [
+    ("There are 3 red and 2 blue.\nSo the answer is five.", "5", True),
+    ("There are 3 red and 2 blue.\nSo the answer is five.", "6", False),
+    ("So the answer is twenty-one.", "21", True),
+    ("The answer is one hundred and five.", "105", True),
+    ("There are 3 red and 2 blue, so five in all.", "5", True),
+    ("He has two cats and three dogs, so five pets.", "5", True),
+    ("所以答案是五。", "5", True),
+    ("答：一共有十二个。", "12", True),
+    ("答：三百零五", "305", True),
+    ("答：共有五个苹果。", "6", False),
+    # "one" as a pronoun is no number: the box stays the answer
+    ("\\boxed{3}\nThe final answer is the boxed one.", "3", True),
+]
+
+# A multi-part answer is compared part by part.
+MULTI_PART = [
+    ("$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", "(3, 3), (1, 1)", True),
+    ("$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", "(3, 3), (1, 2)", False),
+    ("(a) \\boxed{3}; (b) \\boxed{4}", "3, 4", True),
+]
+
+# Spaced thousands and bare decimals are the numbers they are; a sign before a fraction is kept.
+SPACED_AND_BARE = [
+    ("The total is 1 000 dollars.", "1000", True),
+    ("In all, 12 345 people came.", "12345", True),
+    ("So x = .4", "0.4", True),
+    ("So x = -.5", "-0.5", True),
+    ("So x = .4", "4", False),
+    ("The result is -\\frac{10}{9}", "-10/9", True),
+    ("The result is -\\frac{10}{9}", "10/9", False),
+]
+
+# An option letter alone gives a verdict.
+OPTION_LETTER = [
+    ("\\text{E}", "E", True),
+    ("\\text{E}", "(E)", True),
+    ("The options were compared.\n\\textbf{(C)}", "C", True),
+    ("\\text{E}", "(D)", False),
+]
+
+# The closing statement gives the value, not the object it names.
+NAMED_OBJECT = [
+    ("Final Answer: The volume of $ABCDEFGH$ is 120. I hope it is correct.", "120"),
+    ("Final Answer: The maximum number of points in the domain of $f(x)$ is 19.", "19"),
+    ("答：$ABCD$ 的面积是 40 平方厘米。", "40 平方厘米"),
+    # a formula with digits before the verb is the answer, not a name
+    ("Final answer: $x = 5$ is the root.", "x = 5"),
+    ("The answer is: the largest $n$ is $34$.", "34"),
+    ("The answer is $x$, which is 5.", "5"),
+    # a verb in a clause of its own does not state the answer
+    ("The final answer is $\\frac{a}{b}$, where $a$ is 3.", "\\frac{a}{b}"),
+]
+
+# A final-answer marker wins over an intermediate box.
+FINAL_MARKER = [
+    (("so $0.04 \\cdot 10,000 / 2 = \\boxed{200}$, then $\\boxed{255}$ more.\n"
+      "Final Answer: The final answer is $10,455$. I hope it is correct."), "10,455"),
+    ("中间结果 \\boxed{8}。\n最终答案：【12】", "12"),
+    ("先得 \\boxed{8}。\n答：共有 12 个。", "12"),
+    ("\\boxed{5}\n\nThe final answer is 5 apples.", "5 apples"),
+    # a marker before the box, or one that points back at it, leaves the box the answer
+    ("The final answer is $\\boxed{7}$.", "7"),
+    ("$\\boxed{7}$ is the final answer.", "7"),
+]
+
+# Every part of a multi-part answer is found.
+EVERY_PART = [
+    ("$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", "(3, 3), (1, 1)"),
+    ("(a) \\boxed{3}; (b) \\boxed{4}", "3, 4"),
+    ("\\boxed{1} papers and \\boxed{2} bins", "1, 2"),
+    ("$\\boxed{1}\\boxed{2}$", "1, 2"),
+    # words that comment on a box, or say anything more, part it from the next
+    ("\\boxed{1} no no no \\boxed{2}", "2"),
+    ("\\boxed{3} wrong, \\boxed{4}", "4"),
+    ("\\boxed{2} trips, so \\boxed{5}", "5"),
+]
+
+
+@pytest.mark.parametrize(("solution", "gold", "correct"),
+                         NUMBER_WORDS + MULTI_PART + SPACED_AND_BARE + OPTION_LETTER)
+def test_the_verdict_reads_the_answer_as_typed(solution, gold, correct):
+    assert check_answer(solution, [gold]).correct is correct
+
+
+@pytest.mark.parametrize(("solution", "found"), NAMED_OBJECT + FINAL_MARKER + EVERY_PART)
+def test_the_answer_found_is_the_one_stated(solution, found):
+    assert find_answer(solution).text == found
+
 
 @pytest.mark.parametrize(
     ("text", "expected"),
@@ -51,27 +141,6 @@ def test_markdown_emphasis_is_typesetting(text, expected):
 def test_an_answer_in_emphasis_is_read_through_it(solution, gold, found, correct):
     check = check_answer(solution, [gold])
     assert (check.extracted, check.correct) == (found, correct)
-
-
-@pytest.mark.parametrize(
-    ("solution", "gold", "correct"),
-    [
-        ("There are 3 red and 2 blue.\nSo the answer is five.", "5", True),
-        ("There are 3 red and 2 blue.\nSo the answer is five.", "6", False),
-        ("So the answer is twenty-one.", "21", True),
-        ("The answer is one hundred and five.", "105", True),
-        ("There are 3 red and 2 blue, so five in all.", "5", True),
-        ("He has two cats and three dogs, so five pets.", "5", True),
-        ("所以答案是五。", "5", True),
-        ("答：一共有十二个。", "12", True),
-        ("答：三百零五", "305", True),
-        ("答：共有五个苹果。", "6", False),
-        # "one" as a pronoun is no number: the box stays the answer
-        ("\\boxed{3}\nThe final answer is the boxed one.", "3", True),
-    ],
-)
-def test_a_number_in_words_is_that_number(solution, gold, correct):
-    assert check_answer(solution, [gold]).correct is correct
 
 
 @pytest.mark.parametrize(
@@ -119,99 +188,6 @@ def test_a_proof_reports_only_an_answer_it_states(guess, expected):
     text = "Let n = 2k.\nThen n^2 = 4k^2 = 2(2k^2), which is even."
     assert check_answer(text, [], guess=guess).extracted == expected
     assert check_answer("So the answer is $5$.", [], guess=guess).extracted == "5"
-
-
-@pytest.mark.parametrize(
-    ("solution", "found"),
-    [
-        ("Final Answer: The volume of $ABCDEFGH$ is 120. I hope it is correct.", "120"),
-        ("Final Answer: The maximum number of points in the domain of $f(x)$ is 19.", "19"),
-        ("答：$ABCD$ 的面积是 40 平方厘米。", "40 平方厘米"),
-        # a formula with digits before the verb is the answer, not a name
-        ("Final answer: $x = 5$ is the root.", "x = 5"),
-        ("The answer is: the largest $n$ is $34$.", "34"),
-        ("The answer is $x$, which is 5.", "5"),
-        # a verb in a clause of its own does not state the answer
-        ("The final answer is $\\frac{a}{b}$, where $a$ is 3.", "\\frac{a}{b}"),
-    ],
-)
-def test_the_closing_statement_gives_the_value_not_the_object_it_names(solution, found):
-    assert find_answer(solution).text == found
-
-
-@pytest.mark.parametrize(
-    ("solution", "found"),
-    [
-        (("so $0.04 \\cdot 10,000 / 2 = \\boxed{200}$, then $\\boxed{255}$ more.\n"
-          "Final Answer: The final answer is $10,455$. I hope it is correct."), "10,455"),
-        ("中间结果 \\boxed{8}。\n最终答案：【12】", "12"),
-        ("先得 \\boxed{8}。\n答：共有 12 个。", "12"),
-        ("\\boxed{5}\n\nThe final answer is 5 apples.", "5 apples"),
-        # a marker before the box, or one that points back at it, leaves the box the answer
-        ("The final answer is $\\boxed{7}$.", "7"),
-        ("$\\boxed{7}$ is the final answer.", "7"),
-    ],
-)
-def test_the_final_marker_wins_over_an_intermediate_box(solution, found):
-    assert find_answer(solution).text == found
-
-
-@pytest.mark.parametrize(
-    ("solution", "found"),
-    [
-        ("$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", "(3, 3), (1, 1)"),
-        ("(a) \\boxed{3}; (b) \\boxed{4}", "3, 4"),
-        ("\\boxed{1} papers and \\boxed{2} bins", "1, 2"),
-        ("$\\boxed{1}\\boxed{2}$", "1, 2"),
-        # words that comment on a box, or say anything more, part it from the next
-        ("\\boxed{1} no no no \\boxed{2}", "2"),
-        ("\\boxed{3} wrong, \\boxed{4}", "4"),
-        ("\\boxed{2} trips, so \\boxed{5}", "5"),
-    ],
-)
-def test_every_part_of_a_multi_part_answer(solution, found):
-    assert find_answer(solution).text == found
-
-
-@pytest.mark.parametrize(
-    ("solution", "gold", "correct"),
-    [
-        ("$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", "(3, 3), (1, 1)", True),
-        ("$$\\boxed{(3, 3)} \\text{ for part (a) and } \\boxed{(1, 1)}$$", "(3, 3), (1, 2)", False),
-        ("(a) \\boxed{3}; (b) \\boxed{4}", "3, 4", True),
-    ],
-)
-def test_a_multi_part_answer_is_compared_part_by_part(solution, gold, correct):
-    assert check_answer(solution, [gold]).correct is correct
-
-
-@pytest.mark.parametrize(
-    ("solution", "gold", "correct"),
-    [
-        ("The total is 1 000 dollars.", "1000", True),
-        ("In all, 12 345 people came.", "12345", True),
-        ("So x = .4", "0.4", True),
-        ("So x = -.5", "-0.5", True),
-        ("So x = .4", "4", False),
-        ("The result is -\\frac{10}{9}", "-10/9", True),
-        ("The result is -\\frac{10}{9}", "10/9", False),
-    ],
-)
-def test_spaced_thousands_and_bare_decimals_are_the_numbers_they_are(solution, gold, correct):
-    assert check_answer(solution, [gold]).correct is correct
-
-
-@pytest.mark.parametrize(
-    ("solution", "gold", "correct"),
-    [
-        ("\\text{E}", "E", True),
-        ("\\text{E}", "(E)", True),
-        ("The options were compared.\n\\textbf{(C)}", "C", True),
-        ("\\text{E}", "(D)", False),
-    ],
-)
-def test_an_option_letter_alone_gives_a_verdict(solution, gold, correct):
-    assert check_answer(solution, [gold]).correct is correct
 
 
 @pytest.mark.parametrize(
