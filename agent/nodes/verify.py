@@ -25,6 +25,7 @@ def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     config = runtime.context.judge
     model = state.get("verdicts") if state.get("judged_by") == "llm" else None
     inp = judge_input(state)
-    verdicts, warnings = decide(inp, state["evidence"], config.calibration, model,
-                                config.reliability_for(inp.language), config.decide)
-    return {"verdicts": verdicts, "warnings": warnings}
+    decision = decide(inp, state["evidence"], config.calibration, model,
+                      config.reliability_for(inp.language), config.decide)
+    return {"verdicts": decision.verdicts, "warnings": decision.warnings,
+            "first_error": decision.first_error}

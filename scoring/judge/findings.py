@@ -47,10 +47,15 @@ FindingKind = Literal[
     "early_answer",
     # the step does not resemble the problem at all (embedding similarity)
     "off_topic",
+    # a proof's general conclusion drawn from particular values only
+    "examples_only",
 ]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 
 SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct"})
+# The final answer against the reference: findings about the value the solution ends with.
+ANSWER_KINDS: frozenset[FindingKind] = frozenset(
+    {"answer_wrong", "answer_unmarked_wrong", "answer_correct"})
 # Kinds about redundancy rather than about being wrong; the decision reads them separately.
 REDUNDANCY_KINDS: frozenset[FindingKind] = frozenset({"repeat"})
 
@@ -75,6 +80,7 @@ SOURCE: dict[FindingKind, str] = {
     "odd_copy": "structure",
     "early_answer": "structure",
     "off_topic": "structure",
+    "examples_only": "structure",
 }
 
 
