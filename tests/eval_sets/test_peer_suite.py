@@ -37,7 +37,7 @@ TABLE = textwrap.dedent('''
 
 def test_tables_are_read_from_the_source(tmp_path):
     (tmp_path / "test_peer.py").write_text(TABLE, encoding="utf-8")
-    (tmp_path / "helper.py").write_text("raise SystemExit('never imported')\n", encoding="utf-8")
+    (tmp_path / "support.py").write_text("raise SystemExit('never imported')\n", encoding="utf-8")
     cases, skipped = read_cases(tmp_path)
     assert [(c.gold, c.pred, c.expected) for c in cases][:4] == [
         ("$5$", "So the answer is five.", True), ("$0.4$", ".4", True), ("2", "AZYUK2A", False),
