@@ -410,13 +410,16 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
         found.append(listed)
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
-    sentence = _last_sentence(tail)
+    # the same lines with the steps' labels blanked (a numbered list is told on the whole text)
+    unlabelled = "\n".join([ln for ln in without_step_labels(text).splitlines()
+                             if ln.strip()][-lines:])
+    sentence = _last_sentence(unlabelled)
     closing = math_spans(sentence)
     found += reversed(_result_numbers(sentence[closing[-1][1] if closing else 0:]))
     for _, _, span in reversed(spans):
         content = _clean(span) or ""
         found += [*_results_of(content), content] if "=" in content else [content]
-    found += reversed(_result_numbers(strip_math(without_step_labels(tail))))
+    found += reversed(_result_numbers(strip_math(unlabelled)))
     prose = strip_math(sentence)
     digits = [m.end() for m in _DIGIT.finditer(prose)]
     if in_words := [v for a, _, v in numbers_in_words(prose) if not digits or a > digits[-1]]:

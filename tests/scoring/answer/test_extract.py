@@ -235,7 +235,7 @@ def test_intervals_written_in_prose_are_compared_as_intervals(text, gold, correc
     # a value written in two numbers is one: a time, a ratio, a mixed number
     ("3:45 + 30 minutes = 4:15\nIt ends at 4:15 pm.", ["4:15 pm", "4:15"]),
     ("The ratio is 3:5.", ["3:5"]),
-    ("Step 2: 15 apples", ["15", "2"]),  # a label, not a ratio
+    ("Step 2: 15 apples", ["15"]),  # a label, not a ratio, and no candidate
     ("The perimeter is 8 1/2 cm.", ["8 1/2"]),
     # a closing sentence listing one number per part lists the answer
     ("(x - 2)(x - 3) = 0\nThe solutions are 2 and 3.", ["2, 3", "3", "2", "0"]),

@@ -163,9 +163,11 @@ def test_an_answer_that_is_a_number_in_words_is_cleaned_to_digits(answer, expect
     ],
 )
 def test_no_step_label_is_read_as_an_answer(text):
-    """The only numbers besides the labels are the 2 of `2k`: a label is not a value."""
+    """The only numbers besides the labels are the 2 of `2k`: a label is not a value, neither
+    the answer found nor a candidate the reference could match."""
     assert find_answer(text).text == "2"
     assert "3" not in without_step_labels(text)
+    assert check_answer(text, ["3"]).correct is not True
 
 
 @pytest.mark.parametrize(
