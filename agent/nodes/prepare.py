@@ -1,6 +1,6 @@
 """`prepare`: language, problem type, the final answer and its symbolic check (docs/architecture.md 3).
 
-An empty solution (README "Empty solutions") is decided here: nothing to extract, the answer is
+An empty solution (docs/scoring.md "Empty solutions") is decided here: nothing to extract, the answer is
 wrong when there is a reference, and no later node asks a model about it.
 """
 
