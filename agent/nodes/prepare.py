@@ -48,7 +48,7 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     else:
         checked = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
                             problem=request.problem, left_out=runtime.context.answer_left_out,
-                            default=None)
+                            guess=problem_type != "proof", default=None)
         # A failed check is reported as such; "no answer found" would mislead.
         warnings = answer_warnings(checked, gold, timeout) if checked else []
         check = checked or AnswerCheck(None, None, False)
