@@ -18,7 +18,11 @@ from pydantic import (
     model_validator,
 )
 
-StepLabel = Literal["correct", "incorrect", "meaningless", "redundant"]
+# The labels a judge gives a step of mathematics (a model answers with these).
+JudgedLabel = Literal["correct", "incorrect", "meaningless", "redundant"]
+# A report's labels: those, and `not_math` for text addressed to the grader, which is reported
+# as a step of its own but graded as if absent (docs/injection.md).
+StepLabel = Literal[JudgedLabel, "not_math"]
 ProblemType = Literal["calculation", "proof", "open_ended"]
 Language = Literal["auto", "en", "zh"]
 Mode = Literal["auto", "llm", "offline"]
@@ -30,7 +34,7 @@ Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
 ReviewCode = Literal[
     "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
     "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
-    "model_unmeasured", "model_unreliable",
+    "model_unmeasured", "model_unreliable", "addressed_to_grader",
 ]
 
 MAX_TEXT_CHARS = 200_000

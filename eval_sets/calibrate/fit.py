@@ -32,7 +32,7 @@ from eval_sets.metrics.scores import mse
 from scoring.judge.calibration import Calibration, Decision, KindStats, StepModel
 from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
-from scoring.judge.findings import FINDING_KINDS, REDUNDANCY_KINDS, SUPPORT_KINDS, FindingKind
+from scoring.judge.findings import REDUNDANCY_KINDS, SUPPORT_KINDS, WEIGHED_KINDS, FindingKind
 from scoring.score.aggregate import expected_score, score_solution
 from scoring.score.tree import build_tree
 
@@ -77,7 +77,7 @@ def kind_stats(observed: Sequence[Observed]) -> dict[FindingKind, KindStats]:
             for kind in {f.kind for f in o.evidence.at(i)}:
                 fires[kind][0 if wrong else 1] += 1
     stats: dict[FindingKind, KindStats] = {}
-    for kind in FINDING_KINDS:
+    for kind in WEIGHED_KINDS:
         w, r = fires.get(kind, [0, 0])
         if w + r == 0:
             stats[kind] = KindStats(0, 0, None, None, False)

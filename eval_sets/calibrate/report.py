@@ -15,7 +15,7 @@ from eval_sets.runner.tables import Cell, Table
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.features import finding_feature
 from scoring.judge.decide.posterior import posteriors
-from scoring.judge.findings import FINDING_KINDS
+from scoring.judge.findings import WEIGHED_KINDS
 from scoring.score.aggregate import expected_score, score_solution
 
 
@@ -24,7 +24,7 @@ def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table
     half, its role and its weight per language; kinds that never fired are left out."""
     check = kind_stats([o for o in observed if o.solution.natural and o.solution.half == "check"])
     rows = []
-    for kind in FINDING_KINDS:
+    for kind in WEIGHED_KINDS:
         fit = calibration.kinds.get(kind)
         unseen = fit is None or fit.wrong + fit.right == 0
         if unseen and check[kind].wrong + check[kind].right == 0:

@@ -47,8 +47,15 @@ FindingKind = Literal[
     "early_answer",
     # the step does not resemble the problem at all (embedding similarity)
     "off_topic",
+    # text addressed to the grader (a request for marks, a claim of verification, an
+    # instruction): not mathematics, graded as if absent (docs/injection.md)
+    "addressed_to_grader",
 ]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
+# Kinds about text the grade does not read: such a step is reported, never weighed, so the
+# step model has no weight for them (`WEIGHED_KINDS` are those it has).
+UNGRADED_KINDS: frozenset[FindingKind] = frozenset({"addressed_to_grader"})
+WEIGHED_KINDS: tuple[FindingKind, ...] = tuple(k for k in FINDING_KINDS if k not in UNGRADED_KINDS)
 
 SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct"})
 # Kinds about redundancy rather than about being wrong; the decision reads them separately.
@@ -75,6 +82,7 @@ SOURCE: dict[FindingKind, str] = {
     "odd_copy": "structure",
     "early_answer": "structure",
     "off_topic": "structure",
+    "addressed_to_grader": "structure",
 }
 
 

@@ -1,0 +1,123 @@
+"""Text addressed to the grader, back in the report: a step of its own, labelled `not_math`,
+where it stood (docs/injection.md).
+
+The grade was made without it (`scoring.steps.addressed`): every number in the report is the
+grade of the solution as if the text were absent. Here each cut piece becomes a step that
+earns nothing and roots no error, placed after the graded step it followed, and every step
+number the report holds (steps, dependencies, the error tree, the alignment, HCRS's first error,
+step numbers in reasons and warnings) is renumbered to match. Scores are left as they are.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Sequence
+
+from scoring.schema import (
+    AlignedPair,
+    AlignmentReport,
+    ErrorTreeReport,
+    GradeReport,
+    ReviewReason,
+    StepReport,
+)
+from scoring.steps.addressed import AddressedPiece
+
+NOT_MATH = "not_math"
+CATEGORY = "addressed_to_grader"
+# "step 3", "steps 2-4"; a reference solution's steps keep their numbers.
+_STEP_NUMBER = re.compile(r"(?<!reference )\b(steps?) (\d+)(?:-(\d+))?\b")
+
+
+def _starts(graded: str, steps: Sequence[str]) -> list[int]:
+    """Where each graded step starts in the graded text: found in order (a step the model
+    reworded is placed where the previous one ended)."""
+    starts, at = [], 0
+    for step in steps:
+        found = graded.find(step.strip(), at) if step.strip() else -1
+        if found < 0:
+            head = step.strip()[:20]
+            found = graded.find(head, at) if head else -1
+        starts.append(at if found < 0 else found)
+        at = max(at, starts[-1] + (len(step.strip()) if found >= 0 else 0))
+    return starts
+
+
+def placement(graded: str, steps: Sequence[str], pieces: Sequence[AddressedPiece]) -> list[int]:
+    """For each piece, how many graded steps come before it (0: before the first)."""
+    starts = _starts(graded, steps)
+    return [bisect.bisect_left(starts, piece.at) for piece in pieces]
+
+
+def _renumber(text: str, new: Callable[[int], int]) -> str:
+    def one(m: re.Match[str]) -> str:
+        word, first, last = m.group(1), int(m.group(2)), m.group(3)
+        return f"{word} {new(first)}" + (f"-{new(int(last))}" if last else "")
+    return _STEP_NUMBER.sub(one, text)
+
+
+def not_math_step(index: int, piece: AddressedPiece) -> StepReport:
+    """The report's step for a piece: not mathematics, with what made it so."""
+    return StepReport(
+        index=index, text=piece.text, label=NOT_MATH,
+        reason=f"not mathematics, {piece.reading}; graded as if absent: it earns no points and "
+               "is no error",
+        evidence=["structure"], validity=0.0, redundancy=0.0, error_categories=[CATEGORY])
+
+
+def splice_addressed(report: GradeReport, graded: str,
+                     pieces: Sequence[AddressedPiece]) -> GradeReport:
+    """The report with each piece as a `not_math` step where it stood in `graded` (the text
+    that was graded), every step number renumbered; scores unchanged."""
+    if not pieces:
+        return report
+    after = placement(graded, [s.text for s in report.steps], pieces)
+    n = len(report.steps)
+    shift = [sum(1 for k in after if k < i) for i in range(1, n + 2)]
+
+    def new(i: int) -> int:
+        return i + shift[i - 1] if 1 <= i <= n else i
+
+    steps: list[StepReport] = []
+    for i in range(n + 1):
+        if i:
+            old = report.steps[i - 1]
+            steps.append(old.model_copy(update={
+                "index": new(i), "depends_on": [new(d) for d in old.depends_on],
+                "reason": _renumber(old.reason, new)}))
+        for piece, k in zip(pieces, after, strict=True):
+            if k == i:
+                steps.append(not_math_step(len(steps) + 1, piece))
+    tree = report.error_tree
+    chains = [[new(i) for i in chain] for chain in tree.chains]
+    error_tree = ErrorTreeReport(
+        roots=[new(i) for i in tree.roots], edges=[(new(a), new(b)) for a, b in tree.edges],
+        chains=chains, formatted=", ".join("-".join(f"({i})" for i in c) for c in chains))
+    meta = report.meta.model_copy(update={"warnings": [
+        *(_renumber(w, new) for w in report.meta.warnings),
+        _warning([s.index for s in steps if s.label == NOT_MATH])]})
+    return report.model_copy(update={
+        "steps": steps, "error_tree": error_tree, "alignment": _alignment(report.alignment, new),
+        "hcrs": report.hcrs.model_copy(update={
+            "first_error": None if report.hcrs.first_error is None
+            else new(report.hcrs.first_error)}),
+        "review_reasons": [ReviewReason(code=r.code, message=_renumber(r.message, new))
+                           for r in report.review_reasons],
+        "meta": meta})
+
+
+def _alignment(al: AlignmentReport | None, new: Callable[[int], int]) -> AlignmentReport | None:
+    if al is None:
+        return None
+    return al.model_copy(update={
+        "pairs": [AlignedPair(reference=p.reference, solution=[new(s) for s in p.solution],
+                              similarity=p.similarity) for p in al.pairs],
+        "insertions": [new(s) for s in al.insertions],
+        "divergence_step": None if al.divergence_step is None else new(al.divergence_step)})
+
+
+def _warning(indices: list[int]) -> str:
+    where = ", ".join(str(i) for i in indices)
+    return (f"text addressed to the grader (step{'s' if len(indices) > 1 else ''} {where}): "
+            "graded as if it were absent")
