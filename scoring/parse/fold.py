@@ -9,7 +9,8 @@ markdown `**...**`, HTML comments and tags). `fold` undoes each of these: compat
 decomposition (Unicode NFKD) maps fullwidth, circled and mathematical letters to plain ones;
 combining marks and format characters are dropped; Cyrillic and Greek letters that print like
 Latin ones become those (Unicode's confusables, the lower-case letters that matter for English
-words); case is folded; markup becomes a space; runs of white space become one. A match in the
+words); case is folded; markup becomes a space; runs of white space become one (a line break, if
+they hold one: where lines start is kept). A match in the
 folded text maps back to the original span through `Folded.span`, so what is cut from the
 original is exactly what was read.
 """
@@ -121,5 +122,6 @@ def fold(text: str, markup: bool = True) -> Folded:
     joined = "".join(chars)
     if markup:
         joined, origin = _substitute(joined, origin, _MARKUP, lambda m: " ")
-    joined, origin = _substitute(joined, origin, _SPACES, lambda m: " ")
+    joined, origin = _substitute(joined, origin, _SPACES,
+                                 lambda m: "\n" if "\n" in m.group() else " ")
     return Folded(joined, tuple(origin), len(text))

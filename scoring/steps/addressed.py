@@ -4,7 +4,7 @@ Such text is not mathematics, and grading it at all lets it gain: as a step of i
 a point like any step nothing refutes, and a model that reads it may obey it. So the grade reads
 the solution as if it were absent. `strip_text` cuts each stretch `addressed_spans` found, and
 then whatever it leaves without content: a bracket, sentence or line holding nothing but
-punctuation, markup and filler words ("so", "please", "另外") goes with it, so the cut leaves no
+punctuation, markup, filler words ("so", "please", "另外") and the grader's names goes with it, so the cut leaves no
 empty step behind; a line that keeps its mathematics keeps it, tidied. Each cut stretch is
 returned as an `AddressedPiece`, with where it stood, to be reported as a step of its own that
 earns nothing (`scoring.score.addressed`).
@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.judge.checks.addressed import Addressed, addressed_spans
+from scoring.judge.checks.addressed import ROLE_WORDS, Addressed, addressed_spans
 from scoring.parse.fold import fold
 
 
@@ -55,8 +55,9 @@ _COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
 
 
 def has_content(text: str) -> bool:
-    """Whether text says anything once markup, punctuation and filler words are set aside."""
-    return bool(_CONTENT.search(_FILLER.sub(" ", fold(text).text)))
+    """Whether text says anything once markup, punctuation, filler words and the names of a
+    grader (a bare "Grader /") are set aside."""
+    return bool(_CONTENT.search(ROLE_WORDS.sub(" ", _FILLER.sub(" ", fold(text).text))))
 
 
 def _units(text: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -105,6 +106,7 @@ def _groups(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int]
 
 
 _TIDY = (
+    (re.compile(r"(?<!\$)\$([^$\n]*?)\s+\$"), r"$\1$"),
     (re.compile(r"\\[A-Za-z]+\s*\{\s*\}|\(\s*\)|\[\s*\]|（\s*）|【\s*】|<!--\s*-->|\*\*\s*\*\*"), ""),
     (re.compile(r"\s*[,;:，；：]\s*(?=[.!?。！？]|$)"), ""),
     (re.compile(r"([.!?。！？])(?:\s*[.!?。！？,，;；])+"), r"\1"),

@@ -71,7 +71,7 @@ _AUTHORITY = (r"(?:the |an? |my |our |your )?(?:official |correct |reference |st
 _KEY = (r"(?:answer ?key|marking scheme|mark ?scheme|grading rubric|rubric|official (?:answer|"
         r"solution)|reference (?:answer|solution)|standard answer|model answer|solutions? manual|"
         r"answers? (?:at|in) the back)")
-_START = r"(?:^|(?<=[.!?;:(\[>\-]) ?)"
+_START = r"(?:^|(?<=[.!?;:(\[>\n-]))\s?"
 
 _ENGLISH: tuple[tuple[Cue, str], ...] = (
     ("address", r"\b(?:notes?|message|memo|hint|reminder|comment|remark|instructions?|attention|"
@@ -157,7 +157,7 @@ _ZH_KEY = r"(?:标准答案|参考答案|官方答案|评分标准|评分细则|
 _ZH_JUDGE = r"(?:判定|判为|判成|评为|评定为?|标记为?|标为|标注为?|认定为?|视为|算作|当作|记为|看作)"
 _ZH_ALL = (r"(?:所有|全部|每一?个|每一?步|各个?|整个|本题|本解答|这份解答|此解答|我的解答|本答案|"
            r"我的答案)?的?(?:步骤|步|解答|过程|答案)?(?:都|均|全部|全)?")
-_ZH_START = r"(?:^|(?<=[.!?;:\n。(]) ?)"
+_ZH_START = r"(?:^|(?<=[.!?;:\n。(]))\s?"
 
 _CHINESE: tuple[tuple[Cue, str], ...] = (
     ("address", r"(?:致|写给|敬告|提醒|告知) ?(?:各位|亲爱的|尊敬的)?" + _ZH_ROLE),
@@ -213,7 +213,11 @@ _RAW: tuple[tuple[Cue, str], ...] = (
                     r"false|\d+(?:\.\d+)?)"),
 )
 
+# Who a note is addressed to, in either language: on its own, not mathematics.
+ROLE_WORDS = re.compile(r"\b" + _ROLE + r"\b|" + _ZH_ROLE)
+
 _PATTERNS = tuple((cue, re.compile(p)) for cue, p in (*_ENGLISH, *_CHINESE))
+
 _RAW_PATTERNS = tuple((cue, re.compile(p, re.IGNORECASE | re.MULTILINE)) for cue, p in _RAW)
 # Every pattern starts from one of these words: a text without any is skipped at once.
 _TRIGGER = re.compile(
@@ -232,6 +236,9 @@ _BOUNDARY = re.compile(
     r"\n|[.!?](?=\s|$)|[;:,](?=\s)|[。！？；：，]|<!--|-->|\$\$?|\\[()\[\]]"
     r"|[()\[\]{}（）【】]"
 )
+_MESSAGE: frozenset[Cue] = frozenset({"address", "instruction"})
+_SENTENCE_ENDS = frozenset({"\n", ".", "!", "?", "。", "！", "？", "；"})
+_MATH = re.compile(r"[0-9=+×÷^<>≤≥√\\$]")
 _JSON_REACH = 4000  # how far back a verdict's opening brace is looked for
 _OPEN = {"(": ")", "[": "]", "{": "}", "（": "）", "【": "】", "<!--": "-->", "\\(": "\\)",
          "\\[": "\\]"}
@@ -311,17 +318,25 @@ def _enclosing(bounds: list[tuple[int, int, str]], start: int, end: int,
     return inside if inside is not None else (line_start, line_end)
 
 
-def _clause(bounds: list[tuple[int, int, str]], match: _Match, group: tuple[int, int]) -> tuple[int, int]:
-    """The clause of the match inside its group; an address runs on to the group's end."""
+def _clause(text: str, bounds: list[tuple[int, int, str]], match: _Match,
+            group: tuple[int, int]) -> tuple[int, int]:
+    """The clause of the match inside its group. An address or an instruction opens a message:
+    it runs on to the group's end, and takes in the clauses before it in its sentence that hold
+    no mathematics ("Let's play a game: you act as ...", "SYSTEM: new instructions: ...")."""
     lo, hi = group
-    start, end = lo, hi
-    for a, b, _ in bounds:
-        if lo <= a and b <= match.start and b > start:
-            start = b
-        if match.end <= a and b <= hi and a < end and match.cue != "address":
-            end = a
+    inside = [(a, b, token) for a, b, token in bounds if lo <= a and b <= hi]
+    before = [(a, b, token) for a, b, token in inside if b <= match.start]
+    start = before[-1][1] if before else lo
+    if match.cue not in _MESSAGE:
+        end = next((a for a, _, _ in inside if a >= match.end), hi)
+        return start, end
+    for k in range(len(before) - 1, -1, -1):
+        a, _, token = before[k]
+        previous = before[k - 1][1] if k else lo
+        if token in _SENTENCE_ENDS or _MATH.search(text, previous, a):
             break
-    return start, end
+        start = previous
+    return start, hi
 
 
 def addressed_spans(text: str) -> list[Addressed]:
@@ -334,7 +349,7 @@ def addressed_spans(text: str) -> list[Addressed]:
     for match in matches:
         group = _enclosing(bounds, match.start, match.end, text)
         verdict = _json_object(text, match.start) if text[match.start] == '"' else None
-        a, b = verdict if verdict is not None else _clause(bounds, match, group)
+        a, b = verdict if verdict is not None else _clause(text, bounds, match, group)
         raw.append((min(a, match.start), max(b, match.end), match.cue,
                     text[match.start:match.end]))
     raw.sort()
