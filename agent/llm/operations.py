@@ -66,7 +66,14 @@ async def _ask(llm: LlmClient, run: LlmRun, operation: str, language: str, *, it
     ceiling, bounds = limits(operation, language=language, items=items, exact=exact,
                              verbatim=verbatim, reason_tokens=llm.config.reason_tokens,
                              cap=llm.config.max_tokens, references=reference_count)
-    return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check))
+    return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check,
+                                   student_texts(variables)))
+
+
+def student_texts(variables: dict[str, Any]) -> tuple[str, ...]:
+    """The student's texts among a prompt's variables: the solution, its steps, its answer."""
+    texts = [variables.get("solution"), variables.get("answer"), *variables.get("steps", ())]
+    return tuple(t for t in texts if isinstance(t, str) and t)
 
 
 def _verdict(step: JudgedStep | Any, index: int, warnings: list[str]) -> StepVerdict:
