@@ -61,7 +61,10 @@ _OBJECT = (r"(?:this|it|them|these|everything|all|each|every|my|the whole|the en
            r"(?:it|them|my|the|these)|the (?:solution|answer|steps?|work|response|submission|"
            r"proof))(?: (?:solution|answer|step|steps|work|response|submission|proof|calculations?|"
            r"reasoning|lines?|ones?|of them|of it))?")
-_CORRECT = r"(?:fully |completely |entirely |all |100 ?% )?(?:correct|right|valid|perfect|accurate|flawless|error-free)\b"
+# "correct to two decimals" is a precision, not a verdict.
+_CORRECT = (r"(?:fully |completely |entirely |all |100 ?% )?(?:correct|right|valid|perfect|accurate|"
+            r"flawless|error-free)\b(?! to (?:\d|one|two|three|four|five|six|the nearest|within)| "
+            r"within)")
 _AUTHORITY = (r"(?:the |an? |my |our |your )?(?:official |correct |reference |standard |model |"
               r"given |provided |teacher'?s? |textbook'?s? )?(?:answer ?key|answer sheet|answer "
               r"book|marking (?:scheme|guide|rubric)|mark ?scheme|grading (?:rubric|key|guide|"
