@@ -7,7 +7,7 @@ import textwrap
 
 from scoring.schema import GradeReport
 
-_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "="}
+_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "=", "not_math": "⚑"}
 
 
 def _clip(text: str, width: int) -> str:
