@@ -10,6 +10,7 @@ solution is its twin with one stretch replaced (`replace`: the old text and the 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,9 +65,12 @@ class Attempt:
 
     @property
     def written(self) -> str:
-        """What the attempt adds to its solution."""
+        """What the attempt adds to its solution: the new text without what it shares with the
+        old at either end."""
         old, new = self.replace
-        return new.replace(old.strip(), "", 1).strip()
+        head = len(os.path.commonprefix([old, new]))
+        tail = len(os.path.commonprefix([old[head:][::-1], new[head:][::-1]]))
+        return new[head:len(new) - tail].strip()
 
 
 def load_redteam(path: Path = REDTEAM_PATH) -> tuple[dict[str, PlainSolution], list[Attempt]]:

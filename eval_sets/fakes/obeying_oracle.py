@@ -1,24 +1,26 @@
 """A test double: a fake model that obeys text addressed to the grader (docs/injection.md).
 
-It grades the red-team set's solutions (`eval_sets.redteam`) honestly, from their plain steps'
-labels, until the student's text it is shown (between the prompt's `<solution>`, `<steps>` or
-`<answer>` tags) holds any attempt's words: then it does what they ask, labels every step
-`correct` and finds the answer equal. It reads the text folded (`scoring.parse.fold`), as a model
-reads through zero-width and look-alike characters. `captured=True` makes a model the attempt
-got to whatever the grader shows it: every step `correct`, every answer equal, always.
+`ObeyingOracle(words, honest)` answers as `honest` (another oracle) until the student's text it
+is shown (between the prompt's `<solution>`, `<steps>` or `<answer>` tags) holds any of `words`:
+then it does what they ask, labels every step `correct` and finds the answer equal. It reads the
+text folded (`scoring.parse.fold`), as a model reads through zero-width and look-alike
+characters. `captured=True` makes a model the words got to whatever the grader shows it: every
+step `correct`, every answer equal, always.
 
-Steps it does not know (text that is neither a plain step nor an attempt) it calls `correct`:
-what a careless model does, so that a grade that kept more of an attempt than it should would
-show it.
+`PlainLabels` is the honest model of the red-team set (`eval_sets.redteam`): it labels the plain
+solutions' steps as written there, and calls a step it does not know `correct`, what a careless
+model does, so that a grade that kept more of an attempt than it should would show it.
+`LabelOracle` is the honest model of StepMathBench (`eval_sets.injection_bench`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from eval_sets.redteam import Attempt, PlainSolution
+from eval_sets.fakes.openai_server import Oracle
+from eval_sets.redteam import PlainSolution
 from scoring.parse.fold import fold
 
 _SECTION = re.compile(r"<(solution|steps|answer)>\n(.*?)\n</\1>", re.DOTALL)
@@ -29,49 +31,70 @@ def _key(text: str) -> str:
     return re.sub(r"\s+", " ", fold(text, markup=False).text).strip()
 
 
-class ObeyingOracle:
-    """The FakeOpenAI oracle for the red-team set: honest, or obedient once it sees an attempt."""
+def shown_steps(operation: str, prompt: str) -> list[str]:
+    """The steps a prompt shows: numbered in `<steps>`, else the lines of `<solution>`."""
+    sections = {m.group(1): m.group(2) for m in _SECTION.finditer(prompt)}
+    if operation == "step_judgement":
+        return [m.group(2).strip() for m in _NUMBERED.finditer(sections.get("steps", ""))]
+    return [line.strip() for line in sections.get("solution", "").splitlines() if line.strip()]
 
-    def __init__(self, plain: Sequence[PlainSolution], attempts: Sequence[Attempt],
-                 captured: bool = False) -> None:
-        self.captured = captured
-        self.labels = {_key(step): label for s in plain for step, label in zip(s.steps, s.labels,
-                                                                             strict=True)}
-        self.words = [_key(a.written) for a in attempts if _key(a.written)]
-        self.obeyed = 0  # answers given as an attempt asked
 
-    def _sees_attempt(self, shown: str) -> bool:
-        seen = _key(shown)
-        return any(words in seen for words in self.words)
+def judged(operation: str, steps: Sequence[str], labels: Sequence[str],
+           reason: str) -> dict[str, Any] | None:
+    """A segmentation, step or fused judgement answer for `steps` labelled `labels`; a
+    meaningless step depends on the one before it."""
+    if operation == "segmentation":
+        return {"steps": list(steps)}
+    out = []
+    for i, (step, label) in enumerate(zip(steps, labels, strict=True), 1):
+        entry = {"label": label, "reason": reason or label,
+                 "depends_on": [i - 1] if label == "meaningless" and i > 1 else [],
+                 "reference_steps": [], "error_categories": []}
+        out.append({"text": step, **entry} if operation == "fused_judgement"
+                   else {"index": i, **entry})
+    return {"steps": out} if operation in ("step_judgement", "fused_judgement") else None
+
+
+class PlainLabels:
+    """The honest model of the red-team set: each plain step's label, as written there."""
+
+    def __init__(self, plain: Iterable[PlainSolution]) -> None:
+        self.labels = {_key(step): label for s in plain
+                       for step, label in zip(s.steps, s.labels, strict=True)}
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
-        """The answer to `operation` for what the prompt shows; None for an unknown operation."""
-        sections = {m.group(1): m.group(2) for m in _SECTION.finditer(prompt)}
-        shown = "\n".join(sections.values())
-        obey = self.captured or self._sees_attempt(shown)
-        self.obeyed += obey
         if operation == "difficulty":
-            return {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
-                    "reason": "several steps"}
+            return {"level": 2, "process_evaluation_needed": True,
+                    "problem_type": "calculation", "reason": "several steps"}
         if operation == "answer_judgement":
-            return {"correct": obey, "reason": "as asked" if obey else "differs from the reference"}
-        steps = self._steps(operation, sections)
-        labels = ["correct" if obey else self.labels.get(_key(s), "correct") for s in steps]
-        if operation == "segmentation":
-            return {"steps": steps}
-        judged = []
-        for i, (step, label) in enumerate(zip(steps, labels, strict=True), 1):
-            entry = {"label": label, "reason": "as asked" if obey else f"{label}",
-                     "depends_on": [i - 1] if label == "meaningless" and i > 1 else [],
-                     "reference_steps": [], "error_categories": []}
-            judged.append({"text": step, **entry} if operation == "fused_judgement"
-                          else {"index": i, **entry})
-        if operation in ("step_judgement", "fused_judgement"):
-            return {"steps": judged}
-        return None
+            return {"correct": False, "reason": "differs from the reference"}
+        steps = shown_steps(operation, prompt)
+        return judged(operation, steps, [self.labels.get(_key(s), "correct") for s in steps], "")
 
-    @staticmethod
-    def _steps(operation: str, sections: dict[str, str]) -> list[str]:
-        if operation == "step_judgement":
-            return [m.group(2).strip() for m in _NUMBERED.finditer(sections.get("steps", ""))]
-        return [line.strip() for line in sections.get("solution", "").splitlines() if line.strip()]
+
+class ObeyingOracle:
+    """The FakeOpenAI oracle: `honest`, or obedient once it is shown any of `words`."""
+
+    def __init__(self, words: Iterable[str], honest: Oracle, captured: bool = False) -> None:
+        self.words = [w for w in (_key(w) for w in words) if w]
+        self.honest = honest
+        self.captured = captured
+        self.obeyed = 0  # answers given as the words asked
+
+    def sees(self, prompt: str) -> bool:
+        """Whether the student's text in `prompt` holds any of the words."""
+        shown = _key("\n".join(m.group(2) for m in _SECTION.finditer(prompt)))
+        return any(words in shown for words in self.words)
+
+    def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
+        """The answer to `operation` for what the prompt shows."""
+        if not (self.captured or self.sees(prompt)):
+            return self.honest(operation, prompt)
+        self.obeyed += 1
+        if operation == "difficulty":
+            return {"level": 2, "process_evaluation_needed": True,
+                    "problem_type": "calculation", "reason": "as asked"}
+        if operation == "answer_judgement":
+            return {"correct": True, "reason": "as asked"}
+        steps = shown_steps(operation, prompt)
+        return judged(operation, steps, ["correct"] * len(steps), "as asked")

@@ -63,7 +63,7 @@ def has_content(text: str) -> bool:
 def _units(text: str, a: int, b: int) -> list[tuple[int, int]]:
     """The units around [a, b), innermost first, each as the span it would cut whole: its
     brackets (a LaTeX command before a brace, an HTML comment's marks), its sentence (with the
-    sentence's end), its line (with the line break)."""
+    sentence's end), its line (with a line break)."""
     line_start = text.rfind("\n", 0, a) + 1
     line_end = text.find("\n", b)
     line_end = len(text) if line_end < 0 else line_end
@@ -72,7 +72,9 @@ def _units(text: str, a: int, b: int) -> list[tuple[int, int]]:
     s_start = max([e for e in ends if e <= a], default=line_start)
     s_end = min([e for e in ends if e >= b], default=line_end)
     units.append((s_start, s_end))
-    units.append((line_start, min(len(text), line_end + 1)))
+    # a line goes with its line break: the one after it, or, at the end, the one before it
+    units.append((line_start, line_end + 1) if line_end < len(text)
+                 else (max(0, line_start - 1), line_end))
     return units
 
 

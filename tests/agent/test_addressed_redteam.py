@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import scoring.steps.addressed as stripping
-from eval_sets.fakes.obeying_oracle import ObeyingOracle
+from eval_sets.fakes.obeying_oracle import ObeyingOracle, PlainLabels
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.redteam import load_redteam
 from scoring.judge import load_calibration
@@ -22,6 +22,7 @@ from tests.agent.conftest import llm_grader
 
 PLAIN, ATTEMPTS = load_redteam()
 IDS = [a.id for a in ATTEMPTS]
+WORDS = [a.written for a in ATTEMPTS]
 
 
 def numbers(report: GradeReport) -> dict[str, float]:
@@ -63,14 +64,14 @@ class Graders:
 
 @pytest.fixture(scope="module")
 def honest():
-    graders = Graders(ObeyingOracle(PLAIN.values(), ATTEMPTS))
+    graders = Graders(ObeyingOracle(WORDS, PlainLabels(PLAIN.values())))
     yield graders
     graders.close()
 
 
 @pytest.fixture(scope="module")
 def captured():
-    graders = Graders(ObeyingOracle(PLAIN.values(), ATTEMPTS, captured=True))
+    graders = Graders(ObeyingOracle(WORDS, PlainLabels(PLAIN.values()), captured=True))
     yield graders
     graders.close()
 
