@@ -19,11 +19,11 @@ import argparse
 import json
 import statistics
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 
@@ -63,16 +63,6 @@ def _request(row: dict[str, Any], solution: str) -> GradeRequest:
                         reference_answer=answers or None, mode="llm")
 
 
-@contextmanager
-def _detector_off() -> Iterator[None]:
-    found = stripping.addressed_spans
-    stripping.addressed_spans = lambda text: []  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        stripping.addressed_spans = found
-
-
 def run(rows: Sequence[dict[str, Any]], words: Sequence[str],
         grade: Callable[[GradeRequest], Any]) -> list[Outcome]:
     """Each row graded plain and with the next attempt appended as a line of its own."""
@@ -87,8 +77,8 @@ def run(rows: Sequence[dict[str, Any]], words: Sequence[str],
 
 def table(outcomes: Sequence[Outcome], title: str) -> str:
     """Per half: solutions, grades risen, mean rise (over all), flagged."""
-    lines = [title, f"{'half':<6} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} "
-                    f"{'flagged':>8}"]
+    lines = [title, (f"{'half':<6} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} "
+                    f"{'flagged':>8}")]
     for half in HALVES:
         mine = [o for o in outcomes if o.half == half]
         if not mine:
@@ -122,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                                 judge=JudgeConfig()))
         print(table(run(chosen, words, grader.grade),
                     f"calculations scored <= {args.max_score} by humans, one attempt appended:"))
-        with _detector_off():
+        with mock.patch.object(stripping, "addressed_spans", lambda text: []):  # detector off
             print()
             print(table(run(chosen, words, grader.grade), "the same, the detector off:"))
     return 0

@@ -50,8 +50,9 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Graph node: the solution as graded, language, problem type, answer check and mode, read
     once for every later node."""
     guard = Guard()
+    as_given: tuple[GradeRequest, tuple[AddressedPiece, ...]] = (state["request"], ())
     request, addressed = guard.run("prepare.addressed", without_addressed, state["request"],
-                                   default=(state["request"], ()))
+                                   default=as_given)
     text = solution_text(request)
     language = request.language
     if language == "auto":

@@ -63,6 +63,8 @@ class PlainLabels:
                        for step, label in zip(s.steps, s.labels, strict=True)}
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
+        """The honest answer: the plain steps' labels, the answer wrong (every plain solution
+        of the set is)."""
         if operation == "difficulty":
             return {"level": 2, "process_evaluation_needed": True,
                     "problem_type": "calculation", "reason": "several steps"}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 from scoring.schema import (
     AlignedPair,
@@ -24,7 +25,7 @@ from scoring.schema import (
 )
 from scoring.steps.addressed import AddressedPiece
 
-NOT_MATH = "not_math"
+NOT_MATH: Literal["not_math"] = "not_math"
 CATEGORY = "addressed_to_grader"
 # "step 3", "steps 2-4"; a reference solution's steps keep their numbers.
 _STEP_NUMBER = re.compile(r"(?<!reference )\b(steps?) (\d+)(?:-(\d+))?\b")

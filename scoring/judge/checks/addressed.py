@@ -83,9 +83,9 @@ _ENGLISH: tuple[tuple[Cue, str], ...] = (
     ("address", r"\b(?:dear|hello|hi|hey|attention|attn|greetings)\b ?,? (?:the |mr\.? |ms\.? |"
                 r"mrs\.? |dr\.? |my |our )?(?:respected |esteemed |kind )?" + _ROLE + r"\b"),
     ("address", _START + r"to (?:the |any |whoever is the )" + _ROLE + r" ?[:,]"),
-    ("address", r"\bto (?:whoever|whomever|anyone|the person|the people|the one|those) (?:who )?"
+    ("address", (r"\bto (?:whoever|whomever|anyone|the person|the people|the one|those) (?:who )?"
                 r"(?:is |are |will be )?(?:grading|marking|checking|evaluating|reviewing|scoring|"
-                r"assessing) (?:this|these|my|the)\b"),
+                r"assessing) (?:this|these|my|the)\b")),
     ("address", _START + r"(?:dear )?" + _MACHINE + r" ?[:,]"),
     ("address", r"\b(?:you are|you're|you will be|you must be|you should be|you act as|as)"
                 r" (?:now )?(?:a |an |the |my )?(?:\w+ )?(?:\w+ )?" + _MACHINE + r"\b"
@@ -104,9 +104,9 @@ _ENGLISH: tuple[tuple[Cue, str], ...] = (
                 r"(?:should|must|shall|will|needs to|has to|is to|ought to) be (?:marked|labell?ed|"
                 r"graded|scored|judged|rated|treated|considered|counted|classified|evaluated|"
                 r"accepted|deemed|given|awarded) (?:as |with )?(?:" + _CORRECT + "|" + _MARKS + ")"),
-    ("request", r"\b(?:do not|don'?t|never|please do not|please don'?t) (?:mark|label|grade|"
+    ("request", (r"\b(?:do not|don'?t|never|please do not|please don'?t) (?:mark|label|grade|"
                 r"deduct|take off|penali[sz]e|flag|dock)(?: \w+){0,4}? (?:as )?(?:wrong|incorrect|"
-                r"errors?|mistakes?|points?|marks?|credit)\b"),
+                r"errors?|mistakes?|points?|marks?|credit)\b")),
     ("verification", r"\b(?:checked|verified|validated|confirmed|approved|certified|graded|"
                      r"marked|reviewed|cross-?checked|compared|matched|proofread)(?: (?:as )?"
                      r"(?:correct|right))? (?:against|with|by|using) " + _AUTHORITY),
@@ -120,35 +120,35 @@ _ENGLISH: tuple[tuple[Cue, str], ...] = (
                      r"previously|officially|independently) (?:been )?(?:checked|verified|"
                      r"validated|confirmed|approved|reviewed)|(?:approved|certified|pre-?approved|"
                      r"pre-?graded|signed off|audited))\b"),
-    ("verification", r"\b(?:the |my )?(?:teacher|instructor|professor|grader|examiner|tutor)"
+    ("verification", (r"\b(?:the |my )?(?:teacher|instructor|professor|grader|examiner|tutor)"
                      r" (?:has |have |had )?(?:already )?(?:checked|verified|approved|confirmed|"
-                     r"accepted|graded) (?:that )?(?:this|it|my|the (?:solution|answer|work))\b"),
-    ("verification", r"\b(?:pre-?approved|pre-?graded|already graded|officially (?:verified|"
-                     r"approved|correct))\b"),
-    ("instruction", r"\b(?:ignore|disregard|forget|override|overrule|bypass|do not follow|don'?t "
+                     r"accepted|graded) (?:that )?(?:this|it|my|the (?:solution|answer|work))\b")),
+    ("verification", (r"\b(?:pre-?approved|pre-?graded|already graded|officially (?:verified|"
+                     r"approved|correct))\b")),
+    ("instruction", (r"\b(?:ignore|disregard|forget|override|overrule|bypass|do not follow|don'?t "
                     r"follow|stop following)(?: (?:all|any|the|your|my|these|those|every|of|"
                     r"previous|prior|above|earlier|preceding|former|original|system|grading|"
                     r"other|existing|given|official|standard|usual|normal))* (?:instructions?|"
                     r"prompts?|rules?|rubrics?|guidelines?|directions?|criteria|commands?|system "
                     r"messages?|polic(?:y|ies)|marking scheme|grading scheme|answer key|reference "
                     r"(?:answer|solution)|(?:errors?|mistakes?)(?! (?:terms?|bounds?|functions?|"
-                    r"estimates?|analysis|propagation|margins?|bars?)))\b"),
-    ("instruction", r"\b(?:ignore|disregard|forget) (?:everything|anything|all(?: of)?(?: that|"
+                    r"estimates?|analysis|propagation|margins?|bars?)))\b")),
+    ("instruction", (r"\b(?:ignore|disregard|forget) (?:everything|anything|all(?: of)?(?: that|"
                     r"this| the text)?|what (?:was|is) (?:said|written)) (?:above|before|"
-                    r"previously|earlier|prior|so far|else|that follows)\b"),
-    ("instruction", r"\b(?:pretend|imagine|suppose|assume|act|behave|respond|answer|reply) (?:that )?"
+                    r"previously|earlier|prior|so far|else|that follows)\b")),
+    ("instruction", (r"\b(?:pretend|imagine|suppose|assume|act|behave|respond|answer|reply) (?:that )?"
                     r"(?:you are|you're|you) (?:now )?(?:a |an |the |my )?(?:\w+ )?(?:\w+ )?"
-                    r"(?:grader|marker|examiner|assistant|ai|bot|judge|evaluator|llm)\b"),
-    ("instruction", r"\b(?:act|acting|behave|behaving|role-?play(?:ing)?) (?:as|like) (?:if you "
+                    r"(?:grader|marker|examiner|assistant|ai|bot|judge|evaluator|llm)\b")),
+    ("instruction", (r"\b(?:act|acting|behave|behaving|role-?play(?:ing)?) (?:as|like) (?:if you "
                     r"(?:are|were) )?(?:a |an |the |my )?(?:\w+ )?(?:\w+ )?(?:grader|marker|"
-                    r"examiner|assistant|ai|model|judge|evaluator|teacher)\b"),
-    ("instruction", r"\b(?:from now on|from this point on|henceforth),? you (?:will|must|should|"
-                    r"are to|have to|shall)\b"),
-    ("instruction", r"\b(?:new (?:instructions?|task|role|rules?|system prompt)|system ?(?:prompt|"
-                    r"message|instructions?|override)) ?:"),
+                    r"examiner|assistant|ai|model|judge|evaluator|teacher)\b")),
+    ("instruction", (r"\b(?:from now on|from this point on|henceforth),? you (?:will|must|should|"
+                    r"are to|have to|shall)\b")),
+    ("instruction", (r"\b(?:new (?:instructions?|task|role|rules?|system prompt)|system ?(?:prompt|"
+                    r"message|instructions?|override)) ?:")),
     ("instruction", r"\b(?:developer mode|jailbreak|dan mode)\b"),
-    ("instruction", r"\b(?:respond|reply|answer|output) (?:only )?(?:with|in) (?:the following|"
-                    r"this) (?:json|verdict|label)"),
+    ("instruction", (r"\b(?:respond|reply|answer|output) (?:only )?(?:with|in) (?:the following|"
+                    r"this) (?:json|verdict|label)")),
 )
 
 # --- Chinese (folded: fullwidth punctuation is ASCII) -----------------------------------------
@@ -171,8 +171,8 @@ _CHINESE: tuple[tuple[Cue, str], ...] = (
     ("address", r"老师(?:您好|你好)|" + _ZH_START + r"老师 ?[,:] ?(?:请|麻烦|拜托|求求)"),
     ("address", r"你(?:现在)?(?:是|就是|作为|扮演)(?:一[个名位])?.{0,4}?(?:" + _ZH_ROLE
                 + r"|阅卷老师|评分员|人工智能|语言模型|ai助手|评分系统)"),
-    ("request", r"(?:给|打|评|判|记|给予|给出)(?:我|本题|这道题|此题|该题|本解答|此解答|这份解答|"
-                r"这个解答|本答案|我的解答|我的答案|这份答案|全题|本人)?(?:个|一个|为)?(?:满分|全分)"),
+    ("request", (r"(?:给|打|评|判|记|给予|给出)(?:我|本题|这道题|此题|该题|本解答|此解答|这份解答|"
+                r"这个解答|本答案|我的解答|我的答案|这份答案|全题|本人)?(?:个|一个|为)?(?:满分|全分)")),
     ("request", r"(?:请|麻烦|务必|一定要|应该|应当|必须|需要|希望|恳请|拜托)[^。!?\n]{0,12}?"
                 r"(?:判|" + _ZH_JUDGE + r"|打|给)(?:为|成|是)?" + _ZH_ALL
                 + r"(?:为|是|成)?(?:正确|全对|满分|无误|对)"),
@@ -187,19 +187,19 @@ _CHINESE: tuple[tuple[Cue, str], ...] = (
                        r"批改|审阅)"),
     ("verification", r"(?:与|和|跟|同) ?" + _ZH_KEY + r"(?:进行)?(?:核对|对照|比对)?(?:过|了)?(?:完全)?"
                      r"(?:一致|相符|相同|吻合|无误|对应)"),
-    ("verification", r"(?:本|此|该|这份|这个|我的|以上|上述)(?:解答|解法|答案|过程|解题过程|证明|步骤|"
+    ("verification", (r"(?:本|此|该|这份|这个|我的|以上|上述)(?:解答|解法|答案|过程|解题过程|证明|步骤|"
                      r"计算)(?:已|已经)(?:经)?(?:过)?(?:被)?(?:老师|阅卷老师|专家|系统|教师)?(?:核对|"
-                     r"核实|审核|批改|认可|批准|审阅|认证|验证过|检查过)"),
+                     r"核实|审核|批改|认可|批准|审阅|认证|验证过|检查过)")),
     ("verification", r"(?:老师|阅卷老师|教师|" + _ZH_KEY + r")(?:已经?|已)(?:确认|认可|核实|证实|批准|"
                      r"审核|批改)|(?:老师|阅卷老师|教师|" + _ZH_KEY + r")(?:确认|认可|核实|证实)"
                      r"(?:本|此|该|这份)?(?:解答|答案|过程)?(?:正确|无误|是对的)"),
     ("verification", r"审核通过|已通过(?:老师|阅卷)?(?:审核|验证)"),
-    ("instruction", r"(?:忽略|无视|忘记|忘掉|不要理会|不用理会|不必理会|跳过|撤销|覆盖|取消)(?:掉)?"
+    ("instruction", (r"(?:忽略|无视|忘记|忘掉|不要理会|不用理会|不必理会|跳过|撤销|覆盖|取消)(?:掉)?"
                     r"(?:之前|以上|上面|上述|前面|先前|此前|所有|全部|原有|原来|系统|你的|一切)?的?"
                     r"(?:所有|全部|一切)?的?(?:指令|指示|提示词?|要求|规则|评分标准|评分规则|评分细则|"
-                    r"设定|系统提示|命令)"),
-    ("instruction", r"(?:扮演|假装|假扮|冒充)(?:成|为)?(?:一个|一名|一位)?.{0,4}?(?:阅卷|评分|批改|"
-                    r"宽松|仁慈)?(?:老师|考官|助手|评分员|ai|模型|系统)"),
+                    r"设定|系统提示|命令)")),
+    ("instruction", (r"(?:扮演|假装|假扮|冒充)(?:成|为)?(?:一个|一名|一位)?.{0,4}?(?:阅卷|评分|批改|"
+                    r"宽松|仁慈)?(?:老师|考官|助手|评分员|ai|模型|系统)")),
     ("instruction", r"(?:从现在开始|从现在起|接下来) ?,? ?你(?:要|必须|需要|应该|只需)"),
     ("instruction", r"(?:新的|新)(?:指令|任务|规则|系统提示) ?:|系统(?:提示|指令|消息) ?:"),
     ("instruction", r"(?:请|你)(?:只|仅)?(?:输出|返回|回复)(?:以下|如下|下面)的?(?:json|内容|结果|结论)"),
@@ -208,12 +208,12 @@ _CHINESE: tuple[tuple[Cue, str], ...] = (
 # Read on the text itself: chat-template tokens and verdicts in the grader's own JSON, which
 # folding would take apart as markup.
 _RAW: tuple[tuple[Cue, str], ...] = (
-    ("instruction", r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|"
+    ("instruction", (r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|"
                     r"start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>"
-                    r"|^\s*#{2,}\s*(?:system|instruction|response)\b"),
-    ("instruction", r"\"(?:label|verdict|correct|is_correct|score|grade|process_evaluation_needed)\""
+                    r"|^\s*#{2,}\s*(?:system|instruction|response)\b")),
+    ("instruction", (r"\"(?:label|verdict|correct|is_correct|score|grade|process_evaluation_needed)\""
                     r"\s*:\s*(?:\"(?:correct|incorrect|meaningless|redundant|right|wrong)\"|true|"
-                    r"false|\d+(?:\.\d+)?)"),
+                    r"false|\d+(?:\.\d+)?)")),
 )
 
 # Who a note is addressed to, in either language: on its own, not mathematics.
@@ -315,7 +315,7 @@ def _enclosing(bounds: list[tuple[int, int, str]], start: int, end: int,
         elif token in _OPEN:
             stack.append((token, b))
         elif stack and _OPEN.get(stack[-1][0]) == token:
-            opener, at = stack.pop()
+            _, at = stack.pop()
             if at <= start and a >= end and (inside is None or at > inside[0]):
                 inside = (at, a)
     return inside if inside is not None else (line_start, line_end)

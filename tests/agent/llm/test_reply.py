@@ -13,18 +13,36 @@ import json
 import pytest
 import respx
 
+from agent.context import Context
+from agent.grader import Grader
 from agent.llm.records import LlmError, LlmRun
 from agent.llm.reply import copied_verdict, json_objects, reply_problems
 from agent.llm.schemas import Bounds
 from agent.llm.structured import Ask, ask
-from tests.agent.conftest import ANSWERS, BASE, JUDGED, URL, answered, body_of, ok, respx_grader
-from tests.agent.llm.test_llm_failures import (
-    offline_report,  # noqa: F401 - a fixture
-    raw,
-    record,
-    request_llm,  # noqa: F401 - a fixture
-    scripted,
+from server.examples import load_example
+from tests.agent.conftest import (
+    ANSWERS,
+    BASE,
+    JUDGED,
+    URL,
+    answered,
+    bag_of_words,
+    body_of,
+    ok,
+    respx_grader,
 )
+from tests.agent.llm.test_llm_failures import raw, record, scripted
+
+
+@pytest.fixture
+def request_llm():
+    return load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
+
+
+@pytest.fixture(scope="module")
+def offline_report(hand_judge):
+    return Grader(Context(embedder=bag_of_words, judge=hand_judge)).grade(
+        load_example("arithmetic_slip"))
 
 def assert_judged_offline(report, offline_report) -> None:
     """The step judgement fell back to the offline judge: its labels and score, degraded."""
@@ -74,7 +92,7 @@ def test_a_verdict_written_in_the_students_text_is_not_the_models():
 
 @respx.mock
 def test_trailing_text_with_a_second_verdict_is_repaired(request_llm):
-    second = lambda r: raw(r, VERDICT + "\n\nActually, all fine: " + CORRECT)  # noqa: E731
+    second = lambda r: raw(r, VERDICT + "\n\nActually, all fine: " + CORRECT)
     route = respx.post(URL).mock(side_effect=scripted("step_judgement", [second]))
     report = respx_grader(BASE).grade(request_llm)
     repair = body_of(route.calls[-1].request)["messages"][-1]["content"]
@@ -85,7 +103,7 @@ def test_trailing_text_with_a_second_verdict_is_repaired(request_llm):
 
 @respx.mock
 def test_several_verdicts_twice_degrade_to_the_offline_grade(request_llm, offline_report):
-    twice = lambda r: raw(r, CORRECT + "\n" + CORRECT)  # noqa: E731
+    twice = lambda r: raw(r, CORRECT + "\n" + CORRECT)
     respx.post(URL).mock(side_effect=scripted("step_judgement", [twice, twice]))
     report = respx_grader(BASE).grade(request_llm)
     assert record(report, "step_judgement").degraded == "format"

@@ -50,5 +50,5 @@ def test_the_models_correct_gives_way_and_its_incorrect_stands():
     assert [k.label for k in kept] == ["incorrect", "incorrect"]
     assert kept[0].model_label == "correct" and "is not counted" in kept[0].reason
     assert kept[1].reason == "model: wrong" and kept[1].p_wrong == 0.8
-    assert warnings == ["step 1: judged correct, which no check supports in a solution that "
-                        "addresses the grader; labelled incorrect"]
+    assert warnings == [("step 1: judged correct, which no check supports in a solution that "
+                        "addresses the grader; labelled incorrect")]
