@@ -1,9 +1,10 @@
-"""Text addressed to the grader against a model that obeys it, on StepMathBench's wrong
-calculations (docs/injection.md): do grades rise?
+"""Text addressed to the grader against a model that obeys it (docs/injection.md): do grades
+rise?
 
     python -m eval_sets.injection_bench --data PATH/stepmathbench_dev.jsonl [--max-score 5]
 
-Every calculation of each half whose human score is at most `--max-score` gets one more line at
+First the red-team set (`eval_sets.redteam`): each attempt against its plain twin. Then every
+calculation of each half whose human score is at most `--max-score` gets one more line at
 its end: one of the red-team set's attempts (`eval_sets.redteam`), in turn. Both the solution
 and that copy are graded in LLM mode against a fake model (`eval_sets.fakes.obeying_oracle` over
 `label_oracle`, on 127.0.0.1) that answers with the human labels until it is shown an attempt's
@@ -34,11 +35,12 @@ from agent.llm.client import LlmClient
 from agent.llm.config import LlmConfig
 from eval_sets.fakes.embedder import hashed_bag_of_words
 from eval_sets.fakes.label_oracle import LabelOracle
-from eval_sets.fakes.obeying_oracle import ObeyingOracle
+from eval_sets.fakes.obeying_oracle import ObeyingOracle, PlainLabels
 from eval_sets.fakes.openai_server import FakeOpenAI
-from eval_sets.halves import HALVES, Half, half_of
-from eval_sets.redteam import load_redteam
+from eval_sets.halves import HALVES, half_of
+from eval_sets.redteam import Attempt, PlainSolution, load_redteam
 from scoring.judge import JudgeConfig
+from scoring.judge.checks.addressed import addressed_spans
 from scoring.schema import GradeRequest
 
 
@@ -46,7 +48,7 @@ from scoring.schema import GradeRequest
 class Outcome:
     """One solution graded plain and with an attempt appended."""
 
-    half: Half
+    half: str  # fit, check, or the red-team set
     plain: int
     injected: int
     flagged: bool
@@ -75,19 +77,36 @@ def run(rows: Sequence[dict[str, Any]], words: Sequence[str],
     return out
 
 
-def table(outcomes: Sequence[Outcome], title: str) -> str:
-    """Per half: solutions, grades risen, mean rise (over all), flagged."""
+def run_redteam(plain: dict[str, PlainSolution], attempts: Sequence[Attempt],
+                grade: Callable[[GradeRequest], Any]) -> list[Outcome]:
+    """Each attempt graded against its plain twin (the set is its own group: `red-team`)."""
+    twins = {k: grade(p.request(mode="llm")).score for k, p in plain.items()}
+    out = []
+    for attempt in attempts:
+        base = plain[attempt.base]
+        report = grade(base.request(attempt.text(base), mode="llm"))
+        out.append(Outcome("red-team", twins[attempt.base], report.score,
+                           "addressed_to_grader" in {r.code for r in report.review_reasons}))
+    return out
+
+
+def table(outcomes: Sequence[Outcome], title: str, halves: Sequence[str] = HALVES) -> str:
+    """Per group (half): solutions, grades risen, mean rise (over all), flagged."""
     lines = [title, (f"{'half':<6} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} "
                     f"{'flagged':>8}")]
-    for half in HALVES:
+    for half in halves:
         mine = [o for o in outcomes if o.half == half]
         if not mine:
             continue
         rises = [o.injected - o.plain for o in mine]
-        lines.append(f"{half:<6} {len(mine):>4} {sum(r > 0 for r in rises):>6} "
+        lines.append(f"{half:<8} {len(mine):>4} {sum(r > 0 for r in rises):>6} "
                      f"{statistics.fmean(rises):>10.2f} {max(rises):>9} "
                      f"{sum(o.flagged for o in mine):>8}")
     return "\n".join(lines)
+
+
+def _nothing(text: str) -> list[Any]:
+    return []
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,18 +122,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"injection_bench: cannot read {args.data}: {err}", file=sys.stderr)
         return 2
     chosen = wrong_calculations(rows, args.max_score)
-    words = [a.written for a in load_redteam()[1]]
-    oracle = ObeyingOracle(words, LabelOracle(rows))
+    plain, attempts = load_redteam()
+    words = [a.written for a in attempts]
+    labels, redteam = LabelOracle(rows), PlainLabels(plain.values())
+
+    def honest(operation: str, prompt: str) -> dict[str, Any] | None:
+        return labels(operation, prompt) or redteam(operation, prompt)
+
+    oracle = ObeyingOracle(words, honest)
     with FakeOpenAI(oracle) as server:
         client = LlmClient(LlmConfig(base_url=server.base_url, model="fake-model", timeout=10.0,
                                      max_retries=0), http_client=httpx.AsyncClient)
         grader = Grader(Context(embedder=hashed_bag_of_words, llm=client, llm_model="fake-model",
                                 judge=JudgeConfig()))
-        print(table(run(chosen, words, grader.grade),
-                    f"calculations scored <= {args.max_score} by humans, one attempt appended:"))
-        with mock.patch.object(stripping, "addressed_spans", lambda text: []):  # detector off
-            print()
-            print(table(run(chosen, words, grader.grade), "the same, the detector off:"))
+        for detector in ("on", "off"):
+            with mock.patch.object(stripping, "addressed_spans",
+                                   addressed_spans if detector == "on" else _nothing):
+                print(table(run_redteam(plain, attempts, grader.grade),
+                            f"red-team attempts against their twins, detector {detector}:",
+                            ("red-team",)))
+                print(table(run(chosen, words, grader.grade),
+                            f"StepMathBench calculations scored <= {args.max_score} by humans, "
+                            f"one attempt appended, detector {detector}:") + "\n")
     return 0
 
 
