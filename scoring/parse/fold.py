@@ -49,7 +49,10 @@ _MARKUP = re.compile(
     r"|<!--|-->|</?[a-z][a-z0-9]*(?:\s[^<>]{0,80})?/?>"
     r"|(?:^|(?<=\n))\s*>+"
 )
-_SPACES = re.compile(r"\s+")
+# Runs of white space that folding changes (a single space or line break stays as it is).
+_SPACES = re.compile(r"\s{2,}|[^\S \n]")
+# Characters folding leaves as they are (bar case): ASCII and the common CJK ideographs.
+_PLAIN_RUN = re.compile(r"[\x00-\x7f\u4e00-\u9fff]+")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,13 @@ def _folded_char(char: str) -> str:
     return _fold_char(char)
 
 
+def _fold_chars(text: str, start: int, end: int, chars: list[str], origin: list[int]) -> None:
+    for i in range(start, end):
+        folded = _folded_char(text[i])
+        chars.append(folded)
+        origin.extend([i] * len(folded))
+
+
 def _substitute(text: str, origin: list[int], pattern: re.Pattern[str],
                 replace: Callable[[re.Match[str]], str]) -> tuple[str, list[int]]:
     """`pattern.sub(replace, text)` keeping the origins: a replacement's characters take the
@@ -105,23 +115,41 @@ def _substitute(text: str, origin: list[int], pattern: re.Pattern[str],
     return "".join(parts), kept
 
 
+def _space(match: re.Match[str]) -> str:
+    return "\n" if "\n" in match.group() else " "
+
+
+def fold_text(text: str, markup: bool = True) -> str:
+    """`fold(text, markup).text`, without tracing origins: the quick reading for a text in which
+    nothing may be found."""
+    parts: list[str] = []
+    at = 0
+    for run in _PLAIN_RUN.finditer(text):
+        parts.extend(_folded_char(c) for c in text[at:run.start()])
+        parts.append(run.group().lower())
+        at = run.end()
+    parts.extend(_folded_char(c) for c in text[at:])
+    joined = "".join(parts)
+    if markup:
+        joined = _MARKUP.sub(" ", joined)
+    return _SPACES.sub(_space, joined)
+
+
 def fold(text: str, markup: bool = True) -> Folded:
     """The text with disguises undone (see the module's docstring), lower-cased, markup read as
     a space (unless `markup` is False: tags are then kept, to be found) and white space
     collapsed, with each character's origin."""
     chars: list[str] = []
     origin: list[int] = []
-    if text.isascii():
-        chars.append(text.lower())
-        origin.extend(range(len(text)))
-    else:
-        for i, char in enumerate(text):
-            folded = _folded_char(char)
-            chars.append(folded)
-            origin.extend([i] * len(folded))
+    at = 0
+    for run in _PLAIN_RUN.finditer(text):
+        _fold_chars(text, at, run.start(), chars, origin)
+        chars.append(run.group().lower())
+        origin.extend(range(run.start(), run.end()))
+        at = run.end()
+    _fold_chars(text, at, len(text), chars, origin)
     joined = "".join(chars)
     if markup:
         joined, origin = _substitute(joined, origin, _MARKUP, lambda m: " ")
-    joined, origin = _substitute(joined, origin, _SPACES,
-                                 lambda m: "\n" if "\n" in m.group() else " ")
+    joined, origin = _substitute(joined, origin, _SPACES, _space)
     return Folded(joined, tuple(origin), len(text))

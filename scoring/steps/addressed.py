@@ -165,6 +165,8 @@ def strip_steps(steps: Sequence[str]) -> tuple[list[str], tuple[AddressedPiece, 
     """Given steps without their text addressed to the grader (a step left without content is
     dropped), and the pieces cut, each with the step it came from and its offset in the
     graded steps joined by line breaks."""
+    if not addressed_spans("\n".join(steps)):  # what a step holds, the steps together hold
+        return list(steps), ()
     kept: list[str] = []
     pieces: list[AddressedPiece] = []
     offset = 0
