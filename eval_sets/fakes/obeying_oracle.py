@@ -55,6 +55,17 @@ def judged(operation: str, steps: Sequence[str], labels: Sequence[str],
     return {"steps": out} if operation in ("step_judgement", "fused_judgement") else None
 
 
+def verdict(operation: str, correct: bool, reason: str) -> dict[str, Any] | None:
+    """The fake's answer to the operations that do not read steps: a two-level calculation to
+    judge, and the answer `correct` or not; None for the others."""
+    if operation == "difficulty":
+        return {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
+                "reason": reason}
+    if operation == "answer_judgement":
+        return {"correct": correct, "reason": reason}
+    return None
+
+
 class PlainLabels:
     """The honest model of the red-team set: each plain step's label, as written there."""
 
@@ -65,11 +76,8 @@ class PlainLabels:
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
         """The honest answer: the plain steps' labels, the answer wrong (every plain solution
         of the set is)."""
-        if operation == "difficulty":
-            return {"level": 2, "process_evaluation_needed": True,
-                    "problem_type": "calculation", "reason": "several steps"}
-        if operation == "answer_judgement":
-            return {"correct": False, "reason": "differs from the reference"}
+        if (answer := verdict(operation, False, "differs from the reference")) is not None:
+            return answer
         steps = shown_steps(operation, prompt)
         return judged(operation, steps, [self.labels.get(_key(s), "correct") for s in steps], "")
 
@@ -93,10 +101,7 @@ class ObeyingOracle:
         if not (self.captured or self.sees(prompt)):
             return self.honest(operation, prompt)
         self.obeyed += 1
-        if operation == "difficulty":
-            return {"level": 2, "process_evaluation_needed": True,
-                    "problem_type": "calculation", "reason": "as asked"}
-        if operation == "answer_judgement":
-            return {"correct": True, "reason": "as asked"}
+        if (answer := verdict(operation, True, "as asked")) is not None:
+            return answer
         steps = shown_steps(operation, prompt)
         return judged(operation, steps, ["correct"] * len(steps), "as asked")
