@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from scoring.judge.findings import FindingKind
 from scoring.schema import (
     AlignedPair,
     AlignmentReport,
@@ -26,7 +27,7 @@ from scoring.schema import (
 from scoring.steps.addressed import AddressedPiece
 
 NOT_MATH: Literal["not_math"] = "not_math"
-CATEGORY = "addressed_to_grader"
+KIND: FindingKind = "addressed_to_grader"  # the finding such a step carries
 # "step 3", "steps 2-4"; a reference solution's steps keep their numbers.
 _STEP_NUMBER = re.compile(r"(?<!reference )\b(steps?) (\d+)(?:-(\d+))?\b")
 
@@ -64,7 +65,7 @@ def not_math_step(index: int, piece: AddressedPiece) -> StepReport:
         index=index, text=piece.text, label=NOT_MATH,
         reason=f"not mathematics, {piece.reading}; graded as if absent: it earns no points and "
                "is no error",
-        evidence=["structure"], validity=0.0, redundancy=0.0, error_categories=[CATEGORY])
+        evidence=["structure"], validity=0.0, redundancy=0.0, error_categories=[KIND])
 
 
 def splice_addressed(report: GradeReport, graded: str,

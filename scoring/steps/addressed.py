@@ -16,7 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.judge.checks.addressed import ROLE_WORDS, Addressed, addressed_spans
+from scoring.judge.checks.addressed import Addressed, addressed_spans
+from scoring.judge.checks.grader_phrases import ROLE_WORDS
 from scoring.parse.fold import fold
 
 
