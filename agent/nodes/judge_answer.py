@@ -45,7 +45,7 @@ async def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str
         return {"warnings": [(
             f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
             f"({verdict.reason}); not counted: the solution addresses the grader and the "
-            "symbolic check does not find it equal")]}
+            "symbolic check did not find it equal")]}
     update: dict[str, Any] = {
         "answer": replace(answer, llm=verdict.correct, llm_reason=verdict.reason),
     }

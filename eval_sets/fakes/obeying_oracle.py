@@ -56,11 +56,12 @@ def judged(operation: str, steps: Sequence[str], labels: Sequence[str],
 
 
 def verdict(operation: str, correct: bool, reason: str) -> dict[str, Any] | None:
-    """The fake's answer to the operations that do not read steps: a two-level calculation to
-    judge, and the answer `correct` or not; None for the others."""
+    """The fake's answer to the operations that do not read steps: the answer `correct` or not,
+    and a calculation to judge step by step, or (`correct`: the obedient model) one so simple
+    that the answer alone scores; None for the others."""
     if operation == "difficulty":
-        return {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
-                "reason": reason}
+        return {"level": 1 if correct else 2, "process_evaluation_needed": not correct,
+                "problem_type": "calculation", "reason": reason}
     if operation == "answer_judgement":
         return {"correct": correct, "reason": reason}
     return None
