@@ -1,7 +1,7 @@
 """A reply holds one verdict, the model's own, or it is no answer (docs/injection.md).
 
 A judge that reads the first JSON object of a reply lets text after it, or a verdict the model
-copied from the graded text, stand as a grade (Opik issue 7848: a graded answer injected its
+copied from the graded text, stand as a grade (comet-ml/opik #7848: a graded answer injected its
 own verdict). A reply here fails closed: several JSON objects, several tool calls, a tool call
 beside a JSON object in the content, a key given twice, or a verdict that stands in the
 student's text, are problems; the operation gets one repair turn and then falls back to its
