@@ -140,26 +140,46 @@ def strip_text(text: str, spans: Sequence[Addressed] | None = None) -> Stripped:
             if has_content(kept):
                 break
             cut[lo:hi] = b"\x01" * (hi - lo)
-    touched = {text.count("\n", 0, span.start) for span in spans}
-    starts = {s.start for s in spans}
-    lines: list[tuple[str, bool]] = []
-    out: list[str] = []
-    line_no, position, at_of = 0, 0, {}
-    for i, char in enumerate(text):
-        if i in starts:
-            at_of[i] = position
+    return Stripped(_graded(text, cut), _pieces(text, cut, spans))
+
+
+def _graded(text: str, cut: bytearray) -> str:
+    """The text without what was cut, each line a cut went through tidied."""
+    lines = []
+    for line in _lines(text):
+        kept = "".join(c for c, gone in zip(text[line], cut[line], strict=True) if not gone)
+        if any(cut[line]):
+            body = kept.removesuffix("\n")
+            kept = _tidy(body) + kept[len(body):]
+        lines.append(kept)
+    return "".join(lines)
+
+
+def _lines(text: str) -> list[slice]:
+    starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+    return [slice(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if b > a]
+
+
+def _pieces(text: str, cut: bytearray, spans: Sequence[Addressed]) -> tuple[AddressedPiece, ...]:
+    """One piece per stretch cut whole (what a reader would call one note: it may hold several
+    spans), as written, with where it stood in the graded text."""
+    graded = _graded(text, cut)
+    pieces = []
+    i = 0
+    while i < len(text):
         if not cut[i]:
-            out.append(char)
-            position += 1
-        if char == "\n":
-            lines.append(("".join(out), line_no in touched))
-            out, line_no = [], line_no + 1
-    lines.append(("".join(out), line_no in touched))
-    graded = "".join(_tidy(line.rstrip("\n")) + ("\n" if line.endswith("\n") else "")
-                     if tidy else line for line, tidy in lines)
-    pieces = tuple(AddressedPiece(text[s.start:s.end], s.reading(),
-                                  min(at_of.get(s.start, 0), len(graded))) for s in spans)
-    return Stripped(graded, pieces)
+            i += 1
+            continue
+        j = i
+        while j < len(text) and cut[j]:
+            j += 1
+        inside = [s for s in spans if i <= s.start < j]
+        if inside and (piece := text[i:j].strip()):
+            reading = "; ".join(dict.fromkeys(s.reading() for s in inside))
+            at = len(_graded(text[:i], cut[:i]))
+            pieces.append(AddressedPiece(piece, reading, min(at, len(graded))))
+        i = j
+    return tuple(pieces)
 
 
 def strip_steps(steps: Sequence[str]) -> tuple[list[str], tuple[AddressedPiece, ...]]:

@@ -64,11 +64,11 @@ class Addressed:
     quotes: tuple[str, ...]
 
     def reading(self) -> str:
-        """A person's reading: 'addressed to the grader: asks for marks ("give full marks")'."""
+        """A person's reading: 'addressed to the grader: asks for marks (“give full marks”)'."""
         said = "; ".join(dict.fromkeys(CUE_READING[c] for c in self.cues))
         quotes = list(dict.fromkeys(" ".join(q.split()).strip(" ,:;，：；") for q in self.quotes))
         shown = [q for q in quotes if not any(q != other and q in other for other in quotes)]
-        quoted = ", ".join(f'"{q[:80]}"' for q in shown)
+        quoted = ", ".join(f"“{q[:80]}”" for q in shown)
         return f"addressed to the grader: {said} ({quoted})"
 
 
