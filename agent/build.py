@@ -15,6 +15,7 @@ from scoring.align.embed import EmbedConfig
 from scoring.judge import JudgeConfig, Reliability, load_calibration
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.reliability import RELIABILITY, measured_reliability
+from scoring.score.fuse import FuseConfig
 
 
 def llm_config(settings: GradingSettings) -> LlmConfig | None:
@@ -96,7 +97,8 @@ def make_grader(settings: GradingSettings) -> Grader:
     (its `uncertainty` section; a file without one grades without an interval)."""
     judge = judge_config(settings)
     try:
-        context = Context(answer_timeout=settings.answer_timeout, judge=judge)
+        context = Context(answer_timeout=settings.answer_timeout, judge=judge,
+                          fuse=FuseConfig(policy=settings.scoring_policy))
     except ValueError as err:  # UncertaintyError is one
         raise ConfigError(f"STEPGRADE_CALIBRATION: {err}") from None
     if settings.embedding_model:

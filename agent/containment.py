@@ -29,8 +29,10 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from agent.context import Context
+from agent.inputs import judge_input
 from agent.state import ChunkState, ChunkVerdicts, GradeState
 from scoring.judge import Evidence
+from scoring.judge.checks.final_answer import find_final_answer
 from scoring.judge.guard import CheckFailure, describe
 from scoring.score.tree import build_tree
 from scoring.steps.segment import cap_steps
@@ -143,7 +145,10 @@ def judge_chunk_offline(payload: ChunkState, runtime: Runtime[Context]) -> Updat
 
 
 def _no_evidence(state: GradeState) -> Update:
-    return {"evidence": Evidence((), tuple(() for _ in state["steps"]), ("node.collect_evidence",))}
+    """No check's findings but the final answer's, which its own node decided."""
+    answer = tuple(find_final_answer(judge_input(state)))
+    return {"evidence": Evidence(answer, tuple(() for _ in state["steps"]),
+                                 ("node.collect_evidence",))}
 
 
 def _model_labels(state: GradeState) -> Update:

@@ -10,7 +10,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from agent.llm.config import METHODS, StreamSetting
-from scoring.schema import StructuredMethod
+from scoring.schema import ScoringPolicy, StructuredMethod
 
 
 def comma_separated(value: object) -> object:
@@ -38,6 +38,9 @@ class GradingSettings(BaseSettings):
     llm_replay: Path | None = None
     embedding_model: str | None = None
     answer_timeout: float = Field(default=2.0, gt=0)
+    # How a step built on an earlier error counts when a request does not say: `stepmath` (no
+    # point, StepMathAgent Eq. 1) or `follow_through` (its own credit, error carried forward).
+    scoring_policy: ScoringPolicy = "stepmath"
     # The offline judge's evidence model (python -m eval_sets.calibrate writes one) and what a
     # model's step label is worth against it: the share of wrong steps it catches and of right
     # steps it calls wrong. Unset, they come from the calibration's measured section for the

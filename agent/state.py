@@ -11,7 +11,7 @@ from scoring.judge.guard import CheckFailure
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.score.tree import TreeResult
 from scoring.steps.addressed import AddressedPiece
-from scoring.verdict import AnswerVerdict, DifficultyVerdict, StepVerdict
+from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict
 
 
 def merge_dicts(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:
@@ -51,6 +51,7 @@ class GradeState(InputState, total=False):
     alignment: Alignment | None
     problem_similarity: list[float] | None
     verdicts: list[StepVerdict]
+    first_error: FirstErrorGuess | None  # the most likely first error, a best guess
     llm_verdicts: list[StepVerdict] | None
     evidence: Evidence
     chunks: Annotated[list[ChunkVerdicts], operator.add]

@@ -18,11 +18,18 @@ from pydantic import (
     model_validator,
 )
 
-# The labels a judge gives a step of mathematics (a model answers with these).
+# What a judge (a model, a teacher, a human benchmark) can say of a step.
 JudgedLabel = Literal["correct", "incorrect", "meaningless", "redundant"]
-# A report's labels: those, and `not_math` for text addressed to the grader, which is reported
-# as a step of its own but graded as if absent (docs/injection.md).
-StepLabel = Literal[JudgedLabel, "not_math"]
+# What a report can say: offline, a step that no check could read is `unchecked` and earns its
+# expected points (docs/architecture.md 4.2, 4.10); `not_math` is text the solution addressed
+# to the grader, reported as a step of its own but graded as if absent (docs/injection.md).
+StepLabel = Literal[JudgedLabel, "unchecked", "not_math"]
+# What the checks established about a step, whatever its label: a finding held it, a finding
+# refuted it, or nothing could read it.
+StepState = Literal["holds", "fails", "unchecked"]
+# How Eq. 1 counts a step that is right in itself but built on an earlier error: no point
+# (StepMathAgent, as StepMathBench's graders did), or its own credit (error carried forward).
+ScoringPolicy = Literal["stepmath", "follow_through"]
 ProblemType = Literal["calculation", "proof", "open_ended"]
 Language = Literal["auto", "en", "zh"]
 Mode = Literal["auto", "llm", "offline"]
@@ -34,7 +41,8 @@ Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
 ReviewCode = Literal[
     "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
     "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
-    "model_unmeasured", "model_unreliable", "addressed_to_grader",
+    "model_unmeasured", "model_unreliable", "unconfirmed_finding", "proof_by_example",
+    "addressed_to_grader",
 ]
 
 MAX_TEXT_CHARS = 200_000
@@ -96,6 +104,13 @@ class GradeRequest(_Strict):
     language: Language = "auto"
     modules: Modules = Field(default_factory=Modules)
     mode: Mode = "auto"
+    scoring_policy: ScoringPolicy | None = Field(
+        default=None,
+        description="How a step that is right in itself but built on an earlier error counts: "
+        "`stepmath` (no point, StepMathAgent Eq. 1, as StepMathBench's graders marked) or "
+        "`follow_through` (its own credit, error carried forward, as exam boards mark); null: "
+        "the service's setting. The report carries both scores either way.",
+    )
     fused: bool = Field(
         default=False,
         description="LLM mode only: segment, label and link the steps in one model call "
@@ -146,13 +161,31 @@ class GradeRequest(_Strict):
         return list(self.reference_answer)
 
 
+class CheckReport(BaseModel):
+    """One check's finding about a step: the evidence a label rests on, or a note that did not
+    decide it."""
+    kind: str
+    polarity: Literal["error", "support"]
+    source: Evidence
+    detail: str
+    decisive: bool = Field(description="The kind's measured precision lets it decide a label; "
+                           "otherwise it only raises or lowers P(wrong).")
+
+
 class StepReport(BaseModel):
     """One graded step as the API reports it."""
     index: int = Field(description="1-based step number.")
     text: str
-    label: StepLabel
+    label: StepLabel = Field(description="correct, incorrect, meaningless (right in itself, built "
+                             "on an earlier error), redundant, or unchecked (offline: no check "
+                             "could confirm or refute it; it earns 1 - p_wrong points).")
+    state: StepState = Field(
+        default="unchecked", description="What the checks established about the step itself: "
+        "`holds` (a check confirmed it), `fails` (a check refuted it: the finding is the "
+        "reason), `unchecked` (no check could decide it).")
     reason: str
     evidence: list[Evidence] = Field(default_factory=list)
+    checks: list[CheckReport] = Field(default_factory=list)
     depends_on: list[int] = Field(default_factory=list, description="1-based earlier steps.")
     aligned_reference: list[int] = Field(default_factory=list, description="1-based reference steps.")
     similarity: float | None = None
@@ -280,17 +313,38 @@ class ReviewReason(BaseModel):
     message: str
 
 
+class PolicyScore(BaseModel):
+    """The 0-10 score under one scoring policy (docs/architecture.md 4.13)."""
+    score: int = Field(ge=0, le=10)
+    raw: float
+
+
+class FirstErrorReport(BaseModel):
+    """The most likely first wrong step: a best guess apart from the labels, for tasks that ask
+    for one (ProcessBench), with its probability under the steps' P(wrong)."""
+    step: int | None = Field(description="1-based step; null: no step is likely wrong.")
+    probability: float = Field(ge=0.0, le=1.0)
+
+
 class GradeReport(BaseModel):
     """The whole grade of one solution: the API's response."""
-    score: int = Field(ge=0, le=10)
+    score: int = Field(ge=0, le=10, description="Eq. 1 under `scoring_policy`, rounded.")
     score_raw: float
     score_binary: int = Field(ge=0, le=1)
     score_expected: float | None = Field(
         default=None, ge=0.0, le=10.0,
         description="Eq. 1 in expectation: each step earns its point with probability "
-        "1 - p_wrong. Closer to human scores where the evidence is thin (null where the "
-        "process was not evaluated).",
+        "1 - p_wrong (a step built on a step labelled wrong earns none under the `stepmath` "
+        "policy). Null where the process was not evaluated.",
     )
+    scoring_policy: ScoringPolicy = "stepmath"
+    scores: dict[ScoringPolicy, PolicyScore] = Field(
+        default_factory=dict, description="The score under each policy, whichever `score` "
+        "follows.")
+    summary: str = Field(default="", description="The grade in plain words, for a teacher.")
+    likely_first_error: FirstErrorReport | None = Field(
+        default=None, description="The most likely first wrong step, a best guess apart from "
+        "the labels (null where the process was not evaluated).")
     problem_type: ProblemType
     language: Literal["en", "zh"]
     steps: list[StepReport]

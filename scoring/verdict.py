@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
-from scoring.schema import AnswerMethod, AnswerRoute, Evidence, StepLabel
+from scoring.schema import AnswerMethod, AnswerRoute, Evidence, StepLabel, StepState
+
+
+@dataclass(frozen=True)
+class CheckNote:
+    """What one check found about a step, as the report shows it: whether it speaks for an
+    error or for the step, where it comes from, and whether its kind is precise enough to
+    decide a label (`decisive`) or only warns."""
+
+    kind: str
+    polarity: Literal["error", "support"]
+    source: Evidence
+    detail: str
+    decisive: bool
 
 
 @dataclass(frozen=True)
 class StepVerdict:
-    """One step's label with the evidence behind it; `depends_on` holds 1-based earlier steps."""
+    """One step's label with the evidence behind it; `depends_on` holds 1-based earlier steps;
+    `state` is what the decisive checks established about the step itself (docs/architecture.md
+    4.10), whatever its label."""
 
     label: StepLabel
     reason: str
@@ -20,11 +36,26 @@ class StepVerdict:
     redundancy: float = 0.1
     p_wrong: float | None = None
     model_label: StepLabel | None = None
+    state: StepState = "unchecked"
+    # The points a step earns under follow-through when its label denies it a point only
+    # because of an earlier error (a meaningless step, a final answer that carries an earlier
+    # error forward); None: its label's points.
+    follow_credit: float | None = None
+    checks: tuple[CheckNote, ...] = ()
 
     def relabel(self, label: StepLabel, reason: str, evidence: Evidence, **changes: object) -> StepVerdict:
         """A copy with a new label, keeping the earlier evidence alongside the new one."""
         merged = self.evidence if evidence in self.evidence else (*self.evidence, evidence)
         return replace(self, label=label, reason=reason, evidence=merged, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class FirstErrorGuess:
+    """The most likely first wrong step (0-based; None: no step likely wrong) and the
+    probability, under the steps' P(wrong), that the first wrong step is this one."""
+
+    step: int | None
+    probability: float
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import textwrap
 
 from scoring.schema import GradeReport
 
-_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "=", "not_math": "⚑"}
+_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "=", "unchecked": "?",
+         "not_math": "⚑"}
 
 
 def _clip(text: str, width: int) -> str:
@@ -20,8 +21,10 @@ def _yes(flag: bool) -> str:
 
 
 def _sureness(report: GradeReport, width: int) -> list[str]:
-    """The score interval and, when the grade asks for it, why a person should look."""
-    lines = []
+    """The score interval, the score under the other policy and, when the grade asks for it,
+    why a person should look."""
+    lines = [f"policy      {policy} {value.score}/10" for policy, value in report.scores.items()
+             if policy != report.scoring_policy and value.score != report.score]
     if report.score_interval is not None:
         lo, hi = report.score_interval
         lines.append(f"likely      {lo}-{hi} (80% interval)")
@@ -41,6 +44,7 @@ def format_report(report: GradeReport, width: int | None = None) -> str:
             f"type {report.problem_type}   language {report.language}   mode {report.meta.mode}"
         ),
         *_sureness(report, width),
+        *textwrap.wrap(f"summary     {report.summary}", width, subsequent_indent=" " * 12),
         "",
         f"{'#':>3}  {'label':<13} {'valid':>5}  step",
         f"{'-' * 3}  {'-' * 13} {'-' * 5}  {'-' * text_w}",

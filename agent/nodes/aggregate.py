@@ -65,6 +65,8 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         skeleton_len=skeleton_length(state),
         simplicity=request.modules.simplicity,
         difficulty=state.get("difficulty"),
+        policy=request.scoring_policy or runtime.context.fuse.policy,
+        first_error=state.get("first_error") if state["evaluate_process"] else None,
     )
     use_llm = bool(state.get("use_llm"))
     versions = {"prompt_set": PROMPT_SET_VERSION if use_llm else "offline-1",

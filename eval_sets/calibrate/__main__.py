@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from eval_sets.calibrate.evidence import Observed, observe
+from eval_sets.calibrate.difficulty import difficulty_agreement, fit_difficulty
+from eval_sets.calibrate.evidence import Observed, observe, with_context
 from eval_sets.calibrate.fit import (
     FEATURE_SETS,
     L2,
@@ -35,7 +36,12 @@ from eval_sets.calibrate.fit import (
 )
 from eval_sets.calibrate.labelled import labelled_sets
 from eval_sets.calibrate.recalibrate import FOLDS, MIN_CLASS, MIN_STEPS, fit_recalibration
-from eval_sets.calibrate.report import agreement_tables, kinds_table, reliability_tables
+from eval_sets.calibrate.report import (
+    agreement_tables,
+    group_ece_tables,
+    kinds_table,
+    reliability_tables,
+)
 from eval_sets.calibrate.uncertainty import LLM_SEEDS, refit, with_uncertainty
 from eval_sets.runner.bench import print_tables
 from eval_sets.runner.tables import Cell, Table
@@ -70,21 +76,29 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
     stats = kind_stats(fit)
     models: dict[str, StepModel] = {}
     rows: list[tuple[Cell, ...]] = []
-    recal_rows: list[tuple[str, str, int, float, float, float | None, float | None]] = []
+    recal_rows: list[tuple[str, str, int, float, float, float | None, float | None,
+                           float | None]] = []
+    decisive = frozenset(k for k, v in stats.items() if v.decisive)
+    difficulty_rows: list[tuple[Cell, ...]] = []
     for language in sorted({o.solution.language for o in fit}):
-        mine = [o for o in fit if o.solution.language == language]
+        weights = fit_difficulty([o for o in fit if o.solution.language == language])
+        mine = [with_context(o, weights) for o in fit if o.solution.language == language]
         chosen = fit_language(mine, language, stats)
-        human = [o for o in observed if o.solution.set == "stepmath_human"
+        human = [with_context(o, weights) for o in observed if o.solution.set == "stepmath_human"
                  and o.solution.half == "fit" and o.solution.language == language]
-        maps, cv = fit_recalibration(mine, FEATURE_SETS[chosen.feature_set], human or None)
+        maps, cv = fit_recalibration(mine, FEATURE_SETS[chosen.feature_set], human or None,
+                                     decisive)
         models[language] = replace(chosen.model, recalibration=maps,
-                                   verdict_prior=verdict_prior(mine))
+                                   verdict_prior=verdict_prior(mine), difficulty=weights)
         recal_rows.extend((language, kind, m.steps, m.slope, m.intercept, cv["per_type"],
-                           cv["pooled"]) for kind, m in sorted(maps.items()))
+                           cv["per_state"], cv["pooled"]) for kind, m in sorted(maps.items()))
         rows.append((language, chosen.feature_set, *(chosen.cv[n] for n in FEATURE_SETS),
                      chosen.model.threshold, chosen.decisions["threshold"],
                      max(v for k, v in chosen.decisions.items() if k != "threshold"),
                      chosen.model.decision, chosen.model.lenience))
+        difficulty_rows.extend((language, half, difficulty_agreement(
+            [o for o in observed if o.solution.language == language and o.solution.half == half
+             and o.solution.natural], weights)) for half in ("fit", "check"))
     if "en" not in models:
         raise SystemExit("calibrate: no English labelled set found; the default model needs one")
     counts = Counter((o.solution.set, o.solution.half) for o in observed)
@@ -99,10 +113,10 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
         "min_precision": MIN_PRECISION, "min_fires": MIN_FIRES, "l2": L2,
         "leniences": list(LENIENCES),
         "feature_sets": {n: list(f) for n, f in FEATURE_SETS.items()},
-        "recalibration": f"Platt scaling per language, per problem type or pooled over types "
-                         f"(the lower ECE cross-validated over {FOLDS} folds of the fit half), on "
-                         f"out-of-fold log-odds (a type's map: at least {MIN_STEPS} steps, "
-                         f"{MIN_CLASS} of each class; else the language's)",
+        "recalibration": f"Platt scaling per language, per problem type, per state or pooled "
+                         f"(the lowest ECE cross-validated over {FOLDS} folds of the fit half), on "
+                         f"out-of-fold log-odds (a type's or state's map: at least {MIN_STEPS} "
+                         f"steps, {MIN_CLASS} of each class; else the language's)",
     }
     calibration = Calibration(f"{CALIBRATION_FORMAT}-{digest}", models, stats, meta)
     table = Table("models", "Step model per language: cross-validated objective per feature set "
@@ -116,12 +130,18 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
                        "mean absolute error of Eq. 1 on the decided labels (decision).")
     recal = Table("recalibration", "Recalibration of the reported P(wrong) per language "
                   "(Platt scaling on out-of-fold log-odds, fit half): sigmoid(slope * log-odds + "
-                  "intercept); maps per problem type or one pooled, whichever has the lower "
-                  "cross-validated ECE inside the fit half",
-                  ("language", "type", "steps", "slope", "intercept", "cv ECE per type",
-                   "cv ECE pooled"), tuple(recal_rows),
-                  note="type 'any': the language's map, for a type without a map of its own.")
-    return calibration, [t for t in (table, recal) if t.rows]
+                  "intercept); maps per problem type, per state or one pooled, whichever has the "
+                  "lowest cross-validated ECE inside the fit half",
+                  ("language", "map", "steps", "slope", "intercept", "cv ECE per type",
+                   "cv ECE per state", "cv ECE pooled"), tuple(recal_rows),
+                  note="map 'any': the language's, for a type or state without a map of its own; "
+                       "'state:fails' etc.: steps in one state (what the decisive checks "
+                       "established).")
+    levels = Table("difficulty", "The offline difficulty estimate against the labelled levels "
+                   "(StepMathBench's level; ProcessBench's source: grade school 1, competition 2, "
+                   "olympiad 3): Spearman's rank correlation, per language and half",
+                   ("language", "half", "Spearman"), tuple(difficulty_rows))
+    return calibration, [t for t in (table, recal, levels) if t.rows]
 
 
 def kept_sections(path: Path) -> dict[str, object]:
@@ -163,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         kept = {k: v for k, v in kept_sections(args.out).items() if k != SECTION}
         calibration = replace(calibration, sections=kept)
     print_tables([kinds_table(observed, calibration), *tables,
-                  *agreement_tables(observed, calibration), *reliability_tables(observed, calibration)])
+                  *agreement_tables(observed, calibration), *reliability_tables(observed, calibration),
+                  *group_ece_tables(observed, calibration)])
     reports = args.cache.with_suffix(".reports.jsonl") if args.cache is not None else None
     try:
         model, uncertainty = refit(args.data, calibration, reports, check_only=args.check_only,

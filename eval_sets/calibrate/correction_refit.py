@@ -29,12 +29,15 @@ import numpy as np
 from eval_sets.calibrate.conformal import FOLDS as UNCERTAINTY_FOLDS
 from eval_sets.calibrate.conformal import fit_cell
 from eval_sets.calibrate.correction_rows import Corrected, fold
+from eval_sets.calibrate.fit import decided, verdict_score
 from scoring.judge.calibration import ANY_TYPE, Calibration, StepModel
-from scoring.judge.decide.features import GROUP_FEATURES, grade_group, step_features
-from scoring.judge.decide.labels import decide
+from scoring.judge.decide.features import (
+    GROUP_FEATURES,
+    grade_group,
+    solution_context,
+    step_features,
+)
 from scoring.schema import StepLabel
-from scoring.score.aggregate import score_solution
-from scoring.score.tree import build_tree
 from scoring.score.uncertainty import CELL_NAMES, Cell, UncertaintyModel, cell_of, uncertainty_of
 
 SHIFTS: tuple[float, ...] = tuple(round(0.5 * k, 1) for k in range(-6, 7))  # log-odds
@@ -58,7 +61,8 @@ def _design(model: StepModel, corrected: Sequence[Corrected],
         for i, wrong in enumerate(o.solution.wrong):
             if wrong is None:
                 continue
-            found = step_features(o.inp, i, o.evidence.at(i))
+            found = step_features(o.inp, i, o.evidence.at(i), context=solution_context(
+                o.inp, o.evidence, model.difficulty))
             for name, (low, high) in model.ranges.items():  # as the model reads them
                 if name in found:
                     found[name] = min(max(found[name], low), high)
@@ -182,11 +186,9 @@ def regrade(calibration: Calibration, corrected: Sequence[Corrected]) -> list[Re
     out = []
     for c in corrected:
         inp = c.observed.inp
-        verdicts, _ = decide(inp, c.observed.evidence, calibration)
-        tree = build_tree([v.label for v in verdicts],
-                          [[d - 1 for d in v.depends_on] for v in verdicts])
-        labels = tuple(tree.labels)
-        out.append(Regraded(c, labels, score_solution(labels, inp.problem_type).score))
+        verdicts, labels, _ = decided(inp, c.observed.evidence, calibration)
+        score = verdict_score(verdicts, labels, inp.problem_type) if labels else 0
+        out.append(Regraded(c, tuple(labels), score))  # type: ignore[arg-type]
     return out
 
 

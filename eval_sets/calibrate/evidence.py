@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS, LabelledSolution
 from scoring.answer.extract import extract_answer
 from scoring.answer.verdict import symbolic_verdict
 from scoring.judge import Evidence, JudgeInput, collect_findings
+from scoring.judge.decide.features import SolutionContext, solution_context
 from scoring.verdict import AnswerVerdict
 
 
@@ -20,6 +21,15 @@ class Observed:
     solution: LabelledSolution
     inp: JudgeInput
     evidence: Evidence
+    # what the step model's prior reads of the whole solution, with the difficulty weights it
+    # is fitted with (`with_context`)
+    context: SolutionContext = field(default_factory=SolutionContext)
+
+
+def with_context(observed: Observed, difficulty: Mapping[str, float]) -> Observed:
+    """The solution with its context for the difficulty estimate `difficulty` (weights)."""
+    return replace(observed, context=solution_context(observed.inp, observed.evidence,
+                                                      dict(difficulty)))
 
 
 def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,

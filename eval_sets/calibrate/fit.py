@@ -32,9 +32,17 @@ from eval_sets.metrics.scores import mse
 from scoring.judge.calibration import Calibration, Decision, KindStats, StepModel
 from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
-from scoring.judge.findings import REDUNDANCY_KINDS, SUPPORT_KINDS, WEIGHED_KINDS, FindingKind
+from scoring.judge.findings import (
+    REDUNDANCY_KINDS,
+    SUPPORT_KINDS,
+    WEIGHED_KINDS,
+    Evidence,
+    FindingKind,
+)
+from scoring.judge.input import JudgeInput
 from scoring.score.aggregate import expected_score, score_solution
 from scoring.score.tree import build_tree
+from scoring.verdict import FirstErrorGuess, StepVerdict
 
 MIN_PRECISION = 0.5
 MIN_FIRES = 5
@@ -44,13 +52,19 @@ L2 = 0.1
 THRESHOLDS = tuple(round(t, 3) for t in np.arange(0.05, 0.951, 0.025))
 LENIENCES = tuple(round(d, 1) for d in np.arange(0.0, 1.01, 0.1))  # points of Eq. 1
 
+_ANSWER = ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier")
+_POSITION = ("position", "first", "second", "third", "last", "log_steps")
+_CONTENT = ("log_chars", "log_numbers", "log_relations", "log_problem_chars")
+# What moves between sets of problems: how hard they are, where the step stands against the
+# first false relation a check found, and how errors gather towards a wrong answer.
+_MIX = ("wrong_position", "before_false_relation", "after_false_relation", "difficulty",
+        "wrong_difficulty")
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
-    "answer": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier"),
-    "position": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier",
-                 "position", "first", "second", "third", "last", "log_steps"),
-    "content": ("bias", "proof", "open_ended", "answer_correct_earlier", "answer_wrong_earlier",
-                "position", "first", "second", "third", "last", "log_steps", "log_chars",
-                "log_numbers", "log_relations", "log_problem_chars"),
+    "answer": _ANSWER,
+    "position": (*_ANSWER, *_POSITION),
+    "content": (*_ANSWER, *_POSITION, *_CONTENT),
+    "mix": (*_ANSWER, *_MIX),
+    "content+mix": (*_ANSWER, *_POSITION, *_CONTENT, *_MIX),
 }
 
 
@@ -139,7 +153,7 @@ def _design(observed: Sequence[Observed], names: Sequence[str],
             if wrong is None:
                 continue
             found = o.evidence.at(i)
-            values = step_features(o.inp, i, found)
+            values = step_features(o.inp, i, found, context=o.context)
             family = float(any(f.kind in pooled for f in found))
             rows.append([family if n in FAMILIES else values.get(n, 0.0) for n in names])
             labels.append(float(wrong))
@@ -190,9 +204,10 @@ def feature_ranges(observed: Sequence[Observed], features: Sequence[str]) -> dic
         for i, wrong in enumerate(o.solution.wrong):
             if wrong is None:
                 continue
-            found = step_features(o.inp, i, ())
+            found = step_features(o.inp, i, (), context=o.context)
             for name, seen in values.items():
-                seen.append(found[name])
+                if name in found:  # the difficulty, only with an estimate
+                    seen.append(found[name])
     return {n: (round(float(np.percentile(v, 1)), 4), round(float(np.percentile(v, 99)), 4))
             for n, v in values.items() if v}
 
@@ -205,18 +220,38 @@ class Grade:
     labels: list[str]
     p_wrong: list[float]
     redundancy: list[float]
+    score: int  # Eq. 1 on the labels, an unchecked step at its expected point
+    first_error: int | None  # the most likely first error (0-based), the best guess
+
+
+def decided(inp: JudgeInput, evidence: Evidence, calibration: Calibration
+            ) -> tuple[list[StepVerdict], list[str], FirstErrorGuess | None]:
+    """An offline grade's verdicts, its labels through the dependency tree, and the most likely
+    first error, as the grader decides them."""
+    decision = decide(inp, evidence, calibration)
+    verdicts = decision.verdicts
+    tree = build_tree([v.label for v in verdicts], [[d - 1 for d in v.depends_on] for v in verdicts])
+    return verdicts, list(tree.labels), decision.first_error
+
+
+def verdict_score(verdicts: Sequence[StepVerdict], labels: Sequence[str],
+                  problem_type: str) -> int:
+    """Eq. 1 (StepMathAgent's policy) as the report's score reads it."""
+    return score_solution(labels, problem_type,  # type: ignore[arg-type]
+                          p_wrong=[v.p_wrong for v in verdicts],
+                          own=[v.follow_credit for v in verdicts]).score
 
 
 def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Grade]:
     """Each solution graded with `calibration`: the decided labels (through the dependency tree),
-    P(wrong) and redundancy per step."""
+    P(wrong) and redundancy per step, the score and the most likely first error."""
     out = []
     for o in observed:
-        verdicts, _ = decide(o.inp, o.evidence, calibration)
-        tree = build_tree([v.label for v in verdicts],
-                          [[d - 1 for d in v.depends_on] for v in verdicts])
-        out.append(Grade(o, list(tree.labels), [v.p_wrong or 0.0 for v in verdicts],
-                         [v.redundancy for v in verdicts]))
+        verdicts, labels, first = decided(o.inp, o.evidence, calibration)
+        score = verdict_score(verdicts, labels, o.inp.problem_type) if labels else 0
+        out.append(Grade(o, labels, [v.p_wrong or 0.0 for v in verdicts],
+                         [v.redundancy for v in verdicts], score,
+                         None if first is None else first.step))
     return out
 
 
@@ -229,7 +264,7 @@ def first_error_f1(grades: Sequence[Grade]) -> float:
         if not sol.scored:
             continue
         subset = f"{sol.set}:{sol.id.split('-')[1]}" if sol.set == "processbench" else sol.set
-        pred = next((i for i, lab in enumerate(g.labels) if lab == "incorrect"), None)
+        pred = g.first_error
         gold = next((i for i, w in enumerate(sol.wrong) if w), None)
         by[subset][0].append(pred)
         by[subset][1].append(gold)
@@ -246,8 +281,8 @@ def score_error(grades: Sequence[Grade], expected: bool, absolute: bool = False)
         if sol.gold_score is None:
             continue
         kind = sol.problem_type
-        pred.append(expected_score(g.p_wrong, kind) if expected
-                    else score_solution(g.labels, kind).score)  # type: ignore[arg-type]
+        pred.append(expected_score(g.p_wrong, kind, g.labels) if expected  # type: ignore[arg-type]
+                    else g.score)
         gold.append(sol.gold_score)
     if absolute:
         return float(np.mean(np.abs(np.subtract(pred, gold)))) if pred else 0.0
@@ -258,18 +293,17 @@ Objective = Callable[[Sequence[Grade]], float]
 
 
 def objectives(language: str) -> tuple[Objective, Objective, Objective]:
-    """(how to choose the features, the threshold, the offline decision rule), to maximise.
+    """(how to choose the features, the threshold, the most-likely-first-error rule), to
+    maximise.
 
-    Chinese StepMathBench grades are judged by their score. The features are chosen on the
-    squared error of the expected score and the threshold on that of Eq. 1 on the labels, as
-    before; the offline decision rule on the mean absolute error of Eq. 1 in points, which
-    weighs every point of disagreement alike: the squared error alone prefers hedged scores
-    that rarely equal a human's (StepMathAgent's OR), exact agreement alone ignores how far
-    off a score is."""
+    Chinese StepMathBench grades are judged by their score, which reads the step model where
+    no check decided a step (an unchecked step earns its expected point): its features are
+    chosen on the squared error of the score against the human score. The threshold and the
+    rule only make the best guess at the first error (labels rest on evidence), so they are
+    chosen on the first-error F1 in every language, English first-error sets choosing the
+    features too."""
     if language == "zh":
-        return ((lambda g: -score_error(g, expected=True)),
-                (lambda g: -score_error(g, expected=False)),
-                (lambda g: -score_error(g, expected=False, absolute=True)))
+        return (lambda g: -score_error(g, expected=False)), first_error_f1, first_error_f1
     return first_error_f1, first_error_f1, first_error_f1
 
 

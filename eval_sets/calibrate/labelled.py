@@ -54,6 +54,14 @@ class LabelledSolution:
     scored: bool = True  # graded as the set is benchmarked (the objectives read these)
     duplicate: bool = False  # the same steps again, answer unknown (left out of the counts)
     subset: str = ""  # the loader's subset (a perturbation's error type)
+    # How hard the problem is, 1 to 3, where the set says (StepMathBench's level; ProcessBench's
+    # source): what the offline difficulty estimate is fitted to, never read when grading.
+    level: int | None = None
+
+
+# ProcessBench's sources as levels: grade-school word problems, competition problems (MATH),
+# olympiad problems (OlympiadBench, Omni-MATH).
+SOURCE_LEVELS = {"gsm8k": 1, "math": 2, "olympiadbench": 3, "omnimath": 3}
 
 
 def _first_error_labels(n: int, first: int | None) -> tuple[bool | None, ...]:
@@ -61,6 +69,11 @@ def _first_error_labels(n: int, first: int | None) -> tuple[bool | None, ...]:
     if first is None:
         return (False,) * n
     return tuple(False if i < first else (True if i == first else None) for i in range(1, n + 1))
+
+
+def _level(row: dict) -> int | None:
+    level = row.get("level")
+    return int(level) if isinstance(level, int | str) and str(level).strip().isdigit() else None
 
 
 def stepmath(path: Path) -> Iterator[LabelledSolution]:
@@ -79,7 +92,7 @@ def stepmath(path: Path) -> Iterator[LabelledSolution]:
             tuple(lab == "incorrect" for lab in carried),
             TYPES[str(row["type"]).strip().lower()], "zh",
             tuple(as_text(a) for a in answers if as_text(a).strip()),
-            human_labels=carried, gold_score=int(row["gold_score"]))
+            human_labels=carried, gold_score=int(row["gold_score"]), level=_level(row))
 
 
 def stepmath_human(path: Path) -> Iterator[LabelledSolution]:
@@ -97,7 +110,8 @@ def stepmath_human(path: Path) -> Iterator[LabelledSolution]:
             tuple(lab == "incorrect" for lab in labels),
             TYPES[str(row["type"]).strip().lower()], "zh",
             tuple(as_text(a) for a in answers if as_text(a).strip()), natural=False,
-            human_labels=labels, gold_score=int(row["gold_score"]), scored=False)
+            human_labels=labels, gold_score=int(row["gold_score"]), scored=False,
+            level=_level(row))
 
 
 def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
@@ -117,7 +131,8 @@ def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
             name, item.id, half_of(request.problem), request.problem, steps, wrong,
             "calculation", "en",
             tuple(request.gold_answers()) if with_references else (), natural=natural,
-            subset=gold.subset or "", **extra)  # type: ignore[arg-type]
+            subset=gold.subset or "", level=SOURCE_LEVELS.get(str(gold.subset or "").lower()),
+            **extra)  # type: ignore[arg-type]
 
 
 def labelled_sets(data: Path) -> Iterator[LabelledSolution]:

@@ -7,11 +7,14 @@ off). Platt scaling (Platt 1999, Eq. 1 and section 2.2) fits `sigmoid(slope * lo
 intercept)` on log-odds the model gave to steps it did not see: the fit half is cut into `FOLDS`
 folds by problem, each fold's steps are scored by a model fit on the other folds with the
 language's chosen features, and the maps are fit on those out-of-fold log-odds, with Platt's
-smoothed targets `(N+ + 1) / (N+ + 2)` and `1 / (N- + 2)`. Two scopes are tried: one map per
-problem type (a type with fewer than `MIN_STEPS` labelled steps, or fewer than `MIN_CLASS` of
-either class, uses the language's map, `ANY_TYPE`), or the language's one map for every type;
-the scope whose maps, fit on four folds, leave the fifth better calibrated (ECE, summed over the
-folds) is kept. Histogram binning or isotonic regression (Zadrozny & Elkan 2001, 2002) would
+smoothed targets `(N+ + 1) / (N+ + 2)` and `1 / (N- + 2)`. Three scopes are tried: one map per
+problem type, one per state (what the decisive checks established of the step: refuted,
+supported, or nothing; `scoring.judge.decide.posterior.check_state`), or the language's one map
+for every step (a type or state with fewer than `MIN_STEPS` labelled steps, or fewer than
+`MIN_CLASS` of either class, uses the language's map, `ANY_TYPE`); the scope whose maps, fit on
+four folds, leave the fifth better calibrated (ECE, summed over the folds) is kept. A map per
+state calibrates a refuted step's P(wrong) among refuted steps: the prior of a short first step
+may be low, but a false calculation in it is wrong about as often as false calculations are. Histogram binning or isotonic regression (Zadrozny & Elkan 2001, 2002) would
 fit a bend Platt cannot, and per-value binning shrunk toward Platt was tried: on a few hundred
 steps per cell its cross-validated ECE was no lower than Platt's, and a step-wise map ties
 steps it does not need to tie (rankings and AUC would move); two parameters keep the order of
@@ -32,9 +35,10 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import feature_ranges, fit_weights
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.risk import reliability
-from scoring.judge.calibration import ANY_TYPE, Platt, StepModel
-from scoring.judge.decide.features import step_features
-from scoring.judge.decide.posterior import sigmoid
+from scoring.judge.calibration import ANY_TYPE, STATE_KEY, Platt, StepModel
+from scoring.judge.decide.features import finding_feature, step_features
+from scoring.judge.decide.posterior import check_state, sigmoid
+from scoring.judge.findings import FindingKind
 
 FOLDS = 5
 MIN_STEPS = 150
@@ -51,6 +55,12 @@ class Scored:
     weight: float
     problem_type: str
     fold: int = 0  # the fold it was held out in
+    state: str = "unchecked"  # what the decisive checks established of it
+
+    def key(self, scope: Scope) -> str:
+        """The map this step reads under `scope` (before falling back to `ANY_TYPE`)."""
+        return {"per_type": self.problem_type, "per_state": f"{STATE_KEY}{self.state}",
+                "pooled": ANY_TYPE}[scope]
 
 
 def fold_of(problem: str, folds: int = FOLDS) -> int:
@@ -60,9 +70,11 @@ def fold_of(problem: str, folds: int = FOLDS) -> int:
 
 
 def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
-                targets: Sequence[Observed] | None = None) -> list[Scored]:
+                targets: Sequence[Observed] | None = None,
+                decisive: frozenset[FindingKind] = frozenset()) -> list[Scored]:
     """The labelled steps of `targets` (default: `observed`) scored by a model fit on the
-    `observed` solutions of the other folds: never on their own problem."""
+    `observed` solutions of the other folds: never on their own problem; each with its state
+    under the `decisive` kinds."""
     out: list[Scored] = []
     targets = observed if targets is None else targets
     for k in range(FOLDS):
@@ -74,8 +86,13 @@ def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
         for o in test:
             for i, wrong in enumerate(o.solution.wrong):
                 if wrong is not None:
-                    z = model.log_odds(step_features(o.inp, i, o.evidence.at(i)))
-                    out.append(Scored(z, wrong, o.solution.weight, o.inp.problem_type, k))
+                    found = o.evidence.at(i)
+                    z = model.log_odds(step_features(o.inp, i, found, context=o.context))
+                    counted = [f for f in found if f.kind in decisive]
+                    checks = sum(model.weights.get(finding_feature(kind), 0.0)
+                                 for kind in {f.kind for f in counted})
+                    out.append(Scored(z, wrong, o.solution.weight, o.inp.problem_type, k,
+                                      check_state(counted, checks)))
     return out
 
 
@@ -114,19 +131,20 @@ def _shift(z: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return b
 
 
-Scope = Literal["per_type", "pooled"]
-SCOPES: tuple[Scope, ...] = ("pooled", "per_type")  # the first wins a tie: fewer parameters
+Scope = Literal["per_type", "per_state", "pooled"]
+# the first wins a tie: fewer parameters
+SCOPES: tuple[Scope, ...] = ("pooled", "per_type", "per_state")
 
 
 def maps_of(scored: Sequence[Scored], scope: Scope) -> dict[str, Platt]:
-    """`ANY_TYPE`'s map on all the steps and, per type with enough steps when `scope` is
-    "per_type", the type's own."""
+    """`ANY_TYPE`'s map on all the steps and, per type or per state with enough steps when
+    `scope` says so, its own."""
     maps: dict[str, Platt] = {}
-    if scope == "per_type":
-        for kind in sorted({s.problem_type for s in scored}):
-            platt = fit_platt([s for s in scored if s.problem_type == kind])
+    if scope != "pooled":
+        for key in sorted({s.key(scope) for s in scored}):
+            platt = fit_platt([s for s in scored if s.key(scope) == key])
             if platt is not None:
-                maps[kind] = platt
+                maps[key] = platt
     pooled = fit_platt(scored)
     if pooled is not None:
         maps[ANY_TYPE] = pooled
@@ -142,14 +160,15 @@ def cross_validated_ece(scored: Sequence[Scored], scope: Scope) -> float | None:
         maps = maps_of([s for s in scored if s.fold != k], scope)
         for s in scored:
             if s.fold == k:
-                platt = maps.get(s.problem_type) or maps.get(ANY_TYPE)
+                platt = maps.get(s.key(scope)) or maps.get(ANY_TYPE)
                 if platt is not None:
                     pairs.append((sigmoid(platt(s.log_odds)), s.wrong))
     return reliability(pairs)[0] if pairs else None
 
 
 def fit_recalibration(observed: Sequence[Observed], features: Sequence[str],
-                      targets: Sequence[Observed] | None = None
+                      targets: Sequence[Observed] | None = None,
+                      decisive: frozenset[FindingKind] = frozenset(),
                       ) -> tuple[dict[str, Platt], dict[Scope, float | None]]:
     """The language's maps, fitted on the steps of `targets` (the steps the step ECE is
     measured on: StepMathBench's human segmentation, where the model is fit on the grader's
@@ -159,7 +178,7 @@ def fit_recalibration(observed: Sequence[Observed], features: Sequence[str],
     maps keep the steps of a held-out fold better calibrated (`cross_validated_ece`, inside the
     fit half): a type's own map fits its type's shift, but on a few hundred steps of few
     problems it also fits their noise, which a map pooled over types shrinks away."""
-    scored = out_of_fold(observed, features, targets)
+    scored = out_of_fold(observed, features, targets, decisive)
     cv = {scope: cross_validated_ece(scored, scope) for scope in SCOPES}
     known = [scope for scope in SCOPES if cv[scope] is not None]
     scope = min(known, key=lambda name: cv[name] or 0.0) if known else "per_type"

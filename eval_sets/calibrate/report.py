@@ -8,15 +8,17 @@ import numpy as np
 
 from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import Grade, first_error_f1, grade_all, kind_stats, score_error
+from eval_sets.metrics.bootstrap import cluster_interval
 from eval_sets.metrics.classification import auc
-from eval_sets.metrics.risk import reliability
+from eval_sets.metrics.mix import mix_weights
+from eval_sets.metrics.risk import reliability, weighted_ece
 from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Cell, Table
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.features import finding_feature
 from scoring.judge.decide.posterior import posteriors
 from scoring.judge.findings import WEIGHED_KINDS
-from scoring.score.aggregate import expected_score, score_solution
+from scoring.score.aggregate import expected_score
 
 
 def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:
@@ -48,8 +50,8 @@ def _stepmath_row(grades: Sequence[Grade], half: str) -> tuple:
     labels, expected, gold = [], [], []
     for g in grades:
         sol = g.observed.solution
-        labels.append(score_solution(g.labels, sol.problem_type).score)  # type: ignore[arg-type]
-        expected.append(expected_score(g.p_wrong, sol.problem_type))
+        labels.append(g.score)
+        expected.append(expected_score(g.p_wrong, sol.problem_type, g.labels))  # type: ignore[arg-type]
         gold.append(sol.gold_score or 0)
     return (half, len(grades), pearson(labels, gold), score_error(grades, False),
             overlap_ratio(labels, gold), pearson(expected, gold), score_error(grades, True),
@@ -180,3 +182,84 @@ def reliability_tables(observed: Sequence[Observed], calibration: Calibration) -
                   "bin, steps, mean predicted and observed wrong rate",
                   ("half", "language", "type", "bin", "steps", "mean P(wrong)", "wrong rate"),
                   tuple(bins))]
+
+
+# The mix of the held-out StepMathBench: more solutions below the pass mark, more proofs than the
+# development set (36%, 19%).
+HELD_OUT_MIX = {"failed": 0.46, "proof": 0.29}
+
+
+def ece_group(o: Observed) -> str:
+    """The group a grade's steps are calibrated in: a proof or open-ended solution by its type,
+    a calculation by the answer verdict the grader decided (right, wrong, unknown)."""
+    if o.inp.problem_type != "calculation":
+        return o.inp.problem_type
+    verdict = o.inp.answer.deciding
+    return "unknown" if verdict is None else "right" if verdict else "wrong"
+
+
+def _step_rows(observed: Sequence[Observed], calibration: Calibration
+               ) -> list[tuple[Observed, float, float, bool]]:
+    """(solution, its weight, P(wrong), wrong) for every labelled step, weight 1."""
+    out: list[tuple[Observed, float, float, bool]] = []
+    for o in observed:
+        posts = posteriors(o.inp, o.evidence, calibration)
+        out.extend((o, 1.0, post.p_wrong, bool(wrong))
+                   for post, wrong in zip(posts, o.solution.wrong, strict=True) if wrong is not None)
+    return out
+
+
+def _ece_with_spread(rows: Sequence[tuple[Observed, float, float, bool]]) -> tuple[float, ...]:
+    """The weighted ECE and its 90% interval with the problems resampled."""
+    keyed = [(o.solution.problem, (p, wrong, w)) for o, w, p, wrong in rows]
+    found = cluster_interval(keyed, weighted_ece)
+    if found is None:
+        return (weighted_ece([r for _, r in keyed]), float("nan"), float("nan"))
+    return (found.value, found.low, found.high)
+
+
+def group_ece_tables(observed: Sequence[Observed], calibration: Calibration) -> list[Table]:
+    """Step ECE per group of grades (answer right / wrong / unknown, proof, open-ended) and
+    language, and StepMathBench's (human segmentation) re-weighted to the held-out mix
+    (`HELD_OUT_MIX`, by raking on the human pass mark and the problem type), per half, each
+    with its 90% interval over problems."""
+    rows: list[tuple[Cell, ...]] = []
+    for half in ("fit", "check"):
+        mine = [o for o in observed if o.solution.half == half and (
+            (o.solution.natural and o.solution.scored) or o.solution.set == "stepmath_human")]
+        steps = _step_rows(mine, calibration)
+        by: dict[tuple[str, str], list[tuple[Observed, float, float, bool]]] = {}
+        for row in steps:
+            o = row[0]
+            language = o.solution.language + (" human" if o.solution.set == "stepmath_human"
+                                              else "")
+            for group in ("all", ece_group(o)):
+                by.setdefault((language, group), []).append(row)
+        for (language, group), found in sorted(by.items()):
+            rows.append((half, language, group, len(found),
+                         sum(p for _, _, p, _ in found) / len(found),
+                         sum(w for *_, w in found) / len(found), *_ece_with_spread(found)))
+        human = [o for o in mine if o.solution.set == "stepmath_human"
+                 and o.solution.gold_score is not None]
+        if human and any(o.inp.problem_type == "proof" for o in human):
+            weights = mix_weights([o.inp.problem_type == "proof" for o in human],
+                                  [(o.solution.gold_score or 0) <= 5 if o.inp.problem_type != "calculation"
+                                   else o.solution.wrong[-1] is True for o in human],
+                                  HELD_OUT_MIX["proof"], HELD_OUT_MIX["failed"])
+            weight_of = {id(o): w for o, w in zip(human, weights, strict=True)}
+            mixed = [(o, weight_of[id(o)], p, wrong) for o, _, p, wrong in steps
+                     if id(o) in weight_of]
+            total = sum(w for _, w, _, _ in mixed)
+            rows.append((half, "zh human", "held-out mix", len(mixed),
+                         sum(w * p for _, w, p, _ in mixed) / total,
+                         sum(w * wrong for _, w, _, wrong in mixed) / total,
+                         *_ece_with_spread(mixed)))
+    return [Table("step_ece_groups", "Step P(wrong) per group of grades (a calculation by the "
+                  "answer verdict decided; proof; open-ended) and re-weighted to the held-out mix "
+                  f"({HELD_OUT_MIX['failed']:.0%} of solutions below the pass mark, "
+                  f"{HELD_OUT_MIX['proof']:.0%} proofs): mean P(wrong), wrong rate, ECE and its "
+                  "90% interval over problems", ("half", "language", "group", "steps",
+                                                 "mean P(wrong)", "wrong rate", "ECE", "low",
+                                                 "high"), tuple(rows),
+                  note="below the pass mark: a calculation whose final step humans labelled "
+                       "wrong, a proof or open-ended solution scored 5 or less.")] if rows else []

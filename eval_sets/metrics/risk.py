@@ -47,6 +47,22 @@ def corr_mae(pairs: Sequence[tuple[float, float]]) -> tuple[float, float]:
 ReliabilityRow = tuple[str, int, float, float]
 
 
+def weighted_ece(triples: Sequence[tuple[float, bool, float]], bins: int = 10) -> float:
+    """The expected calibration error of (P(wrong), wrong, weight) triples: each step counts by
+    its weight (a solution's, when a set is re-weighted to another mix of problems); NaN for
+    no weight."""
+    total = sum(w for _, _, w in triples)
+    if total <= 0:
+        return math.nan
+    weight, mass_p, mass_wrong = [0.0] * bins, [0.0] * bins, [0.0] * bins
+    for p, wrong, w in triples:
+        b = min(int(p * bins), bins - 1)
+        weight[b] += w
+        mass_p[b] += w * p
+        mass_wrong[b] += w * wrong
+    return sum(abs(mass_p[b] - mass_wrong[b]) for b in range(bins) if weight[b]) / total
+
+
 def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> tuple[float, list[ReliabilityRow]]:
     """Expected calibration error of P(wrong) against wrong/right labels over `bins` equal-width
     bins (1.0 falls in the last), and the table (bin, steps, mean P(wrong), wrong rate) of the

@@ -1,7 +1,7 @@
 """From stored results to the papers' tables; which tables appear depends on the gold present.
 
 Pure: a list of ItemResult in, a list of Table out. Conventions (documented in the tables):
-- predicted first error = the first step labelled incorrect or meaningless (1-based), else None;
+- predicted first error = the report's most likely first error (1-based), else None;
 - predicted valid (ReasonEval) = solution validity >= threshold; step valid = step validity >= it;
 - step-level gold (MR-MATH, perturbation): steps before the first error are valid, the first
   error is invalid, later steps are unlabelled (ReasonEval's protocol); a valid solution's steps
@@ -35,13 +35,17 @@ from eval_sets.runner.risk import figure_interval_table, review_table, step_ece_
 from eval_sets.runner.score_sources import score_sources_table
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.tables import Cell, Table
-from scoring.schema import GradeReport
+from scoring.schema import GradeReport, StepReport
 
 BAD = {"incorrect", "meaningless"}
 
 
 def predicted_first_error(report: GradeReport) -> int | None:
-    """The first step labelled incorrect or meaningless (1-based), else None."""
+    """The report's most likely first error (1-based), else None; a report without that best
+    guess (the difficulty module rated the problem simple) by its first step labelled
+    incorrect or meaningless."""
+    if report.likely_first_error is not None:
+        return report.likely_first_error.step
     return next((s.index for s in report.steps if s.label in BAD), None)
 
 
@@ -119,14 +123,15 @@ def step_agreement_table(graded: Sequence[Graded]) -> Table | None:
     rows = []
     for name, group in _groups(items):
         gold = [_POINT[lab] for g in group for lab in g.result.gold.step_labels or ()]
-        ours = [_POINT[s.label] for g in group for s in g.report.steps]
+        ours = [_right(s) for g in group for s in g.report.steps]
         rows.append((name, len(group), len(gold), mean([float(a == b) for a, b in zip(gold, ours,
                      strict=True)]), macro_f1([bool(x) for x in gold], [bool(x) for x in ours])))
     matched = sum(1 for g in graded if g.result.gold.step_labels)
     return Table("step_agreement", "Step labels against the human labels (same segmentation length)",
                  ("subset", "items", "steps", "accuracy", "macro F1"), tuple(rows),
                  note=f"{len(items)} of {matched} labelled items have as many steps as the human "
-                      "segmentation; a step scores 1 when correct or redundant, 0 otherwise.")
+                      "segmentation; a step scores 1 when correct or redundant, 0 otherwise; an "
+                      "unchecked step 1 when more likely right than wrong (P(wrong) < 0.5).")
 
 
 def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
@@ -199,6 +204,13 @@ def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
 
 
 _POINT = {"correct": 1, "redundant": 1, "incorrect": 0, "meaningless": 0, "not_math": 0}
+
+
+def _right(step: StepReport) -> int:
+    """1 when the step's label gives it its point; an unchecked step, when more likely right."""
+    if step.label == "unchecked":
+        return int(step.p_wrong is None or step.p_wrong < 0.5)
+    return _POINT[step.label]
 
 
 def _located(g: Graded) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from scoring.judge.calibration import Calibration, load_calibration
 from scoring.judge.collect import collect_findings
-from scoring.judge.decide.labels import DecideConfig, decide
+from scoring.judge.decide.labels import DecideConfig, Decision, decide
 from scoring.judge.decide.reliability import Reliability
 from scoring.judge.findings import Evidence, Finding
 from scoring.judge.input import JudgeInput
@@ -52,13 +52,13 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig | None = None,
     """Label every step from the evidence alone; `depends_on` is 1-based."""
     config = config or JudgeConfig()
     evidence = evidence if evidence is not None else collect_findings(inp)
-    verdicts, _ = decide(inp, evidence, config.calibration, config=config.decide)
-    return verdicts
+    return decide(inp, evidence, config.calibration, config=config.decide).verdicts
 
 
 __all__ = [
     "Calibration",
     "DecideConfig",
+    "Decision",
     "Evidence",
     "Finding",
     "JudgeConfig",

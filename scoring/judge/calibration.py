@@ -56,6 +56,8 @@ class KindStats:
 Decision = Literal["threshold", "expected"]
 # The recalibration key of a language's own map, for a problem type without enough steps.
 ANY_TYPE = "any"
+# The prefix of a recalibration key for steps in one state (`state:fails`).
+STATE_KEY = "state:"
 # Top-level keys of the file that `Calibration` itself reads; any other is a kept section.
 OWN_KEYS = frozenset({"version", "models", "kinds", "meta"})
 
@@ -103,11 +105,14 @@ class StepModel:
     # was fit on, set when it saw too few graded without a reference to fit their prior: such a
     # calculation then reads the mixture over the verdict (`decide.posterior`).
     verdict_prior: float | None = None
+    # Weights of the offline difficulty estimate (`scoring.steps.difficulty`), a feature of the
+    # prior; none: the feature is left out.
+    difficulty: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold < 1.0:
             raise CalibrationError(f"threshold must be in (0, 1), got {self.threshold}")
-        if not all(math.isfinite(w) for w in self.weights.values()):
+        if not all(math.isfinite(w) for w in (*self.weights.values(), *self.difficulty.values())):
             raise CalibrationError("weights must be finite")
         if not all(math.isfinite(a) and math.isfinite(b) and a <= b
                    for a, b in self.ranges.values()):
@@ -131,9 +136,11 @@ class StepModel:
             total += self.weights.get(name, 0.0) * value
         return total
 
-    def recalibrated(self, log_odds: float, problem_type: str) -> float:
-        """The reported log-odds: the problem type's map, else the language's, else as is."""
-        platt = self.recalibration.get(problem_type) or self.recalibration.get(ANY_TYPE)
+    def recalibrated(self, log_odds: float, problem_type: str, state: str | None = None) -> float:
+        """The reported log-odds: the map of the step's state (`state:<state>`, what the checks
+        established), else the problem type's, else the language's, else as is."""
+        platt = (self.recalibration.get(f"{STATE_KEY}{state}") if state else None) \
+            or self.recalibration.get(problem_type) or self.recalibration.get(ANY_TYPE)
         return platt(log_odds) if platt is not None else log_odds
 
 
@@ -238,7 +245,8 @@ class Calibration:
                 cast(Decision, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
                 {str(t): Platt(float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0)))
                  for t, c in m.get("recalibration", {}).items()},
-                None if m.get("verdict_prior") is None else float(m["verdict_prior"]))
+                None if m.get("verdict_prior") is None else float(m["verdict_prior"]),
+                {str(k): float(v) for k, v in m.get("difficulty", {}).items()})
                       for lang, m in data["models"].items()}
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
             llm_rates = _llm_rates(data)

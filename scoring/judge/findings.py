@@ -47,6 +47,8 @@ FindingKind = Literal[
     "early_answer",
     # the step does not resemble the problem at all (embedding similarity)
     "off_topic",
+    # a proof's general conclusion drawn from particular values only
+    "examples_only",
     # text addressed to the grader (a request for marks, a claim of verification, an
     # instruction): not mathematics, graded as if absent (docs/injection.md)
     "addressed_to_grader",
@@ -58,6 +60,9 @@ UNGRADED_KINDS: frozenset[FindingKind] = frozenset({"addressed_to_grader"})
 WEIGHED_KINDS: tuple[FindingKind, ...] = tuple(k for k in FINDING_KINDS if k not in UNGRADED_KINDS)
 
 SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct"})
+# The final answer against the reference: findings about the value the solution ends with.
+ANSWER_KINDS: frozenset[FindingKind] = frozenset(
+    {"answer_wrong", "answer_unmarked_wrong", "answer_correct"})
 # Kinds about redundancy rather than about being wrong; the decision reads them separately.
 REDUNDANCY_KINDS: frozenset[FindingKind] = frozenset({"repeat"})
 
@@ -82,6 +87,7 @@ SOURCE: dict[FindingKind, str] = {
     "odd_copy": "structure",
     "early_answer": "structure",
     "off_topic": "structure",
+    "examples_only": "structure",
     "addressed_to_grader": "structure",
 }
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.schema import ProblemType, StepLabel
+from scoring.schema import JudgedLabel, ProblemType, ScoringPolicy, StepLabel
 
 _POINTS: dict[str, int] = {"correct": 1, "incorrect": 0, "meaningless": 0, "redundant": 1}
 _HUMAN_LABEL = re.compile(r"^\s*([01])\s*(?:[(\uff08]\s*([01])\s*[)\uff09])?\s*$")
@@ -25,13 +25,31 @@ class StepMathScore:
     binary: int
 
 
-def step_points(labels: Sequence[StepLabel], *, simplicity: bool = False) -> list[int]:
-    """g_i in {0, 1} per step (docs/architecture.md 4.2); the simplicity module makes redundant steps cost."""
-    points = []
-    for label in labels:
-        if label not in _POINTS:
+def step_points(labels: Sequence[StepLabel], p_wrong: Sequence[float | None] | None = None, *,
+                simplicity: bool = False, policy: ScoringPolicy = "stepmath",
+                own: Sequence[float | None] | None = None) -> list[float]:
+    """g_i per step (docs/architecture.md 4.2, 4.13): 1 for a correct or redundant step (0 for
+    redundant with the simplicity module), 0 for an incorrect one, 1 - P(wrong) for an
+    `unchecked` one (its expected point: no check decided it), and for a meaningless one 0 under
+    StepMathAgent's policy. Under `follow_through` a step whose label denies it a point only
+    because of an earlier error earns its own credit `own[i]` (a meaningless step without one:
+    1, the label says it is right in itself)."""
+    points: list[float] = []
+    for i, label in enumerate(labels):
+        credit = own[i] if own is not None else None
+        if policy == "follow_through" and credit is not None:
+            points.append(credit)
+        elif label == "unchecked":
+            p = p_wrong[i] if p_wrong is not None else None
+            if p is None:
+                raise ValueError(f"step {i + 1} is unchecked and has no P(wrong) to score it by")
+            points.append(1.0 - p)
+        elif label == "meaningless" and policy == "follow_through":
+            points.append(1.0)
+        elif label in _POINTS:
+            points.append(0.0 if simplicity and label == "redundant" else float(_POINTS[label]))
+        else:
             raise ValueError(f"unknown step label {label!r}")
-        points.append(0 if simplicity and label == "redundant" else _POINTS[label])
     return points
 
 
@@ -54,24 +72,39 @@ def stepmath_score(
     return score_solution(labels, problem_type, simplicity=simplicity).score
 
 
-def score_solution(
-    labels: Sequence[StepLabel], problem_type: ProblemType, *, simplicity: bool = False
-) -> StepMathScore:
-    """Eq. 1 with its raw value and the binary score (calculation: g_N; otherwise G > 5)."""
-    points = step_points(labels, simplicity=simplicity)
+def score_points(points: Sequence[float], problem_type: ProblemType) -> StepMathScore:
+    """Eq. 1 on the points, rounded, and the binary score (calculation: the final step earns
+    its point, more likely than not; otherwise G > 5)."""
     raw = stepmath_raw(points, problem_type)
     score = round(raw)
-    binary = points[-1] if problem_type == "calculation" else int(score > 5)
+    binary = int(points[-1] >= 0.5) if problem_type == "calculation" else int(score > 5)
     return StepMathScore(raw=raw, score=score, binary=binary)
 
 
-def expected_score(p_wrong: Sequence[float], problem_type: ProblemType) -> float:
-    """Eq. 1 in expectation when step i earns its point with probability 1 - p_wrong[i].
+def score_solution(
+    labels: Sequence[StepLabel], problem_type: ProblemType, *, simplicity: bool = False,
+    p_wrong: Sequence[float | None] | None = None, policy: ScoringPolicy = "stepmath",
+    own: Sequence[float | None] | None = None,
+) -> StepMathScore:
+    """Eq. 1 with its raw value and the binary score, the points as `step_points` gives them."""
+    points = step_points(labels, p_wrong, simplicity=simplicity, policy=policy, own=own)
+    return score_points(points, problem_type)
 
-    Steps are taken as independent and a step built on a wrong one is not discounted again:
-    with dependencies compounded, the expectation fell further from the human scores.
+
+def expected_score(p_wrong: Sequence[float], problem_type: ProblemType,
+                   labels: Sequence[StepLabel] | None = None,
+                   policy: ScoringPolicy = "stepmath") -> float:
+    """Eq. 1 in expectation when step i earns its point with probability 1 - p_wrong[i]; under
+    StepMathAgent's policy a step labelled meaningless (built on a step labelled wrong) earns
+    none, as it does in the score.
+
+    Steps are taken as independent and a step is not discounted again for every earlier step
+    it might rest on: with dependencies compounded through steps nobody labelled wrong, the
+    expectation fell further from the human scores.
     """
-    return stepmath_raw([1.0 - p for p in p_wrong], problem_type)
+    points = [0.0 if policy == "stepmath" and labels is not None and labels[i] == "meaningless"
+              else 1.0 - p for i, p in enumerate(p_wrong)]
+    return stepmath_raw(points, problem_type)
 
 
 def simple_problem_score(answer_correct: bool | None) -> StepMathScore:
@@ -80,7 +113,7 @@ def simple_problem_score(answer_correct: bool | None) -> StepMathScore:
     return StepMathScore(raw=10.0 * ok, score=10 * ok, binary=ok)
 
 
-def parse_human_label(raw: str | int) -> StepLabel:
+def parse_human_label(raw: str | int) -> JudgedLabel:
     """StepMathBench's human step labels: `1`, `0`, `1(0)` (meaningless), with stray spacing."""
     match = _HUMAN_LABEL.match(str(raw))
     if match is None:

@@ -14,20 +14,24 @@ from scoring.schema import (
     AlignedPair,
     AlignmentReport,
     AnswerReport,
+    CheckReport,
     DifficultyReport,
     ErrorTreeReport,
+    FirstErrorReport,
     GradeReport,
     HcrsReport,
     Meta,
+    PolicyScore,
     ProblemType,
     Quadrant,
     ReasonEvalReport,
+    ScoringPolicy,
     StepReport,
 )
 from scoring.score.aggregate import (
     StepMathScore,
     expected_score,
-    score_solution,
+    score_points,
     simple_problem_score,
     solution_redundancy,
     solution_validity,
@@ -41,8 +45,11 @@ from scoring.score.hcrs import (
     holistic_score,
     is_lucky_guess,
 )
+from scoring.score.summary import SummaryInput, plain_summary
 from scoring.score.tree import TreeResult
-from scoring.verdict import AnswerVerdict, DifficultyVerdict, StepVerdict
+from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict
+
+POLICIES: tuple[ScoringPolicy, ...] = ("stepmath", "follow_through")
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class FuseConfig:
 
     quadrant_threshold: float = 0.7
     hcrs: HcrsConfig = field(default_factory=HcrsConfig)
+    policy: ScoringPolicy = "stepmath"  # the scoring policy when a request names none
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,13 @@ class GradeInputs:
     skeleton_len: int | None = None
     simplicity: bool = False
     difficulty: DifficultyVerdict | None = None
+    policy: ScoringPolicy = "stepmath"
+    first_error: FirstErrorGuess | None = None
+
+    @property
+    def process_evaluated(self) -> bool:
+        """False when the difficulty module rated the problem simple (the answer alone scores)."""
+        return self.difficulty is None or self.difficulty.process_evaluation_needed
 
 
 def quadrant(process: float, answer_correct: bool, threshold: float) -> Quadrant:
@@ -89,8 +104,12 @@ def _step_reports(inputs: GradeInputs) -> list[StepReport]:
                 index=i + 1,
                 text=text,
                 label=label,
+                state=verdict.state,
                 reason=reason,
                 evidence=list(verdict.evidence),
+                checks=[CheckReport(kind=c.kind, polarity=c.polarity, source=c.source,
+                                    detail=c.detail, decisive=c.decisive)
+                        for c in verdict.checks],
                 depends_on=list(inputs.tree.depends_on[i]),
                 aligned_reference=[r + 1 for r in al.step_reference[i]] if al else [],
                 similarity=round(float(al.step_similarity[i]), 4) if al else None,
@@ -123,23 +142,38 @@ def _alignment_report(al: Alignment | None) -> AlignmentReport | None:
     )
 
 
-def _main_score(inputs: GradeInputs) -> StepMathScore:
-    if inputs.difficulty is not None and not inputs.difficulty.process_evaluation_needed:
+def _points(inputs: GradeInputs, policy: ScoringPolicy) -> list[float]:
+    return step_points(inputs.tree.labels, [v.p_wrong for v in inputs.verdicts],
+                       simplicity=inputs.simplicity, policy=policy,
+                       own=[v.follow_credit for v in inputs.verdicts])
+
+
+def _policy_score(inputs: GradeInputs, policy: ScoringPolicy) -> StepMathScore:
+    if not inputs.process_evaluated:
         return simple_problem_score(inputs.answer.correct)
     if not inputs.tree.labels:  # an empty solution (README "Empty solutions")
         return StepMathScore(raw=0.0, score=0, binary=0)
-    return score_solution(inputs.tree.labels, inputs.problem_type, simplicity=inputs.simplicity)
+    return score_points(_points(inputs, policy), inputs.problem_type)
 
 
 def _expected(inputs: GradeInputs) -> float | None:
-    if inputs.difficulty is not None and not inputs.difficulty.process_evaluation_needed:
+    if not inputs.process_evaluated:
         return None
     if not inputs.tree.labels:  # an empty solution scores 0, as `score` does
         return 0.0
     p = [v.p_wrong for v in inputs.verdicts]
     if any(x is None for x in p):
         return None
-    return round(expected_score([x for x in p if x is not None], inputs.problem_type), 4)
+    return round(expected_score([x for x in p if x is not None], inputs.problem_type,
+                                inputs.tree.labels, inputs.policy), 4)
+
+
+def _first_error(inputs: GradeInputs) -> FirstErrorReport | None:
+    guess = inputs.first_error
+    if guess is None or not inputs.process_evaluated:
+        return None
+    step = None if guess.step is None else guess.step + 1
+    return FirstErrorReport(step=step, probability=round(guess.probability, 4))
 
 
 def fuse(
@@ -153,8 +187,9 @@ def fuse(
     """
     g = guard if guard is not None else Guard(contain=False)
     labels = inputs.tree.labels
-    main = _main_score(inputs)
-    points = step_points(labels, simplicity=inputs.simplicity)
+    scores = {policy: _policy_score(inputs, policy) for policy in POLICIES}
+    main = scores[inputs.policy]
+    points = _points(inputs, "stepmath") if labels else []
     first_error = next((i for i, lab in enumerate(labels, 1) if lab == "incorrect"), None)
     base = base_score(points)
     hc = g.run("fuse.hcrs", hcrs_score, points, first_error, inputs.skeleton_len, config.hcrs,
@@ -173,6 +208,15 @@ def fuse(
         score_raw=round(main.raw, 4),
         score_binary=main.binary,
         score_expected=_expected(inputs),
+        scoring_policy=inputs.policy,
+        scores={p: PolicyScore(score=v.score, raw=round(v.raw, 4)) for p, v in scores.items()},
+        summary=plain_summary(SummaryInput(
+            labels, inputs.problem_type, inputs.language, answer_correct,
+            bool(inputs.answer.reference), inputs.policy,
+            {p: v.score for p, v in scores.items()}, inputs.process_evaluated,
+            [lab == "incorrect" and v.follow_credit is not None
+             for lab, v in zip(labels, inputs.verdicts, strict=True)])),
+        likely_first_error=_first_error(inputs),
         problem_type=inputs.problem_type,
         language="zh" if inputs.language == "zh" else "en",
         steps=steps,

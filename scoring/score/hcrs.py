@@ -64,13 +64,13 @@ def hazard_penalty(first_error: int | None, config: HcrsConfig) -> float:
     return min(config.c_haz, config.omega * (1.0 - survived))
 
 
-def base_score(points: Sequence[int]) -> float:
+def base_score(points: Sequence[float]) -> float:
     """base = 10·Σy_i/N (0 for no steps): HCRS before its penalties."""
     return 10.0 * sum(points) / len(points) if points else 0.0
 
 
 def hcrs_score(
-    points: Sequence[int],
+    points: Sequence[float],
     first_error: int | None,
     skeleton_len: int | None = None,
     config: HcrsConfig = HcrsConfig(),

@@ -74,6 +74,11 @@ REASONS: dict[ReviewCode, str] = {
                         "never measured on labelled steps (stepgrade bench calibrate-llm)",
     "model_unreliable": "the model's measured step labels barely tell right steps from wrong "
                         "ones (low sensitivity or many false alarms)",
+    "unconfirmed_finding": "a check found a possible error that did not decide the step's label "
+                           "(its measured precision is too low, or the model's label outweighed "
+                           "it): the step may be wrong",
+    "proof_by_example": "the proof checks particular values only: a general claim is not "
+                        "proved by examples",
     "addressed_to_grader": "the solution addresses the grader (asks for marks, claims to have "
                            "been verified or gives instructions): graded as if that text were "
                            "absent, shown as a step labelled not_math",
@@ -109,6 +114,10 @@ class GradeFeatures:
     verified_share: float = 0.0  # steps a verifying finding (symbolic, answer) covers
     failed_checks: tuple[str, ...] = ()
     route_precision: float | None = None  # the deciding reading's measured precision, if known
+    wrong_steps: int = 0  # steps labelled incorrect or meaningless
+    # a step not labelled wrong carries a symbolic check's error finding (it did not decide)
+    unconfirmed_finding: bool = False
+    examples_only: bool = False  # a proof's conclusion drawn from particular values only
     # LLM mode: where the model's reliability came from ("measured", "set", "assumed"), its
     # Youden's J, and the fewest labelled steps (of wrong and right) it was measured on.
     model_reliability: str | None = None
@@ -294,6 +303,12 @@ def features_of(report: GradeReport, reliability: ModelReliability | None = None
         verified_share=verified / len(steps) if steps else 0.0,
         failed_checks=tuple(report.meta.failed_checks),
         route_precision=report.answer.route_precision,
+        wrong_steps=sum(s.label in ("incorrect", "meaningless") for s in steps),
+        unconfirmed_finding=any(
+            s.label not in ("incorrect", "meaningless") and any(
+                c.polarity == "error" and c.source == "symbolic" for c in s.checks)
+            for s in steps),
+        examples_only=any(c.kind == "examples_only" for s in steps for c in s.checks),
         model_reliability=None if reliability is None else reliability.source,
         model_youden=None if reliability is None else reliability.youden,
         model_steps=None if reliability is None or reliability.wrong is None
@@ -354,7 +369,7 @@ def steps_against_answer(features: GradeFeatures) -> bool:
     segmentation 4, given 10, 10, 5 and 8). A check that misreads a right step is one cause, a
     slip the answer survived is the other."""
     return (not features.step_logic_checked and features.problem_type == "calculation"
-            and features.verdict == "right" and features.score < 10)
+            and features.verdict == "right" and features.score < 10 and features.wrong_steps > 0)
 
 
 def answer_unchecked(features: GradeFeatures) -> bool:
@@ -364,7 +379,8 @@ def answer_unchecked(features: GradeFeatures) -> bool:
 
 
 def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[int, int]:
-    """The central interval [lo, hi] (integers, lo <= score <= hi, within 0..10).
+    """The central interval [lo, hi] (integers within 0..10 holding the score and the expected
+    score: the report's point estimates never contradict its interval).
 
     It reaches 10 where the answer may be right whatever the steps say: a grade whose steps are
     labelled against its right answer (`steps_against_answer`) spans both readings, and an
@@ -374,6 +390,9 @@ def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[in
     score = features.score
     lo, hi = integer_interval(score, cell.predict(score), cell.spread(score), cell.q_lo,
                               cell.q_hi)
+    if features.score_expected is not None:
+        lo = min(lo, math.floor(features.score_expected + 1e-9))
+        hi = max(hi, math.ceil(features.score_expected - 1e-9))
     could_be_right = steps_against_answer(features) or answer_unchecked(features)
     return (lo, 10) if could_be_right else (lo, hi)
 
@@ -412,6 +431,10 @@ def review_reasons(features: GradeFeatures, interval: tuple[int, int] | None,
         codes.append("answer_weak_reading")
     if steps_against_answer(features):
         codes.append("steps_against_answer")
+    if features.unconfirmed_finding:
+        codes.append("unconfirmed_finding")
+    if features.examples_only:
+        codes.append("proof_by_example")
     codes += model_codes(features)
     if features.degraded:
         codes.append("degraded")

@@ -159,16 +159,17 @@ def test_when_the_twin_fails_too_segmentation_falls_back_to_lines(monkeypatch):
     assert [s.text for s in report.steps] == SLIP.solution.splitlines()
 
 
-def test_collect_evidence_that_raises_leaves_the_prior(monkeypatch, clean):
+def test_collect_evidence_that_raises_leaves_only_the_answer(monkeypatch, clean):
     monkeypatch.setattr(agent.nodes.collect_evidence, "collect_findings", _boom)
     report = _grade(SLIP)
     _contained(report, "node.collect_evidence", "steps decided without the offline checks")
     assert len(report.steps) == len(clean.steps)
-    # no check's evidence; the wrong final answer (its own node) still blames one step
+    # no check's evidence; the wrong final answer (its own node) still refutes the last step
     assert report.answer.correct is False
     blamed = [s for s in report.steps if s.evidence]
-    assert [s.evidence for s in blamed] == [["answer"]]
-    assert blamed[0].reason.startswith("the final answer is wrong and no check placed the error")
+    assert [(s.index, s.evidence) for s in blamed] == [(len(report.steps), ["answer"])]
+    assert blamed[0].reason.startswith("final answer")
+    assert all(s.label == "unchecked" for s in report.steps[:-1])
 
 
 def test_an_offline_node_without_a_twin_or_last_resort_still_fails(monkeypatch):

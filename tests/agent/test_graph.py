@@ -56,7 +56,8 @@ def test_a_right_answer_typed_as_plain_text_is_not_marked_wrong(grader, answer):
                  f"The answer is {answer}.",
         reference_answer="\\frac{\\pi}{4}"))
     assert report.answer.correct is True
-    assert [s.label for s in report.steps] == ["correct"] * 3 and report.score == 10
+    assert report.steps[-1].label == "correct" and report.score >= 9
+    assert not any(s.label in ("incorrect", "meaningless") for s in report.steps)
 
 
 def test_reference_solution_is_aligned(grader):
@@ -80,7 +81,9 @@ def test_given_steps_skip_segmentation(grader):
     report = grader.grade(GradeRequest(problem="Solve x + 1 = 3.", solution_steps=steps,
                                        reference_answer="2"))
     assert [s.text for s in report.steps] == steps
-    assert report.score == 10
+    assert report.steps[-1].state == "holds"  # the answer matches
+    assert not any(s.label in ("incorrect", "meaningless") for s in report.steps)
+    assert report.score >= 9  # the unchecked steps earn their expected points
 
 
 def test_difficulty_module_skips_process_on_simple_problems(grader):

@@ -42,6 +42,8 @@ READ_PAGE = """(() => {
     cards: Object.fromEntries([...document.querySelectorAll("#result .card")].map(
       (c) => [c.dataset.metric, text(c.querySelector(".value"))])),
     answer: text(q("#result .answer")),
+    summary: text(q("#result .plain-summary")),
+    figuresOpen: q("#result details.figures") ? q("#result details.figures").open : null,
     degraded: text(q("#result .banner.degraded")),
     warnings: [...document.querySelectorAll("#result .warnings li")].map(text),
     progress: [...document.querySelectorAll("#progress li")].map((li) => li.dataset.node || li.dataset.event),
@@ -128,7 +130,9 @@ def test_grades_a_bundled_example_and_draws_its_tree(page: Browser, service: Ser
     assert "first error" in dom["steps"][first[0] - 1]["tags"]
     assert dom["chains"] == f"Chains: {tree['formatted']}"
 
-    # Scores and the answer verdict, as the report states them.
+    # The grade in plain words first; the figures under a fold, as the report states them.
+    assert dom["summary"] == report["summary"] and dom["summary"].startswith("One error")
+    assert dom["figuresOpen"] is False
     assert dom["cards"]["score"] == f"{report['score']}/10"
     assert dom["cards"]["hcrs"] == f"{report['hcrs']['score']:.2f}"
     assert dom["cards"]["holistic"] == f"{report['holistic']:.2f}"
@@ -144,6 +148,30 @@ def test_grades_a_bundled_example_and_draws_its_tree(page: Browser, service: Ser
     assert page.eval("document.querySelectorAll('#result .step-text .katex').length") > 0
     check_no_page_errors(page)
     page.screenshot(artefacts_dir() / "review.png")
+
+
+def test_follow_through_marking_is_chosen_on_the_page_and_said_plainly(page: Browser,
+                                                                       service: Service):
+    """A slip in the first step and work that follows from it: with follow-through chosen, the
+    score credits the later work, and the summary says both marks in words."""
+    request = {**service.examples()["arithmetic_slip"], "scoring_policy": "follow_through"}
+    report = service.grade(request)
+    assert report["scoring_policy"] == "follow_through"
+    assert report["score"] == report["scores"]["follow_through"]["score"]
+    assert report["score"] > report["scores"]["stepmath"]["score"]
+    load_example(page, "arithmetic_slip")
+    set_field(page, "scoring_policy", "follow_through")
+    dom = grade(page, service.api_key)
+    assert dom["error"] is None and dom["state"] == "final"
+    assert dom["cards"]["score"] == f"{report['score']}/10"
+    assert dom["summary"] == report["summary"]
+    assert "builds on it" in dom["summary"] and "with follow-through credit" in dom["summary"]
+    detail = page.eval("document.querySelector('#result .card[data-metric=score] .detail')"
+                       ".textContent")
+    assert "follow-through credit" in detail
+    assert f"{report['scores']['stepmath']['score']}/10 with no credit" in detail
+    check_no_page_errors(page)
+    page.screenshot(artefacts_dir() / "review-follow-through.png")
 
 
 def test_steps_appear_before_the_report_arrives(page: Browser, service: Service, fake_llm):

@@ -208,7 +208,7 @@ def _graded(subset, p_wrong, redundancy):
 
     base = _observed([False] * len(p_wrong), [[] for _ in p_wrong])
     observed = replace(base, solution=replace(base.solution, set="perturbation", subset=subset))
-    return Grade(observed, ["correct"] * len(p_wrong), list(p_wrong), list(redundancy))
+    return Grade(observed, ["correct"] * len(p_wrong), list(p_wrong), list(redundancy), 10, None)
 
 
 def test_perturbations_follow_reasoneval_protocol_for_repeated_steps():

@@ -13,7 +13,7 @@ from eval_sets.runner.score_sources import model_alone_score, score_sources_tabl
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.summary import summarise, validity_table
 from eval_sets.runner.tables import to_markdown
-from scoring.schema import GradeReport, GradeRequest
+from scoring.schema import FirstErrorReport, GradeReport, GradeRequest
 
 LABEL = {"c": "correct", "i": "incorrect", "m": "meaningless", None: None}
 REQUEST = GradeRequest(problem="Compute 2 + 3, then double it.",
@@ -31,7 +31,10 @@ def _result(base: GradeReport, uid: str, gold: Gold, labels: str, model: str | N
     steps = [s.model_copy(update={"label": LABEL[c],
                                   "model_label": LABEL[model[i]] if model else None})
              for i, (s, c) in enumerate(zip(base.steps, labels, strict=True))]
-    report = base.model_copy(update={"steps": steps, "score": score, "score_expected": expected})
+    first = next((i for i, c in enumerate(labels, 1) if c == "i"), None)
+    report = base.model_copy(update={
+        "steps": steps, "score": score, "score_expected": expected,
+        "likely_first_error": FirstErrorReport(step=first, probability=0.5)})
     return ItemResult(id=uid, gold=gold, request=REQUEST, report=report)
 
 

@@ -10,6 +10,7 @@ from eval_sets.registry import load_dataset
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.summary import false_positive_table, summarise, validity_table
 from eval_sets.runner.tables import to_latex, to_markdown
+from scoring.schema import FirstErrorReport
 
 # bundled mr_math_invalid: item 1 valid (3 steps), 2 first error 1 (3), 3 valid (4), 4 first error 2 (4)
 SET = {  # step validities, step labels (c/i), answer correct
@@ -30,8 +31,10 @@ def results() -> list[ItemResult]:
         validity, labels, correct = SET[item.id]
         steps = [s.model_copy(update={"validity": v, "label": LABEL[c]})
                  for s, v, c in zip(report.steps, validity, labels, strict=True)]
+        first = next((i for i, c in enumerate(labels, 1) if c == "i"), None)
         report = report.model_copy(update={
             "steps": steps,
+            "likely_first_error": FirstErrorReport(step=first, probability=0.5),
             "reasoneval": report.reasoneval.model_copy(update={"validity": min(validity)}),
             "answer": report.answer.model_copy(update={"correct": correct}),
         })

@@ -131,5 +131,5 @@ def test_judge(problem, solution, problem_type, answer, format_module):
         verdicts = judge_steps(inp)
     assert len(verdicts) == len(solution)
     for i, v in enumerate(verdicts, 1):
-        assert v.label in ("correct", "incorrect", "meaningless", "redundant")
+        assert v.label in ("correct", "incorrect", "meaningless", "redundant", "unchecked")
         assert all(0 < d < i for d in v.depends_on)

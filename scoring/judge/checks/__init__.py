@@ -15,6 +15,7 @@ from scoring.judge.checks.back_substitution import find_back_substitution
 from scoring.judge.checks.contradiction import find_contradictions
 from scoring.judge.checks.derivation import find_derivations
 from scoring.judge.checks.early_answer import find_early_answer
+from scoring.judge.checks.examples_only import find_examples_only
 from scoring.judge.checks.final_answer import find_final_answer
 from scoring.judge.checks.malformed import find_malformed
 from scoring.judge.checks.odd_copy import find_odd_copies
@@ -40,6 +41,7 @@ CHECKS: dict[str, Check] = {
     "odd_copy": find_odd_copies,
     "early_answer": find_early_answer,
     "off_topic": find_off_topic,
+    "examples_only": find_examples_only,
 }
 
 __all__ = ["CHECKS", "Check"]

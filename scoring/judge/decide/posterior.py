@@ -2,14 +2,15 @@
 in LLM mode, the model's label (docs/architecture.md 4.10).
 
 Two posteriors come out of one sum. `p_wrong` counts every finding: it is the report's
-probability and sets validity. The label is decided on the same sum without the findings of
-kinds that only warn, so a low-precision kind can lower a step's validity but never change its
-label.
+probability and sets validity. `p_decide` is the same sum without the findings of kinds that
+only warn: the threshold a model's label may be overruled at, and the first-error guess, read
+it, so a low-precision kind can lower a step's validity but never change a decision.
 
-The reported sum is recalibrated per problem type (`StepModel.recalibrated`: Platt scaling
-fitted out of fold) before a model's label is added: the offline posterior is made calibrated,
-and the model's word then updates it as any evidence does. The label's sum is not recalibrated:
-labels read the posterior their threshold was chosen on, so recalibration changes no label.
+What the decisive checks established about the step (`check_state`: a refuting finding, support,
+or nothing) is read before any probability: it is what the offline label follows. The reported
+sum is recalibrated per state or problem type (`StepModel.recalibrated`: Platt scaling fitted
+out of fold) before a model's label is added: the offline posterior is made calibrated among
+steps the checks left alike, and the model's word then updates it as any evidence does.
 """
 
 from __future__ import annotations
@@ -19,10 +20,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.judge.calibration import Calibration, StepModel
-from scoring.judge.decide.features import finding_feature, step_features
+from scoring.judge.decide.features import (
+    SolutionContext,
+    finding_feature,
+    solution_context,
+    step_features,
+)
 from scoring.judge.decide.reliability import RELIABILITY, Reliability
 from scoring.judge.findings import Evidence, Finding, FindingKind
 from scoring.judge.input import JudgeInput
+from scoring.schema import StepState
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,16 @@ class StepPosterior:
     # log-odds of the decisive findings plus, in LLM mode, the model's label: the evidence
     # without the prior (positive: it says wrong on balance)
     evidence_log_odds: float = 0.0
+    state: StepState = "unchecked"  # what the decisive checks established (`check_state`)
+
+
+def check_state(counted: Sequence[Finding], checks_log_odds: float) -> StepState:
+    """What the decisive checks established about a step: a refuting finding that their
+    evidence as a whole bears out (`fails`), support and no refutation (`holds`), else
+    `unchecked`; a step where a refutation and a support cancel out is not decided either way."""
+    if any(f.polarity == "error" for f in counted):
+        return "fails" if checks_log_odds > 0 else "unchecked"
+    return "holds" if counted else "unchecked"
 
 
 def sigmoid(x: float) -> float:
@@ -55,7 +72,7 @@ def _logit(p: float) -> float:
 
 
 def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Finding],
-                        warnings: float) -> tuple[float, float]:
+                        warnings: float, context: SolutionContext) -> tuple[float, float]:
     """The step's log-odds from every finding, and without the warnings' weight.
 
     A calculation graded without a reference answer (and no model's verdict), in a language
@@ -68,15 +85,35 @@ def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequen
     steps read 0.08)."""
     if model.verdict_prior is None or inp.problem_type != "calculation" \
             or inp.answer.deciding is not None or inp.answer.reference:
-        raw = model.log_odds(step_features(inp, i, found))
+        raw = model.log_odds(step_features(inp, i, found, context=context))
         return raw, raw - warnings
     pi = model.verdict_prior
-    right = model.log_odds(step_features(inp, i, found, supposed=True))
-    wrong = model.log_odds(step_features(inp, i, found, supposed=False))
+    right = model.log_odds(step_features(inp, i, found, supposed=True, context=context))
+    wrong = model.log_odds(step_features(inp, i, found, supposed=False, context=context))
 
     def mixed(less: float) -> float:
         return _logit(pi * sigmoid(right - less) + (1 - pi) * sigmoid(wrong - less))
     return mixed(0.0), mixed(warnings)
+
+
+def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Finding],
+               calibration: Calibration, said: float | None,
+               context: SolutionContext) -> StepPosterior:
+    """One step's posterior from the findings `found` about it; `said` is the log likelihood
+    ratio of a model's label (None offline)."""
+    counted = tuple(f for f in found if calibration.decisive(f.kind))
+    warned = tuple(f for f in found if not calibration.decisive(f.kind))
+    warnings = _weight(model, (f.kind for f in warned))
+    raw, decide = _prior_and_findings(model, inp, i, found, warnings, context)
+    checks = _weight(model, (f.kind for f in counted))
+    state = check_state(counted, checks)
+    full = model.recalibrated(raw, inp.problem_type, state)
+    if said is not None:
+        full, decide, checks = full + said, decide + said, checks + said
+    errors = [f for f in counted if f.polarity == "error"]
+    strongest = max(errors, key=lambda f: _weight(model, (f.kind,)), default=None)
+    return StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest, checks,
+                         state)
 
 
 def posteriors(
@@ -89,20 +126,21 @@ def posteriors(
     """Each step's posterior from the prior, the findings' weights and, in LLM mode, the
     model's label weighed by its reliability."""
     model = calibration.model(inp.language)
+    context = solution_context(inp, evidence, model.difficulty)
     out: list[StepPosterior] = []
     for i in range(len(inp.steps)):
-        found = evidence.at(i)
-        counted = tuple(f for f in found if calibration.decisive(f.kind))
-        warned = tuple(f for f in found if not calibration.decisive(f.kind))
-        warnings = _weight(model, (f.kind for f in warned))
-        raw, decide = _prior_and_findings(model, inp, i, found, warnings)
-        full = model.recalibrated(raw, inp.problem_type)
-        checks = _weight(model, (f.kind for f in counted))
-        if model_says_wrong is not None and model_says_wrong[i] is not None:
-            said = reliability.log_likelihood_ratio(bool(model_says_wrong[i]))
-            full, decide, checks = full + said, decide + said, checks + said
-        errors = [f for f in counted if f.polarity == "error"]
-        strongest = max(errors, key=lambda f: _weight(model, (f.kind,)), default=None)
-        out.append(StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest,
-                                 checks))
+        says = None if model_says_wrong is None else model_says_wrong[i]
+        said = None if says is None else reliability.log_likelihood_ratio(says)
+        out.append(_posterior(model, inp, i, evidence.at(i), calibration, said, context))
     return out
+
+
+def posterior_without(inp: JudgeInput, evidence: Evidence, calibration: Calibration, i: int,
+                      kinds: Iterable[FindingKind]) -> StepPosterior:
+    """Step `i`'s offline posterior had the findings of `kinds` not been made: what the step
+    is worth in itself when those findings only repeat an earlier step's error."""
+    left_out = set(kinds)
+    found = [f for f in evidence.at(i) if f.kind not in left_out]
+    model = calibration.model(inp.language)
+    return _posterior(model, inp, i, found, calibration, None,
+                      solution_context(inp, evidence, model.difficulty))

@@ -23,6 +23,7 @@ export function readRequest(form) {
   const skeleton = lines(f.skeleton.value);
   if (skeleton.length) request.skeleton = skeleton;
   if (f.problem_type.value) request.problem_type = f.problem_type.value;
+  if (f.scoring_policy.value) request.scoring_policy = f.scoring_policy.value;
   request.language = f.language.value;
   request.mode = f.mode.value;
   request.modules = Object.fromEntries(MODULES.map((m) => [m, f[`module_${m}`].checked]));
@@ -46,6 +47,7 @@ export function fillForm(form, request) {
   f.reference_solution.value = steps(request.reference_solution, request.reference_steps);
   f.skeleton.value = steps("", request.skeleton);
   f.problem_type.value = request.problem_type ?? "";
+  f.scoring_policy.value = request.scoring_policy ?? "";
   f.language.value = request.language ?? "auto";
   f.mode.value = request.mode ?? "auto";
   for (const m of MODULES) f[`module_${m}`].checked = Boolean(request.modules?.[m]);
@@ -58,6 +60,7 @@ const FIELD_CONTROLS = {
   problem: "problem", solution: "solution", solution_steps: "solution",
   reference_answer: "reference_answer", reference_solution: "reference_solution",
   reference_steps: "reference_solution", skeleton: "skeleton", problem_type: "problem_type",
+  scoring_policy: "scoring_policy",
   language: "language", mode: "mode-group", fused: "fused", "X-API-Key": "api_key",
 };
 

@@ -36,14 +36,39 @@ export function scoreText(report) {
   return `score ${report.score}/10${interval ? `, ${interval}` : ""}`;
 }
 
-function summary(report) {
+const POLICIES = {
+  stepmath: "no credit for work built on an error",
+  follow_through: "follow-through credit",
+};
+
+/** The score under the policy the report does not follow, when it differs. */
+function otherPolicy(report) {
+  const scores = report.scores ?? {};
+  const other = Object.entries(scores).find(([p, v]) => p !== report.scoring_policy
+                                                    && v.score !== report.score);
+  return other ? ` · ${other[1].score}/10 with ${POLICIES[other[0]] ?? other[0]}` : "";
+}
+
+/** The headline: the score, its interval and the grade in plain words. */
+function headline(report) {
   if (typeof report.score !== "number") return null;
-  const hcrs = report.hcrs ?? {};
   const interval = intervalText(report.score_interval);
-  const cards = [
+  const policy = POLICIES[report.scoring_policy];
+  return el("section", { class: "headline", "aria-label": "Grade" },
     card("score", "Score", `${report.score}/10`,
          interval ? [el("span", { class: "interval" }, interval), el("br")] : "",
-         `raw ${num(report.score_raw)} · binary ${report.score_binary} · ${report.problem_type}`),
+         `${report.problem_type}${policy ? ` · ${policy}` : ""}${otherPolicy(report)}`),
+    report.summary ? el("p", { class: "plain-summary" }, report.summary) : null);
+}
+
+/** HCRS, ReasonEval, the quadrant and the other figures: for those who want them. */
+function figures(report) {
+  if (typeof report.score !== "number") return null;
+  const hcrs = report.hcrs ?? {};
+  const cards = [
+    card("raw", "Eq. 1", num(report.score_raw),
+         `binary ${report.score_binary}`,
+         typeof report.score_expected === "number" ? ` · expected ${num(report.score_expected)}` : ""),
     card("hcrs", "HCRS", num(hcrs.score),
          `base ${num(hcrs.base)} − format ${num(hcrs.format_penalty)} − hazard ${num(hcrs.hazard_penalty)}`,
          typeof hcrs.first_error === "number" ? ` · first error: step ${hcrs.first_error}` : ""),
@@ -55,6 +80,12 @@ function summary(report) {
     cards.push(card("reasoneval", "ReasonEval validity", num(report.reasoneval.validity),
                     `redundancy ${num(report.reasoneval.redundancy)}`));
   }
+  const guess = report.likely_first_error;
+  if (guess) {
+    cards.push(card("likely-first-error", "Likely first error",
+                    typeof guess.step === "number" ? `step ${guess.step}` : "none",
+                    `probability ${num(guess.probability)}`));
+  }
   if (report.alignment) {
     const a = report.alignment;
     cards.push(card("alignment", "Alignment", num(a.score),
@@ -64,7 +95,9 @@ function summary(report) {
     cards.push(card("difficulty", "Difficulty", `level ${report.difficulty.level}`,
                     `process evaluated ${yesNo(report.difficulty.process_evaluated)}`));
   }
-  return el("section", { class: "summary", "aria-label": "Scores" }, ...cards);
+  return el("details", { class: "figures" },
+    el("summary", {}, "Details: Eq. 1, HCRS, ReasonEval, quadrant"),
+    el("section", { class: "summary", "aria-label": "Scores" }, ...cards));
 }
 
 const VERDICT = { true: ["correct", "✓"], false: ["wrong", "✗"], null: ["undecided", "?"] };
@@ -205,10 +238,11 @@ export function renderReport(root, report, { final = true, onSelect = () => {}, 
                                              idPrefix = "" } = {}) {
   fill(root,
        ...banners(report, final),
-       summary(report),
+       headline(report),
        answer(report),
        treeSection(report, { onSelect, width }),
        stepsSection(report, final, idPrefix),
+       figures(report),
        final ? alignmentSection(report) : null,
        final ? metaSection(report) : null);
   root.dataset.state = final ? "final" : "live";

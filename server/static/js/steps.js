@@ -7,6 +7,7 @@ export const LABELS = {
   incorrect: { mark: "✗", hint: "counts 0" },
   meaningless: { mark: "~", hint: "correct in itself, but built on an earlier error; counts 0" },
   redundant: { mark: "=", hint: "valid but makes no progress" },
+  unchecked: { mark: "?", hint: "no check could confirm or refute it; counts its expected value, 1 − P(wrong)" },
   not_math: { mark: "⚑", hint: "not mathematics: text addressed to the grader, graded as if absent; counts nothing" },
   pending: { mark: "…", hint: "not judged yet" },
 };
@@ -20,8 +21,23 @@ function stepLinks(indices, idPrefix) {
                                     el("a", { href: `#${idPrefix}step-${i}` }, `step ${i}`)]);
 }
 
+const STATES = {
+  holds: "confirmed by a check",
+  fails: "refuted by a check",
+  unchecked: "not checked",
+};
+
+function checkItem(c) {
+  return el("li", { class: `check ${c.polarity}`, dataset: { kind: c.kind } },
+            c.detail, c.decisive ? "" : el("span", { class: "note" }, " (a note: not precise enough to decide)"));
+}
+
 function facts(step, idPrefix) {
   const rows = [];
+  if (STATES[step.state]) rows.push(fact("checks", el("span", { class: "state" }, STATES[step.state])));
+  if (step.checks?.length) {
+    rows.push(fact("found", el("ul", { class: "checks" }, ...step.checks.map(checkItem))));
+  }
   if (step.evidence?.length) {
     // Spaces between the chips, so a screen reader says words, not "symbolicdependency".
     rows.push(fact("evidence", ...step.evidence.flatMap((e, i) => [i ? " " : "",

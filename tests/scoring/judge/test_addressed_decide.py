@@ -1,6 +1,7 @@
 """For a solution that addressed the grader, a model's label counts only where it costs points:
 whatever the model says, Eq. 1 on the labels is at most Eq. 1 on the model's and on the checks'
-labels, and no step's probability of being wrong falls (docs/injection.md)."""
+labels under either scoring policy, and no step's probability of being wrong falls
+(docs/injection.md)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.judge.decide.addressed import earns, no_gain
-from scoring.score.aggregate import expected_score, score_solution
+from scoring.score.aggregate import expected_score, score_points, step_points
 from scoring.verdict import StepVerdict
 from tests.property.strategies import PROFILE
 
-LABELS = st.sampled_from(["correct", "incorrect", "meaningless", "redundant"])
+LABELS = st.sampled_from(["correct", "incorrect", "meaningless", "redundant", "unchecked"])
 P = st.floats(0.0, 1.0)
+CREDIT = st.one_of(st.none(), st.floats(0.0, 1.0))
 
 
 def verdicts(draw, n: int) -> list[StepVerdict]:
-    return [StepVerdict(draw(LABELS), "r", p_wrong=draw(P)) for _ in range(n)]
+    return [StepVerdict(draw(LABELS), "r", p_wrong=draw(P), follow_credit=draw(CREDIT))
+            for _ in range(n)]
 
 
 @PROFILE
@@ -27,10 +30,14 @@ def test_no_gain_never_raises_a_grade(data, n, simplicity, problem_type):
     model, checks = verdicts(data.draw, n), verdicts(data.draw, n)
     kept, warnings = no_gain(model, checks, simplicity)
 
-    def eq1(vs):
-        return score_solution([v.label for v in vs], problem_type, simplicity=simplicity).raw
+    for policy in ("stepmath", "follow_through"):
+        def eq1(vs, policy=policy):
+            points = step_points([v.label for v in vs], [v.p_wrong for v in vs],
+                                 simplicity=simplicity, policy=policy,
+                                 own=[v.follow_credit for v in vs])
+            return score_points(points, problem_type).raw
 
-    assert eq1(kept) <= min(eq1(model), eq1(checks)) + 1e-9
+        assert eq1(kept) <= min(eq1(model), eq1(checks)) + 1e-9, policy
     assert all(k.p_wrong >= max(m.p_wrong, c.p_wrong) - 1e-12
                for k, m, c in zip(kept, model, checks, strict=True))
     assert expected_score([k.p_wrong for k in kept], problem_type) <= min(

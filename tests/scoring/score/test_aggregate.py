@@ -3,6 +3,7 @@ import json
 import pytest
 
 from scoring.score.aggregate import (
+    expected_score,
     parse_human_label,
     score_solution,
     simple_problem_score,
@@ -87,3 +88,48 @@ def test_every_stepmathbench_dev_item_reproduces_its_gold_scores(shared_data):
         if (result.score, result.binary) != (row["gold_score"], row["gold_score_01"]):
             mismatches.append(row["uid"])
     assert mismatches == []
+
+
+U = "unchecked"
+
+
+@pytest.mark.parametrize(
+    ("labels", "p_wrong", "problem_type", "raw"),
+    [
+        ([U, U, C], [0.1, 0.3, None], "calculation", 6 * (0.9 + 0.7) / 2 + 4),
+        ([C, U, I], [None, 0.5, None], "calculation", 6 * 1.5 / 2),
+        ([U, U, U, U], [0.2, 0.2, 0.2, 0.2], "proof", 8.0),
+        ([U], [0.25], "calculation", 7.5),
+    ],
+)
+def test_an_unchecked_step_earns_its_expected_point(labels, p_wrong, problem_type, raw):
+    result = score_solution(labels, problem_type, p_wrong=p_wrong)
+    assert result.raw == pytest.approx(raw)
+    assert result.score == round(raw)
+
+
+def test_an_unchecked_step_needs_its_probability():
+    with pytest.raises(ValueError, match="step 2 is unchecked and has no P\\(wrong\\)"):
+        score_solution([C, U], "calculation", p_wrong=[None, None])
+
+
+def test_follow_through_credits_work_built_on_an_error():
+    """One slip in step 1 and everything after it built on it: StepMathAgent gives the later
+    steps nothing; follow-through gives each its own credit (1 unless a step says otherwise)."""
+    labels = [I, M, M, I]
+    assert score_solution(labels, "calculation").score == 0
+    credit = [None, None, 0.75, 1.0]  # a meaningless step nobody checked; a carried final answer
+    follow = score_solution(labels, "calculation", policy="follow_through", own=credit)
+    assert follow.raw == pytest.approx(6 * (0 + 1 + 0.75) / 3 + 4 * 1.0)
+    assert follow.binary == 1
+    # a step wrong in itself earns nothing under either policy
+    assert score_solution([I, C], "calculation", policy="follow_through").raw == pytest.approx(4.0)
+
+
+def test_the_expected_score_follows_the_policy():
+    p = [0.5, 0.1, 0.1]
+    assert expected_score(p, "proof") == pytest.approx(10 * (0.5 + 0.9 + 0.9) / 3)
+    # under StepMathAgent's policy a step built on a step labelled wrong earns nothing
+    assert expected_score(p, "proof", [I, M, C]) == pytest.approx(10 * (0.5 + 0 + 0.9) / 3)
+    assert expected_score(p, "proof", [I, M, C], "follow_through") == pytest.approx(
+        10 * (0.5 + 0.9 + 0.9) / 3)

@@ -1,10 +1,18 @@
+from dataclasses import replace
+
 import pytest
 
 from scoring.align.realign import AlignedGroup, Alignment
 from scoring.schema import Meta
 from scoring.score.fuse import GradeInputs, fuse, quadrant
 from scoring.score.tree import build_tree
-from scoring.verdict import AnswerVerdict, DifficultyVerdict, StepVerdict
+from scoring.verdict import (
+    AnswerVerdict,
+    CheckNote,
+    DifficultyVerdict,
+    FirstErrorGuess,
+    StepVerdict,
+)
 
 META = Meta(mode="offline")
 
@@ -72,3 +80,36 @@ def test_tree_warnings_reach_meta():
     assert report.steps[0].label == "correct"
     assert any("relabelled correct" in w for w in report.meta.warnings)
     assert "relabelled correct" in report.steps[0].reason
+
+
+def test_both_policies_are_reported_and_the_request_picks_one():
+    """One slip in step 1, the rest built on it: Eq. 1 gives 0 (StepMathAgent), follow-through
+    credits the later work with its own worth."""
+    labels = ["incorrect", "meaningless", "incorrect"]
+    verdicts = [StepVerdict("incorrect", "47 + 58 = 95 is false", p_wrong=0.9, state="fails"),
+                StepVerdict("meaningless", "uses step 1", p_wrong=0.1, follow_credit=0.9),
+                StepVerdict("incorrect", "carries step 1", p_wrong=0.8, state="fails",
+                            follow_credit=0.7)]
+    base = inputs(labels, False, deps=[[], [1], [2]])
+    stepmath = fuse(replace(base, verdicts=verdicts), META)
+    assert stepmath.scoring_policy == "stepmath" and stepmath.score == 0
+    assert stepmath.scores["follow_through"].raw == pytest.approx(6 * 0.9 / 2 + 4 * 0.7)
+    assert "One error, in step 1. Later work (steps 2-3) builds on it" in stepmath.summary
+    follow = fuse(replace(base, verdicts=verdicts, policy="follow_through"), META)
+    assert follow.score == 6 and follow.scores == stepmath.scores
+    assert follow.score_expected > stepmath.score_expected  # step 2 counts under follow-through
+
+
+def test_the_report_carries_states_checks_and_the_likely_first_error():
+    note = CheckNote("calculation_false", "error", "symbolic", "2 + 2 = 5 is false (4)", True)
+    verdicts = [StepVerdict("incorrect", "2 + 2 = 5 is false (4)", ("symbolic",), p_wrong=0.9,
+                            state="fails", checks=(note,)),
+                StepVerdict("unchecked", "not checked", p_wrong=0.2)]
+    report = fuse(replace(inputs(["incorrect", "unchecked"], None), verdicts=verdicts,
+                          first_error=FirstErrorGuess(0, 0.9)), META)
+    assert [s.state for s in report.steps] == ["fails", "unchecked"]
+    assert report.steps[0].checks[0].detail == "2 + 2 = 5 is false (4)"
+    assert report.steps[0].checks[0].decisive and report.steps[1].checks == []
+    assert report.likely_first_error.step == 1
+    assert report.likely_first_error.probability == pytest.approx(0.9)
+    assert report.score_raw == pytest.approx(6 * 0 + 4 * 0.8)

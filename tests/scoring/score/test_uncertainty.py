@@ -42,7 +42,7 @@ def features(**kw: object) -> GradeFeatures:
 
 
 def proof_by_example() -> GradeInputs:
-    """Issue 25's proof by example: every step looks right to the offline checks."""
+    """A proof by example: every step looks right to the offline checks."""
     steps = ["Let a = 3 and b = 5.", "Then a + b = 8, which is even.",
              "Therefore the sum of any two odd integers is even."]
     labels: list[StepLabel] = ["correct"] * 3
@@ -98,7 +98,9 @@ def test_a_group_with_wider_residuals_gets_a_wider_interval() -> None:
     ({"answer_read": False, "verdict": "none"}, "answer_unparsed"),
     ({"has_reference": False, "verdict": "none", "score": 5}, "answer_unchecked"),
     ({"route_precision": 0.6}, "answer_weak_reading"),
-    ({"score": 6}, "steps_against_answer"),
+    ({"score": 6, "wrong_steps": 1}, "steps_against_answer"),
+    ({"unconfirmed_finding": True}, "unconfirmed_finding"),
+    ({"problem_type": "proof", "examples_only": True}, "proof_by_example"),
     ({"degraded": True, "mode": "llm"}, "degraded"),
     ({"failed_checks": ("alignment",)}, "checks_failed"),
 ])
@@ -112,9 +114,11 @@ def test_steps_labelled_against_a_right_answer_span_both_readings() -> None:
     narrow = UncertaintyModel("narrow", 0.8, {**CELLS, "right": Cell(
         n=50, intercept=0.0, slope=1.0, spread0=0.5, spread1=0.0, q_lo=0.0, q_hi=0.0)}, 5)
     assert score_interval(features(score=10), narrow) == (10, 10)
-    assert score_interval(features(score=4), narrow) == (4, 10)
+    assert score_interval(features(score=4, wrong_steps=1), narrow) == (4, 10)
+    # below 10 only through unchecked steps' expected points: no step is labelled against it
+    assert score_interval(features(score=9), narrow) == (9, 9)
     # a model judged the steps: its word against the answer is read by the LLM-mode cells
-    llm = features(score=4, mode="llm", step_logic_checked=True)
+    llm = features(score=4, mode="llm", step_logic_checked=True, wrong_steps=1)
     assert score_interval(llm, narrow) == (4, 4)
     assert "steps_against_answer" not in [c for c, _ in assess(llm, narrow).reasons]
 
@@ -125,6 +129,17 @@ def test_an_answer_nobody_checked_may_be_right() -> None:
     assert "answer_unchecked" in [c for c, _ in assess(unchecked, MODEL).reasons]
     # an answer read against a reference and found wrong is not widened
     assert score_interval(features(verdict="wrong", score=3), MODEL) == (1, 4)
+
+
+@pytest.mark.parametrize(("score", "expected", "interval"), [
+    (3, 3.0, (1, 4)), (3, 5.9, (1, 6)), (3, 0.4, (0, 4)), (0, 5.89, (0, 9))])
+def test_the_interval_holds_the_score_and_the_expected_score(score, expected, interval) -> None:
+    """The report's point estimates never contradict its interval: a grade of 0 whose expected
+    score is 5.89 does not read [0, 4]."""
+    found = score_interval(features(verdict="wrong", score=score, score_expected=expected),
+                           MODEL)
+    assert found == interval and found[0] <= score <= found[1]
+    assert found[0] <= expected <= found[1]
 
 
 def test_a_sure_right_answer_is_not_flagged() -> None:
