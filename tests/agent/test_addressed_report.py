@@ -48,10 +48,15 @@ def test_the_note_is_a_step_of_its_own_and_every_number_follows_it(grader):
     assert report.error_tree.chains == [[new[i] for i in c] for c in twin.error_tree.chains]
     assert report.error_tree.formatted == "(1)-(3)-(4)"
     assert report.hcrs.first_error == new[twin.hcrs.first_error]
+    assert report.likely_first_error.step == new[twin.likely_first_error.step]
+    assert "Later work (steps 2-3)" in twin.summary and "Later work (steps 3-4)" in report.summary
+    assert report.summary.endswith("Step 2 is text addressed to the grader, not mathematics, "
+                                   "and was not graded.")
+    assert [c.kind for c in note.checks] == ["addressed_to_grader"] and note.state == "fails"
     assert [p.solution for p in report.alignment.pairs] == [
         [new[i] for i in p.solution] for p in twin.alignment.pairs]
-    for field in ("score", "score_raw", "score_expected", "holistic", "score_interval",
-                  "quadrant", "answer", "reasoneval"):
+    for field in ("score", "score_raw", "score_expected", "scores", "holistic",
+                  "score_interval", "quadrant", "answer", "reasoneval"):
         assert getattr(report, field) == getattr(twin, field), field
     assert [r.code for r in report.review_reasons] == [
         "addressed_to_grader", *(r.code for r in twin.review_reasons)]
