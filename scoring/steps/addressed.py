@@ -73,8 +73,12 @@ def _units(text: str, a: int, b: int) -> list[tuple[int, int]]:
     s_start = max([e for e in ends if e <= a], default=line_start)
     s_end = min([e for e in ends if e >= b], default=line_end)
     units.append((s_start, s_end))
-    # a line goes with its line break: the one after it, or, at the end, the one before it
-    units.append((line_start, line_end + 1) if line_end < len(text)
+    # a line goes with its line break: the one after it, or, at the end, the one before it;
+    # between two blank lines, with one of them (the paragraphs around it stay apart, once)
+    end = line_end + 1
+    if text[line_start - 2:line_start] == "\n\n" and text[end:end + 1] == "\n":
+        end += 1
+    units.append((line_start, end) if line_end < len(text)
                  else (max(0, line_start - 1), line_end))
     return units
 
@@ -108,22 +112,23 @@ def _groups(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int]
     return sorted(found, key=lambda span: span[1] - span[0])
 
 
+# Where a cut was made, what it leaves dangling is tidied, and nothing else: `_CUT` marks the
+# place while the patterns run.
+_CUT, _LINES_CUT = "\x00", "\x01"
 _TIDY = (
-    (re.compile(r"(?<!\$)\$([^$\n]*?)\s+\$"), r"$\1$"),
-    (re.compile(r"\\[A-Za-z]+\s*\{\s*\}|\(\s*\)|\[\s*\]|（\s*）|【\s*】|<!--\s*-->|\*\*\s*\*\*"), ""),
-    (re.compile(r"\s*[,;:，；：]\s*(?=[.!?。！？]|$)"), ""),
-    (re.compile(r"([.!?。！？])(?:\s*[.!?。！？,，;；])+"), r"\1"),
-    (re.compile(r"[ \t]+([,.;:!?，。；：！？])"), r"\1"),
-    (re.compile(r"[ \t]{2,}"), " "),
+    (re.compile(r"[ \t]+\x00[ \t]+"), " \x00"),  # the spaces on both sides: one is kept
+    (re.compile(r"[ \t]+(\x00+)(?=[\s.,;:!?。！？，；：)\]}$]|$)"), r"\1"),  # none before punctuation
+    (re.compile(r"[,;:，；：](\x00+)(?=[ \t]*(?:[.!?。！？\n]|$))"), r"\1"),  # a separator left dangling
+    (re.compile(r"([.!?。！？])[ \t]*(\x00+)[ \t]*[.!?。！？]"), r"\1\2"),  # a sentence end twice
 )
 
 
-def _tidy(line: str) -> str:
-    """A line a cut went through: empty brackets and comments gone, no stray separators or
-    doubled punctuation, single spaces."""
+def _tidy(text: str) -> str:
+    """The graded text, marked where cuts were made: what a cut left dangling there (spaces,
+    a separator before a sentence's end, a second sentence end) goes; then the marks."""
     for pattern, replacement in _TIDY:
-        line = pattern.sub(replacement, line)
-    return line.strip(" \t")
+        text = pattern.sub(replacement, text)
+    return text.replace(_CUT, "").replace(_LINES_CUT, "")
 
 
 def strip_text(text: str, spans: Sequence[Addressed] | None = None) -> Stripped:
@@ -144,20 +149,21 @@ def strip_text(text: str, spans: Sequence[Addressed] | None = None) -> Stripped:
 
 
 def _graded(text: str, cut: bytearray) -> str:
-    """The text without what was cut, each line a cut went through tidied."""
-    lines = []
-    for line in _lines(text):
-        kept = "".join(c for c, gone in zip(text[line], cut[line], strict=True) if not gone)
-        if any(cut[line]):
-            body = kept.removesuffix("\n")
-            kept = _tidy(body) + kept[len(body):]
-        lines.append(kept)
-    return "".join(lines)
-
-
-def _lines(text: str) -> list[slice]:
-    starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
-    return [slice(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if b > a]
+    """The text without what was cut, tidied where a cut was made within a line (a cut that
+    took whole lines leaves the lines around it as written)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if not cut[i]:
+            out.append(text[i])
+            i += 1
+            continue
+        j = i
+        while j < len(text) and cut[j]:
+            j += 1
+        out.append(_LINES_CUT if "\n" in text[i:j] else _CUT)
+        i = j
+    return _tidy("".join(out))
 
 
 def _pieces(text: str, cut: bytearray, spans: Sequence[Addressed]) -> tuple[AddressedPiece, ...]:

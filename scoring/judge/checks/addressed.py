@@ -26,6 +26,7 @@ The phrases themselves are in `scoring.judge.checks.grader_phrases`.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -49,6 +50,7 @@ _MESSAGE: frozenset[Cue] = frozenset({"address", "instruction"})
 _SENTENCE_ENDS = frozenset({"\n", ".", "!", "?", "。", "！", "？", "；"})
 _MATH = re.compile(r"[0-9=+×÷^<>≤≥√\\$]")
 _JSON_REACH = 4000  # how far back a verdict's opening brace is looked for
+_DECODER = json.JSONDecoder()
 _OPEN = {"(": ")", "[": "]", "{": "}", "（": "）", "【": "】", "<!--": "-->", "\\(": "\\)",
          "\\[": "\\]"}
 
@@ -98,11 +100,14 @@ def _matches(text: str) -> list[_Match]:
     folded = fold(text)  # the same text, each character traced to where it stands
     for cue, pattern in hits:
         for m in pattern.finditer(folded.text):
-            start, end = folded.span(m.start(), m.end())
-            while start < end and text[start].isspace():
-                start += 1
-            if start < end:
-                found.append(_Match(start, end, cue))
+            # white space around a match may stand for markup (`\]`, `**`): not part of it
+            a, b = m.start(), m.end()
+            while a < b and folded.text[a].isspace():
+                a += 1
+            while b > a and folded.text[b - 1].isspace():
+                b -= 1
+            if a < b:
+                found.append(_Match(*folded.span(a, b), cue))
     return found
 
 
@@ -191,25 +196,16 @@ def addressed_spans(text: str) -> list[Addressed]:
 
 
 def _json_object(text: str, at: int) -> tuple[int, int] | None:
-    """The outermost `{...}` around `at` (a verdict written in JSON), by brace counting over
-    the text before it; None when `at` is inside no braces."""
-    depth, outer = 0, None
-    for i in range(at - 1, max(-1, at - _JSON_REACH), -1):
-        if text[i] == "}":
-            depth += 1
-        elif text[i] == "{":
-            if depth:
-                depth -= 1
-            else:
-                outer = i
-    if outer is None:
-        return None
-    depth = 0
-    for j in range(outer, len(text)):
-        if text[j] == "{":
-            depth += 1
-        elif text[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return outer, j + 1
-    return None
+    """The outermost JSON object that holds `at` (a verdict written in the grader's JSON),
+    looked for among the braces before it; None when none does."""
+    found = None
+    start = text.rfind("{", max(0, at - _JSON_REACH), at)
+    while start >= 0:
+        try:
+            _, end = _DECODER.raw_decode(text, start)
+        except ValueError:
+            end = -1
+        if end > at:
+            found = (start, end)
+        start = text.rfind("{", max(0, at - _JSON_REACH), start)
+    return found

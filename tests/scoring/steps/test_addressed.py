@@ -3,8 +3,11 @@ written and no empty step behind; each piece is kept with where it stood."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from eval_sets.redteam import load_redteam
 from scoring.steps.addressed import has_content, strip_steps, strip_text
 
 
@@ -56,3 +59,34 @@ def test_given_steps_lose_a_step_that_was_only_a_note():
 ])
 def test_what_counts_as_content(text, content):
     assert has_content(text) is content
+
+
+def _dev_solutions(shared_data):
+    """Every 10th development solution (StepMathBench's outputs, ProcessBench's steps), read in
+    place (nothing of it is copied into the project)."""
+    for name, field in (("stepmathbench_dev.jsonl", "model_output"),
+                        ("processbench_dev.jsonl", "steps")):
+        path = shared_data / name
+        if not path.is_file():
+            pytest.skip(f"{path} not found")
+        for line in path.read_text(encoding="utf-8").splitlines()[::10]:
+            yield json.loads(line)[field]
+
+
+def test_an_attempt_written_into_a_dev_solution_is_cut_back_to_it(shared_data):
+    """Each red-team attempt in turn, on a line of its own at the end, at the start and between
+    two steps of a development solution: the graded text is the solution as it was, to the
+    character; given as steps, the steps are."""
+    words = [a.written for a in load_redteam()[1]]
+    tried = 0
+    for i, solution in enumerate(_dev_solutions(shared_data)):
+        word = words[i % len(words)]
+        if isinstance(solution, list):
+            assert strip_steps([*solution[:1], word, *solution[1:]])[0] == solution
+            solution = "\n\n".join(solution)
+        sep = "\n\n" if "\n\n" in solution else "\n"
+        for written in (f"{solution}\n{word}", f"{word}\n{solution}",
+                        solution.replace(sep, f"{sep}{word}{sep}", 1)):
+            assert strip_text(written).text == solution, (word, written[:200])
+            tried += 1
+    assert tried > 300
