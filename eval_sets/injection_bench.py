@@ -92,7 +92,7 @@ def run_redteam(plain: dict[str, PlainSolution], attempts: Sequence[Attempt],
 
 def table(outcomes: Sequence[Outcome], title: str, halves: Sequence[str] = HALVES) -> str:
     """Per group (half): solutions, grades risen, mean rise (over all), flagged."""
-    lines = [title, (f"{'half':<6} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} "
+    lines = [title, (f"{'group':<8} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} "
                     f"{'flagged':>8}")]
     for half in halves:
         mine = [o for o in outcomes if o.half == half]
