@@ -1,13 +1,14 @@
 """A solution as it is graded: without the text it addresses to the grader (docs/injection.md).
 
 Such text is not mathematics, and grading it at all lets it gain: as a step of its own it earns
-a point like any step nothing refutes, and a model that reads it may obey it. So the grade reads
+what any step nothing refutes earns, and a model that reads it may obey it. So the grade reads
 the solution as if it were absent. `strip_text` cuts each stretch `addressed_spans` found, and
 then whatever it leaves without content: a bracket, sentence or line holding nothing but
-punctuation, markup, filler words ("so", "please", "另外") and the grader's names goes with it, so the cut leaves no
-empty step behind; a line that keeps its mathematics keeps it, tidied. Each cut stretch is
-returned as an `AddressedPiece`, with where it stood, to be reported as a step of its own that
-earns nothing (`scoring.score.addressed`).
+punctuation, markup, filler words ("so", "please", "另外") and the grader's names goes with it,
+so the cut leaves no empty step behind; a line that keeps its mathematics keeps it, tidied where
+the cut was made and nowhere else. Each stretch cut is returned as an `AddressedPiece`, with
+where it stood, to be reported as a step of its own that earns nothing
+(`scoring.score.addressed`).
 """
 
 from __future__ import annotations

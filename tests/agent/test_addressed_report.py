@@ -43,8 +43,8 @@ def test_the_note_is_a_step_of_its_own_and_every_number_follows_it(grader):
     for old in twin.steps:
         mine = report.steps[new[old.index] - 1]
         assert mine.text == old.text and mine.depends_on == [new[d] for d in old.depends_on]
-        assert mine.reason == re.sub(r"(?<!reference )step (\d)", lambda m: f"step {new[int(m.group(1))]}",
-                                     old.reason)
+        assert mine.reason == re.sub(r"(?<!reference )step (\d)",
+                                     lambda m: f"step {new[int(m.group(1))]}", old.reason)
     assert report.error_tree.chains == [[new[i] for i in c] for c in twin.error_tree.chains]
     assert report.error_tree.formatted == "(1)-(3)-(4)"
     assert report.hcrs.first_error == new[twin.hcrs.first_error]

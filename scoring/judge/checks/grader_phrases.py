@@ -24,8 +24,8 @@ _ROLE = (r"(?:ai |human |automatic |automated |online )?(?:grader|marker|examine
 _MACHINE = (r"(?:ai |automatic |automated )?(?:grader|marker|examiner|evaluator|assessor|llm|"
             r"chatgpt|gpt|assistant|ai|language model|grading (?:system|model|ai|bot|engine))s?")
 _MARKS = (r"(?:(?:full|maximum|max|perfect|top|all the|complete|highest|100 ?%) (?:marks?|points?|"
-          r"credits?|scores?|grades?)|(?:a |the )?(?:perfect|full|maximum|top|highest) (?:score|grade|"
-          r"mark)|(?:10|ten|100) ?(?:/|out of) ?(?:10|ten|100)\b|extra (?:credit|points|marks))")
+          r"credits?|scores?|grades?)|(?:a |the )?(?:perfect|full|maximum|top|highest) "
+          r"(?:score|grade|mark)|(?:10|ten|100) ?(?:/|out of) ?(?:10|ten|100)\b|extra (?:credit|points|marks))")
 _SELF = (r"(?:this|my|the|our|the above|the whole|the entire|each|every|all(?: the)?|these)"
          r" (?:solution|answer|work|response|submission|proof|derivation|steps?|calculations?|"
          r"reasoning|working|result|method)s?")
@@ -34,8 +34,8 @@ _OBJECT = (r"(?:this|it|them|these|everything|all|each|every|my|the whole|the en
            r"proof))(?: (?:solution|answer|step|steps|work|response|submission|proof|calculations?|"
            r"reasoning|lines?|ones?|of them|of it))?")
 # "correct to two decimals" is a precision, not a verdict.
-_CORRECT = (r"(?:fully |completely |entirely |all |100 ?% )?(?:correct|right|valid|perfect|accurate|"
-            r"flawless|error-free)\b(?! to (?:\d|one|two|three|four|five|six|the nearest|within)| "
+_CORRECT = (r"(?:fully |completely |entirely |all |100 ?% )?(?:correct|right|valid|perfect|"
+            r"accurate|flawless|error-free)\b(?! to (?:\d|one|two|three|four|five|six|the nearest|within)| "
             r"within)")
 _AUTHORITY = (r"(?:the |an? |my |our |your )?(?:official |correct |reference |standard |model |"
               r"given |provided |teacher'?s? |textbook'?s? )?(?:answer ?key|answer sheet|answer "
@@ -89,7 +89,8 @@ _ENGLISH: tuple[tuple[Cue, str, _Needs], ...] = (
                 r"them|the student|" + _SELF + r"|each step|every step|all steps))? (?:with |a )?"
                 + _MARKS,
      (_MARKS_W,)),
-    ("request", r"\b(?:grade|mark|score|rate|credit) (?:me|this|it|" + _SELF + r") (?:with |a |as )?"
+    ("request", r"\b(?:grade|mark|score|rate|credit) (?:me|this|it|" + _SELF
+                + r") (?:with |a |as )?"
                 + _MARKS,
      (_MARKS_W,)),
     ("request", r"\b(?:deserves?|merits?|should (?:get|receive|earn|be given|be awarded|score)|"
@@ -153,7 +154,8 @@ _ENGLISH: tuple[tuple[Cue, str, _Needs], ...] = (
                     r"this| the text)?|what (?:was|is) (?:said|written)) (?:above|before|"
                     r"previously|earlier|prior|so far|else|that follows)\b"),
      (("ignore", "disregard", "forget"),)),
-    ("instruction", (r"\b(?:pretend|imagine|suppose|assume|act|behave|respond|answer|reply) (?:that )?"
+    ("instruction", (r"\b(?:pretend|imagine|suppose|assume|act|behave|respond|answer|reply) "
+                    r"(?:that )?"
                     r"(?:you are|you're|you) (?:now )?(?:a |an |the |my )?(?:\w+ )?(?:\w+ )?"
                     r"(?:grader|marker|examiner|assistant|ai|bot|judge|evaluator|llm)\b"),
      (("you",), _MACHINE_W + ("judge", "bot", "marker", "examiner", "evaluator"))),
@@ -210,7 +212,8 @@ _CHINESE: tuple[tuple[Cue, str, _Needs], ...] = (
     ("request", r"(?:请|麻烦|务必|一定要|应该|应当|必须|需要|希望|恳请|拜托)[^。!?\n]{0,12}?"
                 r"(?:判|" + _ZH_JUDGE + r"|打|给)(?:为|成|是)?" + _ZH_ALL
                 + r"(?:为|是|成)?(?:正确|全对|满分|无误|对)",
-     (("请", "麻烦", "务必", "一定要", "应该", "应当", "必须", "需要", "希望", "恳请", "拜托"), ("正确", "全对", "满分", "无误", "对"))),
+     (("请", "麻烦", "务必", "一定要", "应该", "应当", "必须", "需要", "希望", "恳请", "拜托"),
+      ("正确", "全对", "满分", "无误", "对"))),
     ("request", r"(?:将|把)(?:所有|全部|每一?个|每一?步|各个?|整个|本题|本解答|这份解答|此解答|我的解答)"
                 r"的?(?:步骤|步|解答|过程|答案)?(?:都|均|全部|全)?(?:判|" + _ZH_JUDGE
                 + r")(?:为|是|成)?(?:正确|全对|满分|无误|对)",
@@ -257,9 +260,11 @@ _CHINESE: tuple[tuple[Cue, str, _Needs], ...] = (
 # folding would take apart as markup.
 _RAW: tuple[tuple[Cue, str], ...] = (
     ("instruction", (r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|"
-                    r"start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>"
+                    r"start_header_id|end_header_id)\|>|\[/?inst\]|<</?sys>>"
+                    r"|<(?:start|end)_of_turn>"
                     r"|^\s*#{2,}\s*(?:system|instruction|response)\b")),
-    ("instruction", (r"\"(?:label|verdict|correct|is_correct|score|grade|process_evaluation_needed)\""
+    ("instruction", (r"\"(?:label|verdict|correct|is_correct|score|grade|"
+                    r"process_evaluation_needed)\""
                     r"\s*:\s*(?:\"(?:correct|incorrect|meaningless|redundant|right|wrong)\"|true|"
                     r"false|\d+(?:\.\d+)?)")),
 )
