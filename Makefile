@@ -1,7 +1,12 @@
-# stepgrade: `make serve` and `make test` create .venv when missing and install first.
+# stepgrade: `make serve` and `make test` create .venv when missing and install first, each what
+# it needs: `make serve` the service alone; the benchmarks add the `bench` extra (and `ray` for
+# bench-ray); the tests, lint and CI targets every extra (`dev,bench,ray`), as `make install` does.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+SERVE_STAMP := $(VENV)/.installed-serve
+BENCH_STAMP := $(VENV)/.installed-bench
+RAY_STAMP := $(VENV)/.installed-ray
 STAMP := $(VENV)/.installed
 DATA ?= ../shared/data
 export HF_HUB_OFFLINE := 1
@@ -11,16 +16,27 @@ export TRANSFORMERS_OFFLINE := 1
 
 install: $(STAMP)
 
-# torch first: the local CPU wheel, not the registry's multi-GB CUDA build. Rebuilt whenever
-# pyproject.toml changes: the editable install's metadata carries the `stepgrade.commands`
-# entry points (`stepgrade bench`), which only a reinstall refreshes.
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,bench]'
-	touch $(STAMP)
+# scripts/install.sh: torch first (the local CPU wheel, not the registry's multi-GB CUDA build),
+# then the package, one line per stage and pip's own progress. Rebuilt whenever pyproject.toml
+# changes: the editable install's metadata carries the `stepgrade.commands` entry points
+# (`stepgrade bench`), which only a reinstall refreshes. A wider install covers the narrower ones.
+$(SERVE_STAMP): pyproject.toml
+	PYTHON=$(PYTHON) scripts/install.sh $(VENV)
+	touch $(SERVE_STAMP)
 
-serve: $(STAMP)
+$(BENCH_STAMP): pyproject.toml
+	PYTHON=$(PYTHON) scripts/install.sh $(VENV) bench
+	touch $(BENCH_STAMP) $(SERVE_STAMP)
+
+$(RAY_STAMP): pyproject.toml
+	PYTHON=$(PYTHON) scripts/install.sh $(VENV) bench,ray
+	touch $(RAY_STAMP) $(BENCH_STAMP) $(SERVE_STAMP)
+
+$(STAMP): pyproject.toml
+	PYTHON=$(PYTHON) scripts/install.sh $(VENV) dev,bench,ray
+	touch $(STAMP) $(RAY_STAMP) $(BENCH_STAMP) $(SERVE_STAMP)
+
+serve: $(SERVE_STAMP)
 	$(BIN)/stepgrade serve
 
 # -rs prints why anything was skipped; without Chromium that is the review page's browser tests.
@@ -61,7 +77,7 @@ snapshots: $(STAMP)
 # the summary's risk-against-coverage tables (review flags, interval coverage and width, step ECE)
 # and $(BENCH_OUT)/review/risk_coverage.png.
 SERVICE_BENCH ?=
-bench: $(STAMP)
+bench: $(BENCH_STAMP)
 	-$(BIN)/python -m eval_sets.latency --data $(DATA)
 	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
 	$(BIN)/python -m eval_sets.answer_agreement $(DATA)/answer_equivalence_cases.jsonl
@@ -72,7 +88,7 @@ bench: $(STAMP)
 
 # The offline benchmark runner over the development sets; results in $(BENCH_OUT)/<kind>/.
 BENCH_OUT ?= /tmp/stepgrade-bench
-bench-dev: $(STAMP)
+bench-dev: $(BENCH_STAMP)
 	$(BIN)/stepgrade bench grade --dataset stepmath --path $(DATA)/stepmathbench_dev.jsonl --out $(BENCH_OUT)/stepmath
 	$(BIN)/stepgrade bench grade --dataset mr_math_invalid --path $(DATA)/mr_math_invalid_dev.jsonl --out $(BENCH_OUT)/mr_math_invalid
 	$(BIN)/stepgrade bench grade --dataset mr_math_redundant --path $(DATA)/mr_math_redundant_dev.jsonl --out $(BENCH_OUT)/mr_math_redundant
@@ -80,7 +96,7 @@ bench-dev: $(STAMP)
 
 # The local engine against Ray at 1 and 2 actors on the StepMathBench and ProcessBench dev sets:
 # items/s of each, and a check that all three give the same results (timings aside).
-bench-ray: $(STAMP)
+bench-ray: $(RAY_STAMP)
 	$(BIN)/python -m eval_sets.runner.ray_bench --data $(DATA) --out $(BENCH_OUT)/ray
 
 # LLM mode against a fake judge that answers from StepMathBench's human labels but misses 30% of
@@ -88,7 +104,7 @@ bench-ray: $(STAMP)
 # the dev set and per seed: Corr / MSE / OR of the fused score, of score_expected and of Eq. 1 on
 # the model's labels alone (mean ± sd over the seeds). Not in make test.
 FALLIBLE ?= --miss 0.3 --false-alarm 0.1 --seeds 0 1 2 3 4
-bench-fallible: $(STAMP)
+bench-fallible: $(BENCH_STAMP)
 	$(BIN)/python -m eval_sets.fallible_bench --data $(DATA)/stepmathbench_dev.jsonl \
 		--out $(BENCH_OUT)/fallible $(FALLIBLE)
 
@@ -100,7 +116,7 @@ bench-fallible: $(STAMP)
 # starting gpt-3 / gpt-4, which is not what is measured here.
 REPLAY_MODELS ?= --model replay-gpt-4=$(DATA)/mr_math_invalid_dev_gpt4.jsonl \
 	--model replay-gpt-3.5-turbo=$(DATA)/mr_math_invalid_dev_gpt3_5_turbo.jsonl
-bench-replay: $(STAMP)
+bench-replay: $(BENCH_STAMP)
 	$(BIN)/python -m eval_sets.replay_bench --data $(DATA)/mr_math_invalid_dev.jsonl \
 		--out $(BENCH_OUT)/replay $(REPLAY_MODELS)
 
@@ -117,7 +133,7 @@ fuzz: $(STAMP)
 # 64 clients for 10 minutes against a fake LLM failing 10% of its calls (500, 429, hangs,
 # malformed answers): 5xx and lost requests must be 0, RSS growth after the first minute < 100 MB.
 SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
-soak: $(STAMP)
+soak: $(BENCH_STAMP)
 	$(BIN)/python -m eval_sets.soak $(SOAK)
 
 # ruff over everything; mypy over scoring, agent, server and eval_sets ([tool.mypy] in pyproject.toml).

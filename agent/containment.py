@@ -1,4 +1,4 @@
-"""Graph-level containment: a node that raises does not fail the grade (README "Containment").
+"""Graph-level containment: a node that raises does not fail the grade (docs/service.md, "Robustness").
 
 Applied where the nodes are registered (`agent/graph.py`):
 

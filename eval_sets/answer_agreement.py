@@ -63,7 +63,7 @@ from scoring.answer.routes import ROUTES, Routes, RouteStats
 from scoring.schema import AnswerRoute
 
 HALVES = ("fit", "check")
-# Readings added with the answer routes (issue 25) and since: their changed verdicts are counted.
+# Readings that came with or after the answer routes: their changed verdicts are counted.
 NEW_READINGS = frozenset({"worded_parts", "base_number", "option_set", "angle_units"})
 
 

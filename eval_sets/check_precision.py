@@ -3,14 +3,14 @@
     python -m eval_sets.check_precision --data ../shared/data [--show N]
 
 A check that calls a correct step's arithmetic false does more harm than one that stays silent
-(issue 11: in LLM mode the symbolic overrides moved about 5% of StepMathBench scores away from
-the human score). This measures, per labelled set and per half, how many steps each finding kind
+(in LLM mode, symbolic overrides that fire wrongly move StepMathBench scores away from the
+human score). This measures, per labelled set and per half, how many steps each finding kind
 fires on and the share of those that humans label wrong (precision), and how many wrong steps it
 catches (recall side).
 
 Every set is split by problem into a *fit* half and a *check* half (a hash of the problem text,
 so the five StepMathBench solutions of one problem stay together): readings are written by
-looking at the fit half; a change that helps fit and hurts check is reverted.
+looking at the fit half; a reading that helps fit and hurts check does not generalise.
 
 Labels per set:
 - StepMathBench: human segmentation `gold_step` with `gold_step_score` (`1` correct, `0` wrong,

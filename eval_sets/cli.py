@@ -11,6 +11,7 @@ from pathlib import Path
 
 from eval_sets.halves import HALVES
 
+EXIT_FAILED_ITEMS = 1  # as `stepgrade grade`: some items got an error in their place
 EXIT_USAGE = 2
 
 
@@ -32,11 +33,15 @@ def _grade(args: argparse.Namespace) -> int:
     from eval_sets.runner.bench import bench_grade
     from eval_sets.runner.ray_engine import RayOptions
 
-    bench_grade(args.dataset, Path(args.path), Path(args.out), mode=args.mode, limit=args.limit,
-                subsets=args.subsets, concurrency=args.concurrency, timeout=args.timeout,
-                cut=args.threshold, progress=not args.no_progress,
-                answer_timeout=args.answer_timeout, engine=args.engine,
-                ray=RayOptions.from_args(args), half=args.half)
+    stats = bench_grade(args.dataset, Path(args.path), Path(args.out), mode=args.mode,
+                        limit=args.limit, subsets=args.subsets, concurrency=args.concurrency,
+                        timeout=args.timeout, cut=args.threshold, progress=not args.no_progress,
+                        answer_timeout=args.answer_timeout, engine=args.engine,
+                        ray=RayOptions.from_args(args), half=args.half)
+    if stats.failed:
+        print(f"stepgrade bench: {stats.failed} of {stats.total} items failed (results.jsonl "
+              "says why); the others were graded", file=sys.stderr)
+        return EXIT_FAILED_ITEMS
     return 0
 
 
@@ -209,9 +214,16 @@ def register_calibrate(sub: argparse._SubParsersAction) -> None:
     Its own `stepgrade.commands` entry point, apart from `bench`: it needs no extra (numpy and
     httpx are the service's own dependencies), so a service install has it.
     """
-    from eval_sets.calibrate.corrections import add_arguments, run
+    from eval_sets.calibrate.corrections_args import add_arguments
 
     c = sub.add_parser("calibrate", help="refit the calibration on the corrected grades of a "
                        "service (or an export file) and write a new calibration file")
     add_arguments(c)
-    c.set_defaults(func=run)
+    c.set_defaults(func=_calibrate)
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    """`stepgrade calibrate`: the refit, imported when the command runs."""
+    from eval_sets.calibrate.corrections import run
+
+    return run(args)

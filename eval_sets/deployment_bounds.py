@@ -1,6 +1,6 @@
 """`python -m eval_sets.deployment_bounds RESULTS.jsonl [--splits 5]`
 
-How far the simulated deployment of issue 26 (`eval_sets.deployment_sim`) could move the MAE on
+How far the simulated deployment (`eval_sets.deployment_sim`) could move the MAE on
 group B with no more than a level per group of grades: what a recalibration that learns nothing
 about partial credit inside a group can reach. RESULTS is a run of `stepgrade bench grade
 --dataset stepmath_steps` (StepMathBench on its human steps, as the simulation grades it); the

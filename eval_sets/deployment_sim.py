@@ -1,6 +1,6 @@
 """`python -m eval_sets.deployment_sim --data /work/shared/data [--splits 5] [--half check]`
 
-The simulated deployment of issue 26 ("Done when"): on one half of StepMathBench dev, graded
+A simulated deployment of the review loop: on one half of StepMathBench dev, graded
 offline on the human segmentation (`solution_steps`) with the reference answers, as
 `eval_sets.calibrate.uncertainty` grades it:
 

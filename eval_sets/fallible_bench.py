@@ -137,7 +137,7 @@ def run_seed(args: argparse.Namespace, seed: int) -> None:
                  *(["--limit", str(args.limit)] if args.limit else [])],
                 env=grading_env(base_url, args.miss, args.false_alarm), stdout=subprocess.DEVNULL,
                 check=False)
-            if done.returncode != 0:
+            if done.returncode not in (0, 1):  # 1: some items failed; the summary lists them
                 raise SystemExit(f"fallible_bench: stepgrade bench grade exited with "
                                  f"{done.returncode} (seed {seed}, {half} half)")
 

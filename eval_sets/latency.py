@@ -1,5 +1,5 @@
 """Offline grading latency: cold start, p50/p95 per bundled example, and per item over the
-StepMathBench and ProcessBench development sets (issue 11's targets: p50 <= 25 ms, p95 <= 150 ms).
+StepMathBench and ProcessBench development sets (targets: p50 <= 25 ms, p95 <= 150 ms).
 
     python -m eval_sets.latency [--repeat N] [--data DIR] [--limit N]
 

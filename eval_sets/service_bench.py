@@ -22,7 +22,7 @@ its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
   beside it, not counted in it. They share the machine's cores with the service: when the
   machine is busy, CPU rather than the service's concurrency bounds the rate;
 - offline throughput (no LLM) with `--offline-clients` concurrent clients on this machine's cores;
-- the grade store's cost (issue 26: offline p50 grows by at most 2 ms): one client's offline
+- the grade store's cost (target: offline p50 grows by at most 2 ms): one client's offline
   grades against a service with the store on (SQLite, a temporary file) and one with it off,
   in alternating blocks so that the machine's drift falls on both alike (`--store-requests`).
 A table of both latencies ends the run.

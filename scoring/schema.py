@@ -146,7 +146,7 @@ class GradeRequest(_Strict):
     def is_empty(self) -> bool:
         """The student handed in nothing: blank `solution`, or `solution_steps` all blank.
 
-        Graded, not refused (README "Empty solutions"): score 0, no steps, answer not found.
+        Graded, not refused (docs/scoring.md "Empty solutions"): score 0, no steps, answer not found.
         """
         if self.solution_steps is not None:
             return not any(s.strip() for s in self.solution_steps)

@@ -14,13 +14,14 @@ import logging
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from agent.grader import Grader, LlmUnavailableError
-from scoring.judge.guard import describe
-from scoring.schema import GradeReport
-from server.pretty import format_report
-from server.requests_io import InputError, Item, ItemError, read_items
+from server.store.admin import add_store_commands
+
+if TYPE_CHECKING:  # imported where a command runs: `stepgrade --help` loads no grader
+    from agent.grader import Grader
+    from scoring.schema import GradeReport
+    from server.requests_io import Item, ItemError
 
 log = logging.getLogger("stepgrade.cli")
 
@@ -43,6 +44,10 @@ def _read_input(source: str) -> bytes:
 
 def _graded(grader: Grader, item: Item, mode: str | None) -> GradeReport | ItemError:
     """The item's report, or why it has none: a bad line or a failed grade is one item's loss."""
+    from agent.grader import LlmUnavailableError
+    from scoring.judge.guard import describe
+    from server.requests_io import ItemError
+
     if item.error is not None:
         return item.error
     assert item.request is not None
@@ -61,6 +66,7 @@ def _grade(args: argparse.Namespace) -> int:
 
     from agent.build import make_grader
     from agent.settings import GradingSettings
+    from server.requests_io import InputError, ItemError, read_items
 
     try:
         items = list(read_items(_read_input(args.file)))
@@ -103,6 +109,9 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _shown(item: Item, result: GradeReport | ItemError, pretty: bool) -> str:
+    from server.pretty import format_report
+    from server.requests_io import ItemError
+
     if isinstance(result, ItemError):
         if pretty:
             return f"{item.label()}: error {result.code}: {result.message}\n\n"
@@ -135,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", help="interface to bind (default STEPGRADE_HOST or 127.0.0.1)")
     s.add_argument("--port", type=int, help="port (default STEPGRADE_PORT or 8000)")
     s.set_defaults(func=_serve)
+    add_store_commands(sub)
     _add_installed_commands(sub)
     return parser
 
@@ -174,9 +184,9 @@ def _add_missing(sub: argparse._SubParsersAction, name: str, why: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one `stepgrade` command; returns the exit status (2 with a message on bad input)."""
-    from agent.build import ConfigError
-
     args = build_parser().parse_args(argv)
+    from agent.build import ConfigError  # after parsing: `--help` imports no grader
+
     try:
         return int(args.func(args))
     except ConfigError as err:

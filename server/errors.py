@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -34,6 +36,24 @@ def _field_name(loc: tuple[object, ...]) -> str | None:
     return ".".join(parts) or None
 
 
+def _body_error(first: Mapping[str, Any]) -> dict[str, dict[str, str | None]] | None:
+    """The body as a whole is wrong (none sent, or not JSON): say that, naming `body`.
+
+    FastAPI reports these as an error of a field: a missing body as "Field required" at `body`,
+    and a JSON syntax error at `body.<character offset>`, which reads as a field named by a number.
+    """
+    loc, kind = tuple(first.get("loc", ())), first.get("type")
+    if kind == "missing" and loc == ("body",):
+        return error_body("empty_body", "the request has no body: send a JSON object "
+                          "(Content-Type: application/json)", "body")
+    if kind == "json_invalid":
+        at = loc[1] if len(loc) > 1 else "?"
+        why = (first.get("ctx") or {}).get("error", "not JSON")
+        return error_body("invalid_json", f"the request body is not valid JSON ({why} at "
+                          f"character {at})", "body")
+    return None
+
+
 _CODES = {400: "invalid_body", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
 
 
@@ -43,6 +63,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        body_error = _body_error(first)
+        if body_error is not None:
+            return JSONResponse(status_code=422, content=body_error)
         field = _field_name(tuple(first.get("loc", ())))
         message = str(first.get("msg", "invalid request"))
         return JSONResponse(

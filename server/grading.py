@@ -26,7 +26,7 @@ from scoring.schema import GradeReport, GradeRequest
 from server.errors import ApiError
 from server.events import StreamCollector
 from server.metrics import Metrics
-from server.schemas import BatchItem, ErrorDetail, served
+from server.schemas import BatchItem, ErrorDetail, RejectedItem, served
 from server.settings import Settings
 
 log = logging.getLogger("stepgrade.grading")
@@ -112,10 +112,14 @@ class GradingService:
         return with_review(report.model_copy(update={"meta": meta}),
                            self.grader.context.interval_model)
 
-    async def grade_many(self, requests: list[GradeRequest]) -> list[BatchItem]:
+    async def grade_many(self, requests: list[GradeRequest | RejectedItem]) -> list[BatchItem]:
         """All items at once (each under the global limit), in order; failures stay per item."""
 
-        async def one(index: int, request: GradeRequest) -> BatchItem:
+        async def one(index: int, request: GradeRequest | RejectedItem) -> BatchItem:
+            if isinstance(request, RejectedItem):
+                detail = request.detail(index)
+                self.metrics.failures.labels(code=detail.code).inc()
+                return BatchItem(index=index, error=detail)
             try:
                 return BatchItem(index=index, report=served(await self.grade(request, "batch")))
             except ApiError as err:

@@ -12,6 +12,8 @@ import time
 import uuid
 from collections.abc import Mapping
 
+import anyio
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.errors import error_body
@@ -40,6 +42,24 @@ def _incoming_id(scope: Scope) -> str:
             if _SAFE_ID.match(text):
                 return text
     return uuid.uuid4().hex
+
+
+def _route_label(scope: Scope, arrived: Scope) -> str:
+    """The route template a request matched, for metrics and logs; "unmatched" for none.
+
+    FastAPI's API routes leave themselves in the scope; the routes Starlette serves directly
+    (`/openapi.json`, `/docs`, the static mounts) do not, so they are matched here against the
+    scope as it arrived (a mount rewrites the scope's paths on the way in).
+    """
+    path = getattr(scope.get("route"), "path", None)
+    if path:
+        return str(path)
+    router = getattr(scope.get("app"), "router", None)
+    for route in getattr(router, "routes", ()):
+        match, _ = route.matches(arrived)
+        if match is Match.FULL:
+            return str(getattr(route, "path", "unmatched"))
+    return "unmatched"
 
 
 class RequestContextMiddleware:
@@ -78,6 +98,7 @@ class RequestContextMiddleware:
             await send(message)
 
         self.metrics.in_flight.inc()
+        arrived = dict(scope)
         try:
             await self.app(scope, receive, send_with_id)
         except Exception:
@@ -88,7 +109,7 @@ class RequestContextMiddleware:
                     "internal_error", "the grader failed on this request"), rid)
         finally:
             self.metrics.in_flight.dec()
-            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            route = _route_label(scope, arrived)
             elapsed = time.perf_counter() - start
             method = scope.get("method", "")
             self.metrics.requests.labels(method=method, route=route, status=str(status)).inc()
@@ -100,15 +121,25 @@ class RequestContextMiddleware:
 
 
 class BodyLimitMiddleware:
-    """Answers 413 for bodies over `max_bytes`, counting the bytes actually received.
+    """Answers 413 for bodies over `max_bytes`, counting the bytes actually received, and 408 for
+    a body not received in `timeout` seconds.
 
     A declared Content-Length over the limit is refused before reading; otherwise the body is
-    read up to the limit (chunked uploads included) and replayed to the app.
+    read up to the limit (chunked uploads included) and replayed to the app. A client that stops
+    sending half-way would otherwise hold its connection (and a request slot) open for as long
+    as it likes: the server has no read deadline of its own for a body.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout = timeout
+
+    async def _too_slow(self, scope: Scope, send: Send) -> None:
+        rid = request_id_var.get() or _incoming_id(scope)
+        await _send_json(send, 408, error_body(
+            "body_timeout", f"the request body did not arrive within {self.timeout:g} s "
+            "(STEPGRADE_BODY_TIMEOUT)"), rid)
 
     async def _too_large(self, scope: Scope, send: Send) -> None:
         rid = request_id_var.get() or _incoming_id(scope)
@@ -126,18 +157,22 @@ class BodyLimitMiddleware:
                 return
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away before sending its body
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(scope, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        with anyio.move_on_after(self.timeout) as deadline:
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away before sending its body
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.max_bytes:
+                    await self._too_large(scope, send)
+                    return
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+        if deadline.cancelled_caught:
+            await self._too_slow(scope, send)
+            return
         replayed = False
 
         async def replay() -> Message:

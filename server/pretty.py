@@ -20,6 +20,12 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
+def _penalty(points: float) -> str:
+    """A penalty as it is subtracted: `-1.50`, and `0.00` when nothing is (never `-0.00`)."""
+    shown = f"{points:.2f}"
+    return shown if float(shown) == 0 else f"-{shown}"
+
+
 def _sureness(report: GradeReport, width: int) -> list[str]:
     """The score interval, the score under the other policy and, when the grade asks for it,
     why a person should look."""
@@ -65,8 +71,8 @@ def format_report(report: GradeReport, width: int | None = None) -> str:
         "",
         f"answer      {answer.extracted!s} vs {reference}: {verdict} ({answer.method})",
         f"error tree  {report.error_tree.formatted or '(no errors)'}",
-        f"HCRS        {hc.score:.2f} (base {hc.base:.2f}, format -{hc.format_penalty:.2f}, "
-        + f"hazard -{hc.hazard_penalty:.2f})",
+        f"HCRS        {hc.score:.2f} (base {hc.base:.2f}, format {_penalty(hc.format_penalty)}, "
+        + f"hazard {_penalty(hc.hazard_penalty)})",
         f"ReasonEval  validity {report.reasoneval.validity:.2f}, "
         + f"redundancy {report.reasoneval.redundancy:.2f}",
         f"holistic    {report.holistic:.2f}   quadrant {report.quadrant}   {flags}",

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic.json_schema import SkipJsonSchema
 
 from scoring.schema import GradeReport, GradeRequest, Meta
 
@@ -36,11 +47,43 @@ def served(report: GradeReport, grade_id: str | None = None) -> ServedReport:
     return ServedReport.model_construct(report.model_fields_set, **{**dict(report), "meta": meta})
 
 
+@dataclass(frozen=True)
+class RejectedItem:
+    """A batch item that is not a valid GradeRequest: where in the item, and why (the first error).
+
+    It fails only its own place in the batch, as a failed grade does, instead of the whole request.
+    """
+
+    loc: tuple[str, ...]
+    message: str
+
+    def detail(self, index: int) -> ErrorDetail:
+        """The item's error, its field named from the batch (`items.3.solution`)."""
+        field = ".".join(("items", str(index), *self.loc))
+        return ErrorDetail(code="invalid_request", message=f"{field}: {self.message}", field=field)
+
+
+def _item_or_rejection(value: Any, _: ValidatorFunctionWrapHandler) -> GradeRequest | RejectedItem:
+    """One batch item: its GradeRequest, or the reason it is none (kept in the item's place)."""
+    if isinstance(value, GradeRequest | RejectedItem):
+        return value
+    try:
+        return GradeRequest.model_validate(value)
+    except ValidationError as err:
+        first = err.errors()[0]
+        return RejectedItem(tuple(str(p) for p in first.get("loc", ())), str(first.get("msg", "invalid")))
+
+
+# The schema a client sees is GradeRequest's; an invalid item is validated into a RejectedItem.
+BatchEntry = Annotated[GradeRequest | SkipJsonSchema[RejectedItem], WrapValidator(_item_or_rejection)]
+
+
 class BatchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    items: list[GradeRequest] = Field(
-        min_length=1, description="Solutions to grade; at most STEPGRADE_BATCH_MAX_ITEMS."
+    items: list[BatchEntry] = Field(
+        min_length=1, description="Solutions to grade; at most STEPGRADE_BATCH_MAX_ITEMS. An "
+        "item that is not a valid GradeRequest fails only itself (its result's `error`)."
     )
 
 

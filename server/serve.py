@@ -7,15 +7,17 @@ is taken by a worker that can grade, and a worker that dies or restarts loses no
 others accept from the same queue. `/readyz` is ready only when every worker is
 (`server.worker_ready`).
 
-The earlier design, one SO_REUSEPORT socket per worker, listened on every worker's socket before
-the workers could grade: for ~15 s the kernel sent connections to sockets nobody accepted from.
-Fixed (each worker listening after its warm-up), it was no faster than one shared socket here:
-64 kept-alive clients in LLM mode on 2 workers, 34.0 and 22.1 grades/s against 34.9 and 31.5
-(README "Workers"), and a dying worker still dropped the connections queued on its socket.
+One shared socket rather than one SO_REUSEPORT socket per worker: with a socket per worker, the
+connections queued on a dying worker's socket are dropped, and a socket that listens before its
+worker has warmed up takes connections nobody accepts yet.
+
+The socket is bound before anything loads, one worker or several: a port already taken is
+reported at once, naming STEPGRADE_PORT, not after the warm-up.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import tempfile
@@ -33,27 +35,42 @@ from server.worker_ready import RUN_DIR_ENV
 # than 5 s, and uvicorn killed and restarted healthy workers in a loop (the service then never
 # became ready; the intermittent failure of the two-worker test).
 WORKER_HEALTHCHECK_S = 60
+STARTUP_FAILURE = 3  # uvicorn's exit status when the app's start-up failed
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
     """Block serving on host:port with `settings.workers` processes, JSON logs, no uvicorn access log."""
     options: dict[str, Any] = {"host": host, "port": port, "log_level": settings.log_level,
                                "log_config": None, "access_log": False}
+    try:
+        sock = _shared_socket(host, port)
+    except OSError as exc:
+        raise SystemExit(port_message(host, port, exc)) from None
     if settings.workers <= 1:
         from server.main import create_app
 
-        uvicorn.run(create_app(settings), **options)
+        with sock:
+            server = uvicorn.Server(uvicorn.Config(create_app(settings), **options))
+            server.run(sockets=[sock])
+        if not server.started:
+            raise SystemExit(STARTUP_FAILURE)
         return
     # Worker processes build their app from the environment, as uvicorn needs an import string.
     config = uvicorn.Config("server.main:create_app", factory=True, workers=settings.workers,
                             timeout_worker_healthcheck=WORKER_HEALTHCHECK_S, **options)
-    try:
-        sock = _shared_socket(host, port)
-    except OSError as exc:
-        raise SystemExit(f"stepgrade serve: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     with sock, tempfile.TemporaryDirectory(prefix="stepgrade-run-") as run_dir:
         os.environ[RUN_DIR_ENV] = run_dir  # inherited by the workers: where they mark themselves ready
         Multiprocess(config, sockets=[sock]).run()
+
+
+def port_message(host: str, port: int, exc: OSError) -> str:
+    """Why `stepgrade serve` cannot listen, and what to change (STEPGRADE_PORT or --port)."""
+    if exc.errno == errno.EADDRINUSE:
+        return (f"stepgrade serve: port {port} on {host} is already in use; stop what holds it, "
+                f"or choose another port: STEPGRADE_PORT={port + 1} stepgrade serve "
+                f"(or --port {port + 1})")
+    return (f"stepgrade serve: cannot listen on {host}:{port}: {exc.strerror or exc}; check "
+            "STEPGRADE_HOST and STEPGRADE_PORT (or --host and --port)")
 
 
 def _shared_socket(host: str, port: int) -> socket.socket:

@@ -24,18 +24,19 @@ class Settings(GradingSettings):
     # None: room for the LLM budget and the offline fallback (LLM configured), else 30 s.
     request_timeout: float | None = Field(default=None, gt=0)
     log_level: str = "info"
-    # Service limits and access (issue 5); see .env.example.
+    # Service limits and access; see .env.example.
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(default_factory=list)
     max_concurrency: int = 64
     batch_max_items: int = 32
     max_body_bytes: int = 4 * 1024 * 1024
+    body_timeout: float = Field(default=10.0, gt=0)  # seconds to receive a request's whole body
     offline_fallback_budget: float = Field(default=8.0, gt=0)
     ready_timeout: float = 2.0
     ready_cache: float = Field(default=30.0, ge=0)
     preload_answer_worker: bool = True
     log_json: bool = True
     workers: int = 1  # `stepgrade serve` processes; each loads its own models
-    # The grade store (issue 26): every grade kept, for the review queue and recalibration.
+    # The grade store: every grade kept, for the review queue and recalibration.
     store: Literal["on", "off"] = "on"
     database_url: str | None = None  # None: an SQLite file in data_dir
     data_dir: Path = Path("data")

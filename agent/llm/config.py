@@ -40,7 +40,7 @@ class LlmConfig:
             a cancelled request stops on the server: llama.cpp's server stops a streamed
             generation at the next token once its client is gone, but may run a non-streamed one
             on to its `max_tokens` (see `agent/llm/client.py`). Streaming costs client CPU per
-            answer token (README, "Streaming"), so "auto" (the default) streams only to servers
+            answer token (docs/llm.md, "Streaming"), so "auto" (the default) streams only to servers
             that need it: those whose `Server` header names one of `STREAM_FOR_SERVERS`, read
             once per endpoint from `GET /models` before the first request.
     """

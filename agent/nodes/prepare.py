@@ -2,9 +2,9 @@
 
 First the text the solution addresses to the grader is cut out (docs/injection.md): every later
 node, and every model call, reads the solution as if it were absent; `aggregate` reports the
-pieces as steps of their own. An empty solution (README "Empty solutions") is decided here:
-nothing to extract, the answer is wrong when there is a reference, and no later node asks a
-model about it. A solution that held nothing but text addressed to the grader is one.
+pieces as steps of their own. An empty solution (docs/scoring.md "Empty solutions") is decided
+here: nothing to extract, the answer is wrong when there is a reference, and no later node asks
+a model about it. A solution that held nothing but text addressed to the grader is one.
 """
 
 from __future__ import annotations

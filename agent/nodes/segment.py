@@ -25,7 +25,7 @@ COVERAGE_WARN = 0.5
 
 
 def _offline(solution: str, language: Language) -> tuple[list[str], list[str]]:
-    """(steps, warnings); no steps only for an empty solution (README "Empty solutions")."""
+    """(steps, warnings); no steps only for an empty solution (docs/scoring.md "Empty solutions")."""
     steps = segment_steps(solution, language) or ([solution.strip()] if solution.strip() else [])
     return cap_steps(steps)
 

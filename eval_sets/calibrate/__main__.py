@@ -35,7 +35,13 @@ from eval_sets.calibrate.fit import (
     verdict_prior,
 )
 from eval_sets.calibrate.labelled import labelled_sets
-from eval_sets.calibrate.recalibrate import FOLDS, MIN_CLASS, MIN_STEPS, fit_recalibration
+from eval_sets.calibrate.recalibrate import (
+    FOLDS,
+    MIN_CLASS,
+    MIN_STEPS,
+    SCOPES,
+    fit_recalibration,
+)
 from eval_sets.calibrate.report import (
     agreement_tables,
     group_ece_tables,
@@ -76,8 +82,7 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
     stats = kind_stats(fit)
     models: dict[str, StepModel] = {}
     rows: list[tuple[Cell, ...]] = []
-    recal_rows: list[tuple[str, str, int, float, float, float | None, float | None,
-                           float | None]] = []
+    recal_rows: list[tuple[Cell, ...]] = []
     decisive = frozenset(k for k, v in stats.items() if v.decisive)
     difficulty_rows: list[tuple[Cell, ...]] = []
     for language in sorted({o.solution.language for o in fit}):
@@ -90,8 +95,8 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
                                      decisive)
         models[language] = replace(chosen.model, recalibration=maps,
                                    verdict_prior=verdict_prior(mine), difficulty=weights)
-        recal_rows.extend((language, kind, m.steps, m.slope, m.intercept, cv["per_type"],
-                           cv["per_state"], cv["pooled"]) for kind, m in sorted(maps.items()))
+        recal_rows.extend((language, kind, m.steps, m.slope, m.intercept, *cv.values())
+                          for kind, m in sorted(maps.items()))
         rows.append((language, chosen.feature_set, *(chosen.cv[n] for n in FEATURE_SETS),
                      chosen.model.threshold, chosen.decisions["threshold"],
                      max(v for k, v in chosen.decisions.items() if k != "threshold"),
@@ -130,10 +135,10 @@ def calibrate(observed: list[Observed]) -> tuple[Calibration, list[Table]]:
                        "mean absolute error of Eq. 1 on the decided labels (decision).")
     recal = Table("recalibration", "Recalibration of the reported P(wrong) per language "
                   "(Platt scaling on out-of-fold log-odds, fit half): sigmoid(slope * log-odds + "
-                  "intercept); maps per problem type, per state or one pooled, whichever has the "
+                  "intercept); maps per problem type, state, group or group and state, or one pooled, whichever has the "
                   "lowest cross-validated ECE inside the fit half",
-                  ("language", "map", "steps", "slope", "intercept", "cv ECE per type",
-                   "cv ECE per state", "cv ECE pooled"), tuple(recal_rows),
+                  ("language", "map", "steps", "slope", "intercept",
+                   *(f"cv ECE {scope.replace('_', ' ')}" for scope in SCOPES)), tuple(recal_rows),
                   note="map 'any': the language's, for a type or state without a map of its own; "
                        "'state:fails' etc.: steps in one state (what the decisive checks "
                        "established).")

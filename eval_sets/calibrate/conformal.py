@@ -27,6 +27,7 @@ from scoring.score.uncertainty import (
     UncertaintyModel,
     assess,
     cell_of,
+    finish_interval,
     integer_interval,
 )
 
@@ -52,6 +53,7 @@ class Graded:
     p_wrong: tuple[float | None, ...]
     language: str
     features: GradeFeatures
+    failed: bool | None = None  # below the pass mark by the human grade (StepMathBench's 0/1)
 
 
 def fold_of(problem: str, folds: int = FOLDS) -> int:
@@ -106,6 +108,11 @@ class CellFit:
     spread1: float
     normalised: tuple[float, ...]
     held: tuple[tuple[int, int, int, float, float], ...]
+    # the members' features, when known: their intervals are finished as the report's are
+    features: tuple[GradeFeatures, ...] | None = None
+
+    def _finished(self, i: int, interval: tuple[int, int]) -> tuple[int, int]:
+        return interval if self.features is None else finish_interval(self.features[i], interval)
 
     def bounds(self, level: float) -> tuple[float, tuple[float, float]] | None:
         """The conformal quantiles at `level`, or at the highest nominal level below it with
@@ -129,9 +136,9 @@ class CellFit:
         out = {}
         for i, score, human, centre, spread in self.held:
             final = self.intercept + self.slope * score
-            shipped = integer_interval(score, final, self.spread0 + self.spread1 * abs(score - final),
-                                       q_lo, q_hi)
-            held_out = integer_interval(score, centre, spread, q_lo, q_hi)
+            shipped = self._finished(i, integer_interval(
+                score, final, self.spread0 + self.spread1 * abs(score - final), q_lo, q_hi))
+            held_out = self._finished(i, integer_interval(score, centre, spread, q_lo, q_hi))
             out[i] = shipped[0] <= human <= shipped[1] and held_out[0] <= human <= held_out[1]
         return out
 
@@ -159,9 +166,11 @@ class CellFit:
 
 
 def fit_spread(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int], *,
-               weighted: bool = True) -> CellFit | None:
+               weighted: bool = True,
+               features: Sequence[GradeFeatures] | None = None) -> CellFit | None:
     """One cell but for its level: the centre on all its grades, residuals out of fold, the
-    spread fitted on them and the normalised residuals. None if the cell is too small."""
+    spread fitted on them and the normalised residuals (the members' `features`, when given,
+    finish their intervals as the report does). None if the cell is too small."""
     if len(scores) < MIN_CELL:
         return None
     residuals: list[float] = []
@@ -187,7 +196,8 @@ def fit_spread(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int
     a, b = _centre(scores, humans)
     return CellFit(len(scores), a, b, spread0, spread1,
                    tuple(r / s for r, s in zip(residuals, spreads, strict=True)),
-                   tuple((*h, s) for h, s in zip(held, spreads, strict=True)))
+                   tuple((*h, s) for h, s in zip(held, spreads, strict=True)),
+                   None if features is None else tuple(features))
 
 
 def fit_cell(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int],
@@ -240,7 +250,8 @@ def fit_cells(fit: Sequence[Graded], *, weighted: bool = True, floor: float = FL
     for name in CELL_NAMES:
         members = _members(name, fit)
         fitted = fit_spread([g.features.score for g in members], [g.human for g in members],
-                            [fold_of(g.problem) for g in members], weighted=weighted)
+                            [fold_of(g.problem) for g in members], weighted=weighted,
+                            features=[g.features for g in members])
         if fitted is not None:
             fits[name] = fitted
             index[name] = {g.uid: i for i, g in enumerate(members)}

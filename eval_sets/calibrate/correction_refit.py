@@ -121,7 +121,7 @@ def refit_score(calibration: Calibration, language: str, corrected: Sequence[Cor
     the score is a step function of the weights, so no gradient exists.
 
     The step labels' likelihood is not what a grade is judged by: the shipped weights already
-    maximise it, and a refit on it alone moves the score little (README, "Recalibration from
+    maximise it, and a refit on it alone moves the score little (docs/review.md, "Recalibration from
     corrections"). A group's level sets how many steps of its grades the decision calls wrong,
     which is what a teacher's score corrects. The groups do not overlap, so each one's shift is
     fitted on its own grades: a shared weight (the bias, or "the answer is wrong", which

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
+from eval_sets.calibrate.corrections_args import HTTP_TIMEOUT
 from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.labelled import LabelledSolution
 from eval_sets.halves import problem_digest
@@ -23,7 +24,7 @@ from scoring.verdict import AnswerVerdict
 
 HELD_SHARE = 5  # one problem in HELD_SHARE is held back to report the agreement
 CV_FOLDS = 5
-TIMEOUT = 30.0  # seconds per HTTP call
+TIMEOUT = HTTP_TIMEOUT  # seconds per HTTP call
 _LABELS: frozenset[str] = frozenset({"correct", "incorrect", "meaningless", "redundant"})
 
 

@@ -1,4 +1,4 @@
-"""Recalibration from teachers' corrections (issue 26, item 3; docs/architecture.md 4.10, 4.11):
+"""Recalibration from teachers' corrections (docs/architecture.md 4.10, 4.11):
 the `stepgrade calibrate` command.
 
 Reads the corrected grades (`eval_sets.calibrate.correction_rows`), measures on the held-back
@@ -24,13 +24,13 @@ from typing import Any, get_args
 from eval_sets.calibrate.correction_refit import Regraded, refit_models, refit_uncertainty, regrade
 from eval_sets.calibrate.correction_rows import (
     CV_FOLDS,
-    TIMEOUT,
     Corrected,
     CorrectionsError,
     fold,
     held_back,
     read_source,
 )
+from eval_sets.calibrate.corrections_args import DEFAULT_WEIGHT, add_arguments
 from eval_sets.calibrate.uncertainty import with_uncertainty
 from eval_sets.metrics.bootstrap import LEVEL, Change, paired_change
 from eval_sets.metrics.risk import corr_mae
@@ -39,10 +39,6 @@ from scoring.judge.decide.features import GradeGroup, grade_group
 
 # What a corrected step counts for, in shipped steps: the candidates cross-validation picks from.
 WEIGHTS: tuple[float, ...] = (0.0, 1.0, 4.0, 16.0, 64.0)
-# The default weight of a corrected grade, chosen on simulated deployments over the FIT half of
-# StepMathBench dev (README, "Recalibration from corrections"); `--weight cv` cross-validates
-# it on the corrections instead.
-DEFAULT_WEIGHT = 64.0
 
 
 # ------------------------------------------------------------------------------- agreement
@@ -199,23 +195,6 @@ def to_text(calibration: Calibration) -> str:
 
 
 # ------------------------------------------------------------------------------ the command
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `stepgrade calibrate` (and `python -m eval_sets.calibrate.corrections`)."""
-    parser.add_argument("--corrections", required=True, metavar="URL_OR_FILE",
-                        help="a service's base URL (reads GET /grades/export?corrected=true) "
-                             "or a file of its JSON lines")
-    parser.add_argument("--out", required=True, type=Path, help="the calibration file to write")
-    parser.add_argument("--api-key", default=os.environ.get("STEPGRADE_API_KEY"),
-                        help="the key whose corrections to read (default STEPGRADE_API_KEY)")
-    parser.add_argument("--calibration", type=Path, default=None,
-                        help="the calibration to start from (default STEPGRADE_CALIBRATION, "
-                             "else the shipped one)")
-    parser.add_argument("--weight", default=str(DEFAULT_WEIGHT),
-                        help="what a corrected step counts for against the shipped fit, or "
-                             f"'cv' to cross-validate it (default {DEFAULT_WEIGHT:g})")
-    parser.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds per HTTP call")
-
 
 def run(args: argparse.Namespace) -> int:
     """Read, refit, report on the held-back fifth, write; exit 2 with a message on bad input."""

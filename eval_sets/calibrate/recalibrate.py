@@ -7,18 +7,26 @@ off). Platt scaling (Platt 1999, Eq. 1 and section 2.2) fits `sigmoid(slope * lo
 intercept)` on log-odds the model gave to steps it did not see: the fit half is cut into `FOLDS`
 folds by problem, each fold's steps are scored by a model fit on the other folds with the
 language's chosen features, and the maps are fit on those out-of-fold log-odds, with Platt's
-smoothed targets `(N+ + 1) / (N+ + 2)` and `1 / (N- + 2)`. Three scopes are tried: one map per
-problem type, one per state (what the decisive checks established of the step: refuted,
-supported, or nothing; `scoring.judge.decide.posterior.check_state`), or the language's one map
-for every step (a type or state with fewer than `MIN_STEPS` labelled steps, or fewer than
-`MIN_CLASS` of either class, uses the language's map, `ANY_TYPE`); the scope whose maps, fit on
-four folds, leave the fifth better calibrated (ECE, summed over the folds) is kept. A map per
-state calibrates a refuted step's P(wrong) among refuted steps: the prior of a short first step
-may be low, but a false calculation in it is wrong about as often as false calculations are. Histogram binning or isotonic regression (Zadrozny & Elkan 2001, 2002) would
-fit a bend Platt cannot, and per-value binning shrunk toward Platt was tried: on a few hundred
-steps per cell its cross-validated ECE was no lower than Platt's, and a step-wise map ties
-steps it does not need to tie (rankings and AUC would move); two parameters keep the order of
-the steps.
+smoothed targets `(N+ + 1) / (N+ + 2)` and `1 / (N- + 2)`.
+
+Several scopes are tried: one map per problem type; one per state (what the decisive checks
+established of the step: refuted, supported, or nothing; `scoring.judge.decide.posterior.
+check_state`); one per group of grades (the answer right, wrong or unknown; proof; open-ended:
+`scoring.judge.decide.features.grade_group`); one per group and state; or the language's one map
+for every step. A type, state or group with fewer than `MIN_STEPS` labelled steps, or fewer than
+`MIN_CLASS` of either class, reads the next map along `scoring.judge.calibration.
+recalibration_keys`, the language's (`ANY_TYPE`) last. The scope whose maps, fit on four folds,
+leave the fifth better calibrated is kept: the ECE over the folds, averaged over the groups of
+grades with enough steps, each group alike (a scope that calibrates the pooled steps by trading
+one group's error against another's would not hold on another mix of groups). A map per state
+calibrates a refuted step's P(wrong) among refuted steps (the prior of a short first step may be
+low, but a false calculation in it is wrong about as often as false calculations are); a map per
+group keeps each group calibrated in itself, so the P(wrong) holds when the mix of groups moves.
+
+Histogram binning or isotonic regression (Zadrozny & Elkan 2001, 2002) would fit a bend Platt
+cannot, and so would per-value binning shrunk toward Platt; on a few hundred steps per cell its
+cross-validated ECE is no lower than Platt's, and a step-wise map ties steps it does not need to
+tie (rankings and AUC would move); two parameters keep the order of the steps.
 """
 
 from __future__ import annotations
@@ -35,8 +43,8 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import feature_ranges, fit_weights
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.risk import reliability
-from scoring.judge.calibration import ANY_TYPE, STATE_KEY, Platt, StepModel
-from scoring.judge.decide.features import finding_feature, step_features
+from scoring.judge.calibration import ANY_TYPE, GROUP_KEY, STATE_KEY, Platt, StepModel
+from scoring.judge.decide.features import finding_feature, grade_group, step_features
 from scoring.judge.decide.posterior import check_state, sigmoid
 from scoring.judge.findings import FindingKind
 
@@ -56,11 +64,13 @@ class Scored:
     problem_type: str
     fold: int = 0  # the fold it was held out in
     state: str = "unchecked"  # what the decisive checks established of it
+    group: str = "no_verdict"  # its grade's group (`grade_group`)
 
-    def key(self, scope: Scope) -> str:
-        """The map this step reads under `scope` (before falling back to `ANY_TYPE`)."""
-        return {"per_type": self.problem_type, "per_state": f"{STATE_KEY}{self.state}",
-                "pooled": ANY_TYPE}[scope]
+    def keys(self, scope: Scope) -> list[str]:
+        """The maps this step reads under `scope`, the most specific first (then `ANY_TYPE`)."""
+        state, group = f"{STATE_KEY}{self.state}", f"{GROUP_KEY}{self.group}"
+        return {"per_type": [self.problem_type], "per_state": [state], "per_group": [group],
+                "per_group_state": [f"{group}|{state}", group], "pooled": []}[scope]
 
 
 def fold_of(problem: str, folds: int = FOLDS) -> int:
@@ -92,7 +102,7 @@ def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
                     checks = sum(model.weights.get(finding_feature(kind), 0.0)
                                  for kind in {f.kind for f in counted})
                     out.append(Scored(z, wrong, o.solution.weight, o.inp.problem_type, k,
-                                      check_state(counted, checks)))
+                                      check_state(counted, checks), grade_group(o.inp)))
     return out
 
 
@@ -131,20 +141,19 @@ def _shift(z: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return b
 
 
-Scope = Literal["per_type", "per_state", "pooled"]
+Scope = Literal["per_type", "per_state", "per_group", "per_group_state", "pooled"]
 # the first wins a tie: fewer parameters
-SCOPES: tuple[Scope, ...] = ("pooled", "per_type", "per_state")
+SCOPES: tuple[Scope, ...] = ("pooled", "per_type", "per_state", "per_group", "per_group_state")
 
 
 def maps_of(scored: Sequence[Scored], scope: Scope) -> dict[str, Platt]:
     """`ANY_TYPE`'s map on all the steps and, per type or per state with enough steps when
     `scope` says so, its own."""
     maps: dict[str, Platt] = {}
-    if scope != "pooled":
-        for key in sorted({s.key(scope) for s in scored}):
-            platt = fit_platt([s for s in scored if s.key(scope) == key])
-            if platt is not None:
-                maps[key] = platt
+    for key in sorted({k for s in scored for k in s.keys(scope)}):
+        platt = fit_platt([s for s in scored if key in s.keys(scope)])
+        if platt is not None:
+            maps[key] = platt
     pooled = fit_platt(scored)
     if pooled is not None:
         maps[ANY_TYPE] = pooled
@@ -153,17 +162,21 @@ def maps_of(scored: Sequence[Scored], scope: Scope) -> dict[str, Platt]:
 
 def cross_validated_ece(scored: Sequence[Scored], scope: Scope) -> float | None:
     """ECE (10 equal-width bins; Guo et al. 2017, Eq. 3) of the maps of `scope`, each fold's
-    steps mapped by maps fit on the other folds' steps: how calibrated the scope keeps steps
-    it was not fit on. None when no fold gets a map."""
-    pairs: list[tuple[float, bool]] = []
+    steps mapped by maps fit on the other folds' steps, averaged over the groups of grades with
+    at least `MIN_STEPS` labelled steps (the answer right, wrong, unknown; proof; open-ended),
+    each group alike: how calibrated the scope keeps steps it was not fit on, whatever the mix
+    of groups. None when no fold gets a map."""
+    by: dict[str, list[tuple[float, bool]]] = {}
     for k in sorted({s.fold for s in scored}):
         maps = maps_of([s for s in scored if s.fold != k], scope)
         for s in scored:
             if s.fold == k:
-                platt = maps.get(s.key(scope)) or maps.get(ANY_TYPE)
+                platt = next((maps[key] for key in (*s.keys(scope), ANY_TYPE) if key in maps),
+                             None)
                 if platt is not None:
-                    pairs.append((sigmoid(platt(s.log_odds)), s.wrong))
-    return reliability(pairs)[0] if pairs else None
+                    by.setdefault(s.group, []).append((sigmoid(platt(s.log_odds)), s.wrong))
+    groups = [pairs for pairs in by.values() if len(pairs) >= MIN_STEPS] or list(by.values())
+    return sum(reliability(p)[0] for p in groups) / len(groups) if groups else None
 
 
 def fit_recalibration(observed: Sequence[Observed], features: Sequence[str],

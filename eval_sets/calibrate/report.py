@@ -10,7 +10,7 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import Grade, first_error_f1, grade_all, kind_stats, score_error
 from eval_sets.metrics.bootstrap import cluster_interval
 from eval_sets.metrics.classification import auc
-from eval_sets.metrics.mix import mix_weights
+from eval_sets.metrics.mix import HELD_OUT_MIX, mix_weights
 from eval_sets.metrics.risk import reliability, weighted_ece
 from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Cell, Table
@@ -182,11 +182,6 @@ def reliability_tables(observed: Sequence[Observed], calibration: Calibration) -
                   "bin, steps, mean predicted and observed wrong rate",
                   ("half", "language", "type", "bin", "steps", "mean P(wrong)", "wrong rate"),
                   tuple(bins))]
-
-
-# The mix of the held-out StepMathBench: more solutions below the pass mark, more proofs than the
-# development set (36%, 19%).
-HELD_OUT_MIX = {"failed": 0.46, "proof": 0.29}
 
 
 def ece_group(o: Observed) -> str:

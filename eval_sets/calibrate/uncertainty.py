@@ -91,8 +91,14 @@ def grade_stepmath(path: Path, cache: Path | None, calibration: Calibration, *,
         uid = str(row["uid"]) if llm_seed is None else f"{row['uid']}#llm{llm_seed}"
         graded.append(Graded(uid, as_text(row["question"]), half_of(as_text(row["question"])),
                              int(row["gold_score"]), wrong, p_wrong, report.language,
-                             features_of(report)))
+                             features_of(report), _failed(row)))
     return graded
+
+
+def _failed(row: dict[str, Any]) -> bool | None:
+    """Below the pass mark by StepMathBench's binary gold score, where the row has one."""
+    binary = row.get("gold_score_01")
+    return None if binary is None else int(binary) == 0
 
 
 def _grade(missing: Sequence[dict[str, Any]], calibration: Calibration, own_steps: bool,

@@ -180,7 +180,8 @@ def report_tables(graded: Sequence[Graded], model: UncertaintyModel,
     tables = [rows.table() for rows in (cover, risk, reasons, ece)]
     sure = figure_intervals(
         [GradeRow(g.half, g.problem, RUNNER_GROUP[cell_of(g.features)], g.features.score, g.human,
-                  _interval(reviews[g.uid]), reviews[g.uid].needs_review) for g in graded],
+                  _interval(reviews[g.uid]), reviews[g.uid].needs_review, g.failed)
+         for g in graded],
         [StepRow(g.half, g.language, g.problem, p, w) for g in graded
          for p, w in zip(g.p_wrong, g.wrong) if p is not None and w is not None],
         key=f"figure_intervals{key}", title_suffix=suffix)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from eval_sets.halves import HALVES
 from eval_sets.metrics.bootstrap import LEVEL, cluster_interval
+from eval_sets.metrics.mix import HELD_OUT_MIX, mix_weights
 from eval_sets.metrics.risk import consistency_ece, corr_mae, coverage_of, reliability
 from eval_sets.runner.tables import Cell, Table
 
@@ -35,6 +36,9 @@ class GradeRow:
     human: int
     interval: tuple[int, int] | None
     flagged: bool
+    # below the pass mark by the human grade (a calculation's final step wrong; otherwise a
+    # score of 5 or less): what the held-out mix re-weights by; None where not known
+    failed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,57 @@ def _width(rows: Sequence[GradeRow]) -> float:
 
 def _unflagged(rows: Sequence[GradeRow]) -> list[tuple[float, float]]:
     return [(float(r.score), float(r.human)) for r in rows if not r.flagged]
+
+
+Weighted = tuple[GradeRow, float]
+
+
+def _w_covered(rows: Sequence[Weighted]) -> float:
+    pairs = [(r, w) for r, w in rows if r.interval is not None]
+    total = sum(w for _, w in pairs)
+    inside = sum(w for r, w in pairs if r.interval and r.interval[0] <= r.human <= r.interval[1])
+    return inside / total if total else math.nan
+
+
+def _w_unflagged(rows: Sequence[Weighted]) -> float:
+    total = sum(w for _, w in rows)
+    return sum(w for r, w in rows if not r.flagged) / total if total else math.nan
+
+
+def _w_corr_mae(rows: Sequence[Weighted]) -> tuple[float, float]:
+    """Weighted Pearson correlation x100 and mean absolute error of the unflagged grades."""
+    kept = [(float(r.score), float(r.human), w) for r, w in rows if not r.flagged]
+    total = sum(w for *_, w in kept)
+    if total <= 0:
+        return math.nan, math.nan
+    mx = sum(x * w for x, _, w in kept) / total
+    my = sum(y * w for _, y, w in kept) / total
+    sxy = sum(w * (x - mx) * (y - my) for x, y, w in kept)
+    sxx = sum(w * (x - mx) ** 2 for x, _, w in kept)
+    syy = sum(w * (y - my) ** 2 for _, y, w in kept)
+    corr = 100 * sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else math.nan
+    return corr, sum(w * abs(x - y) for x, y, w in kept) / total
+
+
+MIX_FIGURES: tuple[tuple[str, Callable[[Sequence[Weighted]], float]], ...] = (
+    ("coverage", _w_covered),
+    ("unflagged", _w_unflagged),
+    ("Corr unflagged", lambda rows: _w_corr_mae(rows)[0]),
+    ("MAE unflagged", lambda rows: _w_corr_mae(rows)[1]),
+)
+
+
+def mixed(rows: Sequence[GradeRow]) -> list[tuple[str, Weighted]] | None:
+    """The grades weighted to the held-out mix (`eval_sets.metrics.mix.HELD_OUT_MIX`), keyed by
+    problem; None where a grade's pass mark is unknown or the set cannot reach the mix."""
+    if not rows or any(r.failed is None for r in rows):
+        return None
+    try:
+        weights = mix_weights([r.group == "proof" for r in rows], [bool(r.failed) for r in rows],
+                              HELD_OUT_MIX["proof"], HELD_OUT_MIX["failed"])
+    except ValueError:
+        return None
+    return [(r.problem, (r, w)) for r, w in zip(rows, weights, strict=True)]
 
 
 FIGURES: tuple[tuple[str, Callable[[Sequence[GradeRow]], float]], ...] = (
@@ -105,6 +160,11 @@ def figure_intervals(grades: Sequence[GradeRow], steps: Sequence[StepRow], *, ke
             for name, statistic in FIGURES:
                 if (row := _row(f"{half}: {name}", mine, statistic, draws)) is not None:
                     out.append(row)
+            if (weighted := mixed([g for _, g in mine])) is not None:
+                for name, w_statistic in MIX_FIGURES:
+                    if (row := _row(f"{half}: {name}, held-out mix", weighted, w_statistic,
+                                    draws)) is not None:
+                        out.append(row)
             present = {g.group for _, g in mine}
             for group in [*(["calculation"] if present & set(CALCULATION) else []),
                           *(g for g in GROUP_ORDER if g in present),
@@ -133,4 +193,6 @@ def figure_intervals(grades: Sequence[GradeRow], steps: Sequence[StepRow], *, ke
                       "above it is miscalibration, not the steps' noise. A resampled ECE runs "
                       "above the sample's (each bin's absolute gap grows with the noise a "
                       "resample adds): its interval says how far it moves, not where it "
-                      "centres. Corr x100.")
+                      "centres. Corr x100. held-out mix: the grades re-weighted by raking so that "
+                      f"{HELD_OUT_MIX['failed']:.0%} are below the pass mark and "
+                      f"{HELD_OUT_MIX['proof']:.0%} are proofs (eval_sets.metrics.mix).")

@@ -183,7 +183,8 @@ def figure_interval_table(graded: Sequence[Graded]) -> Table | None:
     """The review table's figures over all grades, its coverage per group and the step ECE per
     language, each with its 90% interval over the half's problems (`figure_intervals`)."""
     grades = [GradeRow(half_of_item(g), _problem(g), group_of(g.report), g.report.score,
-                       g.result.gold.score, g.report.score_interval, g.report.needs_review)
+                       g.result.gold.score, g.report.score_interval, g.report.needs_review,
+                       None if g.result.gold.score_01 is None else g.result.gold.score_01 == 0)
               for g in graded if g.result.gold.score is not None]
     steps = [StepRow(half_of_item(g), g.report.language, _problem(g), p, wrong)
              for g in graded for p, wrong in _labelled_steps(g)]

@@ -325,6 +325,10 @@ def failures_table(results: Sequence[ItemResult]) -> Table | None:
                  note=f"{more} more in results.jsonl (lines with an error)." if more else "")
 
 
+# The report's `lucky_guess` flag, a column of its own beside the quadrant of the same name.
+LUCKY_GUESS_FLAG = "lucky_guess flag (HCRS)"
+
+
 def quadrant_table(graded: Sequence[Graded]) -> Table:
     """Share of each reasoning quadrant and of lucky guesses, per subset and overall."""
     rows = []
@@ -332,8 +336,9 @@ def quadrant_table(graded: Sequence[Graded]) -> Table:
         shares = quadrant_shares([g.report.quadrant for g in group])
         rows.append((name, len(group), *(shares[q] for q in QUADRANTS),
                      mean([float(g.report.lucky_guess) for g in group])))
-    return Table("quadrants", "Quadrant shares", ("subset", "n", *QUADRANTS, "lucky guess"),
-                 tuple(rows))
+    return Table("quadrants", "Quadrant shares", ("subset", "n", *QUADRANTS, LUCKY_GUESS_FLAG),
+                 tuple(rows), note=f"{LUCKY_GUESS_FLAG}: the share of reports with `lucky_guess` "
+                 "true (HCRS <= 3 with the answer right); the lucky_guess column is the quadrant.")
 
 
 def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,

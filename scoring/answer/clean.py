@@ -63,7 +63,7 @@ def latex_names(text: str) -> str:
     `\\ln 2`, `pi/4` is `\\pi/4`, `sqrt(3)/2` and `sqrt3/2` are `\\sqrt{3}/2`, `sinx` is
     `\\sin x`, `log2(8)` is `\\log_{2}(8)`. Typed without a backslash, as students and plain-text
     outputs write them, LaTeX reads a name as a product of letters (`ln2` is l times n times 2),
-    so `ln2` was unequal to `\\ln 2`. A name inside a longer word is left alone (`using`,
+    so `ln2` would be unequal to `\\ln 2`. A name inside a longer word is left alone (`using`,
     `pins`), as are a few English words a name and one letter spell (`cost`, `sine`)."""
     if not any(name in text for name in ("pi", "sqrt", *_FUNCTIONS)):
         return text

@@ -56,8 +56,23 @@ class KindStats:
 Decision = Literal["threshold", "expected"]
 # The recalibration key of a language's own map, for a problem type without enough steps.
 ANY_TYPE = "any"
-# The prefix of a recalibration key for steps in one state (`state:fails`).
+# The prefixes of a recalibration key for steps in one state (`state:fails`) and for the steps
+# of one group of grades (`group:answer_wrong`, `scoring.judge.decide.features.grade_group`).
 STATE_KEY = "state:"
+GROUP_KEY = "group:"
+
+
+def recalibration_keys(problem_type: str, state: str | None = None,
+                       group: str | None = None) -> list[str]:
+    """The maps a step may read, the most specific first (`StepModel.recalibrated`)."""
+    keys = []
+    if group and state:
+        keys.append(f"{GROUP_KEY}{group}|{STATE_KEY}{state}")
+    if group:
+        keys.append(f"{GROUP_KEY}{group}")
+    if state:
+        keys.append(f"{STATE_KEY}{state}")
+    return [*keys, problem_type, ANY_TYPE]
 # Top-level keys of the file that `Calibration` itself reads; any other is a kept section.
 OWN_KEYS = frozenset({"version", "models", "kinds", "meta"})
 
@@ -136,12 +151,16 @@ class StepModel:
             total += self.weights.get(name, 0.0) * value
         return total
 
-    def recalibrated(self, log_odds: float, problem_type: str, state: str | None = None) -> float:
-        """The reported log-odds: the map of the step's state (`state:<state>`, what the checks
-        established), else the problem type's, else the language's, else as is."""
-        platt = (self.recalibration.get(f"{STATE_KEY}{state}") if state else None) \
-            or self.recalibration.get(problem_type) or self.recalibration.get(ANY_TYPE)
-        return platt(log_odds) if platt is not None else log_odds
+    def recalibrated(self, log_odds: float, problem_type: str, state: str | None = None,
+                     group: str | None = None) -> float:
+        """The reported log-odds through the most specific map there is: the grade group's
+        for steps in this state (`group:<group>|state:<state>`), the group's (`group:<group>`),
+        the state's (`state:<state>`: what the checks established), the problem type's, the
+        language's (`any`); else as is."""
+        for key in recalibration_keys(problem_type, state, group):
+            if (platt := self.recalibration.get(key)) is not None:
+                return platt(log_odds)
+        return log_odds
 
 
 # The calibration file's section of measured LLM reliabilities: model name -> language -> rates.

@@ -1,4 +1,4 @@
-"""Numerals in a stated base (issue 11, item 5).
+"""Numerals in a stated base.
 
 "3 = 0011" in a step about binary, or "110 = 6" after "in base 2", is a correct conversion, not
 the false decimal equation it looks like. A base is stated by a subscript after a numeral

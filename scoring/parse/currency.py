@@ -1,4 +1,4 @@
-"""Currency signs: `$1.60` is an amount of money, not the start of a TeX formula (issue 11, item 5).
+"""Currency signs: `$1.60` is an amount of money, not the start of a TeX formula.
 
 `$` is both TeX's inline math delimiter and the dollar sign. Read as delimiters, the dollars of
 "$1.60 + $0.40 = $2.00" pair into the spans "1.60 + " and "0.40 = " and leave the last one open,

@@ -1,4 +1,4 @@
-"""Integer division and remainders (issue 11, item 5).
+"""Integer division and remainders.
 
 Counting whole things, "1000 ÷ 3 = 333" means "333 whole boxes", not the false 1000/3 = 333: in
 a step about remainders, whole items, "at most" / "最多" (lexicon `COUNTING_WORDS`), a whole

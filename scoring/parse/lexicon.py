@@ -1,8 +1,8 @@
-"""One vocabulary for every reader of step text (issue 11, item 1).
+"""One vocabulary for every reader of step text.
 
 How a number is written and which words change the reading of a statement ("suppose", "when",
-"check", "not", "about", "remainder", "cm", "$") used to be spelled out again in each check, with
-the copies drifting apart. They live here once; checks compose the groups they need with `words`.
+"check", "not", "about", "remainder", "cm", "$") would otherwise be spelled out in each check, and
+the copies would drift apart. They live here once; checks compose the groups they need with `words`.
 
 Number shapes are regex *fragments* without boundaries: each caller adds the lookarounds its own
 reading needs (a number inside a word, after a decimal point, ...). Word groups are tuples of regex

@@ -1,4 +1,4 @@
-"""Names that look like numbers or operators (issue 11, item 5).
+"""Names that look like numbers or operators.
 
 - A token of one or two letters directly followed by digits (`O2`, `A1`, `P3`, `x2`, `CO2`,
   `H2SO4`) is a name: a chemical formula, a label, or a subscript written without `_`. It is not

@@ -1,4 +1,4 @@
-"""What the words of a step say about how its relations are meant (issue 11, item 5).
+"""What the words of a step say about how its relations are meant.
 
 The same "1000 ÷ 3 = 333" is a false equation in one step and a correct count of whole boxes in
 another; "3 = 0011" is false in decimal and right in binary. A `Reading` collects, once per step,

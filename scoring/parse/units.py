@@ -1,4 +1,4 @@
-"""Numbers with units read as quantities (issue 11, item 5).
+"""Numbers with units read as quantities.
 
 `12 cm`, `3 元`, `5\\text{ kg}`, `60°` are quantities: the unit is no part of the arithmetic (the
 parser drops it, `scoring.parse.mathparse.preclean`), but it says which kind of number a side is. A

@@ -151,7 +151,7 @@ def _points(inputs: GradeInputs, policy: ScoringPolicy) -> list[float]:
 def _policy_score(inputs: GradeInputs, policy: ScoringPolicy) -> StepMathScore:
     if not inputs.process_evaluated:
         return simple_problem_score(inputs.answer.correct)
-    if not inputs.tree.labels:  # an empty solution (README "Empty solutions")
+    if not inputs.tree.labels:  # an empty solution (docs/scoring.md "Empty solutions")
         return StepMathScore(raw=0.0, score=0, binary=0)
     return score_points(_points(inputs, policy), inputs.problem_type)
 

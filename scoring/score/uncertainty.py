@@ -388,8 +388,15 @@ def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[in
     half's calculations all have a reference): humans give a right answer's solution 10."""
     cell = model.cell(cell_of(features), features.step_logic_checked)
     score = features.score
-    lo, hi = integer_interval(score, cell.predict(score), cell.spread(score), cell.q_lo,
-                              cell.q_hi)
+    return finish_interval(features, integer_interval(score, cell.predict(score),
+                                                      cell.spread(score), cell.q_lo, cell.q_hi))
+
+
+def finish_interval(features: GradeFeatures, interval: tuple[int, int]) -> tuple[int, int]:
+    """A cell's integer interval as the report gives it: widened to hold the expected score,
+    and to 10 where the answer may be right whatever the steps say (`score_interval`). The fit
+    reads its coverage through this too, so that the levels it chooses are those shipped."""
+    lo, hi = interval
     if features.score_expected is not None:
         lo = min(lo, math.floor(features.score_expected + 1e-9))
         hi = max(hi, math.ceil(features.score_expected - 1e-9))

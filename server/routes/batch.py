@@ -6,10 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
+from scoring.schema import GradeRequest
 from server.deps import RecorderDep, ServiceDep, SettingsDep
 from server.errors import ApiError
 from server.examples import BATCH_EXAMPLES
-from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, served
+from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, RejectedItem, served
 from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
@@ -30,8 +31,15 @@ async def grade_batch(
                        f"got {len(batch.items)}", "items")
     results = await service.grade_many(batch.items)
     graded = [(item, item.report) for item in results if item.report is not None]
-    ids = await recorder.keep([(batch.items[item.index], report) for item, report in graded])
+    ids = await recorder.keep([(_request(batch.items[item.index]), report)
+                               for item, report in graded])
     for (item, report), grade_id in zip(graded, ids, strict=True):
         item.report = served(report, grade_id)
     failed = sum(1 for r in results if r.error is not None)
     return BatchResponse(results=results, succeeded=len(results) - failed, failed=failed)
+
+
+def _request(entry: GradeRequest | RejectedItem) -> GradeRequest:
+    """A graded item's request (only a valid GradeRequest gets a report)."""
+    assert isinstance(entry, GradeRequest)
+    return entry

@@ -1,1 +1,1 @@
-"""The grade store (issue 26): every grade kept, with the corrections teachers make to it."""
+"""The grade store: every grade kept, with the corrections teachers make to it."""

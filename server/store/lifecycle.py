@@ -10,9 +10,10 @@ from datetime import timedelta
 import anyio
 from sqlalchemy.exc import SQLAlchemyError
 
+from server.security import DEFAULT_OWNER
 from server.settings import Settings
 from server.store.engine import GradeStore, open_store
-from server.store.repository import delete_older_than, utcnow
+from server.store.repository import count_by_owner, delete_older_than, utcnow
 
 log = logging.getLogger("stepgrade.store")
 
@@ -45,3 +46,15 @@ async def keep_pruning(store: GradeStore, days: float, every: float = RETENTION_
             await anyio.to_thread.run_sync(prune, store, days)
         except SQLAlchemyError:
             log.exception("deleting old grades failed")
+
+
+def warn_hidden_grades(store: GradeStore) -> int:
+    """With API keys on, say how many grades were stored without a key: no key sees them until
+    `stepgrade store assign` gives them to one. Returns that count."""
+    with store.session() as session:
+        hidden = count_by_owner(session, DEFAULT_OWNER)
+    if hidden:
+        log.warning("grades stored without an API key are hidden from every key; give them to "
+                    "one with `stepgrade store assign` (docs/review.md)",
+                    extra={"hidden_grades": hidden})
+    return hidden

@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, cast, get_args
 
-from sqlalchemy import ColumnElement, Table, delete, insert, select, tuple_
+from sqlalchemy import ColumnElement, Table, delete, func, insert, select, tuple_, update
 from sqlalchemy.orm import Session, selectinload
 
-from scoring.schema import StepLabel
+from scoring.schema import JudgedLabel
 from server.store.engine import GradeStore
 from server.store.models import NO_INTERVAL, Correction, Grade
 from server.store.review import review_fields
 
 Order = Literal["uncertainty", "created"]
-STEP_LABELS: frozenset[str] = frozenset(get_args(StepLabel))
+STEP_LABELS: frozenset[str] = frozenset(get_args(JudgedLabel))  # a teacher judges every step
 EXCERPT_CHARS = 160
 
 
@@ -84,7 +84,7 @@ def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True
 
     A Core INSERT, not the ORM's unit of work: every grade the service answers passes here, and
     the session's flush and transaction bookkeeping were most of the store's cost per grade
-    (README, "Grade store")."""
+    (docs/benchmarks.md, "Speed")."""
     table = cast(Table, Grade.__table__)
     with store.writing(wait=wait) as connection:
         connection.execute(insert(table), [{c.key: getattr(g, c.key) for c in table.columns}
@@ -202,4 +202,19 @@ def delete_older_than(session: Session, cutoff: datetime) -> int:
     """Delete every owner's grades created before `cutoff` (their corrections go with them)."""
     with session.begin():
         result = session.execute(delete(Grade).where(Grade.created_at < cutoff))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def count_by_owner(session: Session, owner: str) -> int:
+    """How many grades `owner` has."""
+    with session.begin():
+        return int(session.scalar(select(func.count()).select_from(Grade)
+                                  .where(Grade.owner == owner)) or 0)
+
+
+def reassign_owner(session: Session, from_owner: str, to_owner: str) -> int:
+    """Give every grade of `from_owner` (corrections follow their grade) to `to_owner`; how many."""
+    with session.begin():
+        result = session.execute(update(Grade).where(Grade.owner == from_owner)
+                                 .values(owner=to_owner))
     return int(getattr(result, "rowcount", 0) or 0)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.schema import StepLabel
+from scoring.schema import JudgedLabel, StepLabel
 from server.store.models import Correction, Grade
 from server.store.review import review_fields
 
@@ -51,7 +51,9 @@ class GradeList(BaseModel):
 class CorrectionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    step_labels: list[StepLabel] = Field(description="One label per step of the stored report.")
+    step_labels: list[JudgedLabel] = Field(
+        description="One label per step of the stored report (a teacher's judgement: not "
+        "`unchecked`).")
     score: int | None = Field(default=None, ge=0, le=10, description="The right score, if given.")
     note: str = Field(default="", max_length=4000)
     reviewer: str | None = Field(default=None, max_length=200)
@@ -61,7 +63,7 @@ class CorrectionOut(BaseModel):
     id: int
     grade_id: str
     created_at: datetime
-    step_labels: list[StepLabel]
+    step_labels: list[JudgedLabel]
     score: int | None
     note: str
     reviewer: str | None

@@ -1,4 +1,4 @@
-"""A student who hands in nothing (README "Empty solutions"): every node handles zero steps and
+"""A student who hands in nothing (docs/scoring.md "Empty solutions"): every node handles zero steps and
 the grade is 0 with no steps, whatever the modules, the references or the mode."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def test_correct_chinese_solution_stays_clean(grader):
 @pytest.mark.parametrize("answer", ["pi/4", "\\frac{\\pi}{4}"])
 def test_a_right_answer_typed_as_plain_text_is_not_marked_wrong(grader, answer):
     """`pi/4` is the reference `\\frac{\\pi}{4}` typed as a student types it; LaTeX alone
-    reads `pi` as p times i (before stop 33: "not equal", the last step labelled wrong)."""
+    reads `pi` as p times i, which would make the answer "not equal" and the last step wrong."""
     report = grader.grade(GradeRequest(
         problem="Find the smallest positive x with tan x = 1.",
         solution=f"tan x = 1 when x = pi/4 + k*pi.\nThe smallest positive one is k = 0.\n"

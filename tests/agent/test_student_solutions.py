@@ -19,9 +19,8 @@ def grade(**fields: object):
 
 @pytest.mark.parametrize(("last", "right"), [("x = 4", True), ("x = 5", False), ("So x = 5.", False)])
 def test_an_unmarked_final_answer_decides_the_last_step(last, right):
-    """No "the answer is": the closing line states the answer. Before stop 34 the English step
-    model weighed a wrong one by the two labelled steps it had fired on (both right), and this
-    solution scored 10 with every step correct."""
+    """No "the answer is": the closing line states the answer, and a wrong one
+    makes the last step wrong (a solution with it must not score 10 with every step correct)."""
     report = grade(problem="Solve for x: 2x + 3 = 11.", solution=f"2x + 3 = 11\n2x = 8\n{last}",
                    reference_answer="4")
     assert report.answer.correct is right
@@ -58,7 +57,7 @@ def test_a_one_step_solution_to_a_wrong_answer_is_not_all_correct():
 ])
 def test_a_right_solution_typed_plainly_scores_10(problem, solution, reference):
     """Right solutions as a student types them (÷ before a fraction, a root sign, the roots
-    listed in words, a bare verdict); each read as something else scored 0-6 before stop 34."""
+    listed in words, a bare verdict); each must be read as what it is, not as something else."""
     report = grade(problem=problem, solution=solution, reference_answer=reference)
     assert report.answer.correct is True and report.score == 10
     assert not any(s.label in ("incorrect", "meaningless") for s in report.steps)

@@ -29,6 +29,12 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--mute-audio", "--font-render-hinting=none", "--remote-debugging-port=0"]
 
 
+# No network but this machine's loopback: every other host name resolves to nothing, and any
+# request that still tried to leave would go to a proxy on a port where nothing listens.
+OFFLINE_FLAGS = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+                 "--proxy-server=http://127.0.0.1:9")
+
+
 class CdpError(RuntimeError):
     """A protocol error, a script exception in the page, or a wait that ran out."""
 
@@ -41,9 +47,10 @@ def find_chromium() -> str | None:
 class Browser:
     """`with Browser(path) as b:` one headless page; `b.goto(url)`, `b.eval(js)`, `b.wait(js)`."""
 
-    def __init__(self, executable: str, timeout: float = 30.0) -> None:
+    def __init__(self, executable: str, timeout: float = 30.0, flags: tuple[str, ...] = ()) -> None:
         self.executable = executable
         self.timeout = timeout
+        self.flags = flags
         self.events: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
         self._profile = Path(tempfile.mkdtemp(prefix="stepgrade-chromium-"))
@@ -56,7 +63,7 @@ class Browser:
 
     def __enter__(self) -> Self:
         self._process = subprocess.Popen(
-            [self.executable, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
+            [self.executable, *FLAGS, *self.flags, f"--user-data-dir={self._profile}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self._ws = self._stack.enter_context(connect(
             self._browser_url(), max_size=None, proxy=None, open_timeout=self.timeout))

@@ -37,6 +37,13 @@ def artefacts_dir() -> Path:
     return path
 
 
+def docs_screenshot(page: Browser, name: str) -> Path:
+    """A screenshot the docs show: written to docs/ (the README and docs/review.md link these
+    files, so a changed page changes its picture) and to the artefacts."""
+    page.screenshot(artefacts_dir() / name)
+    return page.screenshot(REPO / "docs" / name)
+
+
 def require_chromium() -> str:
     """Chromium's path; else skip the calling test module (one line in `-rs`), or fail it under
     STEPGRADE_BROWSER_REQUIRED=1."""

@@ -309,3 +309,24 @@ def test_recalibration_scope_keeps_a_per_type_shift_that_holds_out_of_fold():
     assert per_type is not None and pooled is not None and per_type < pooled
     assert set(maps_of(shifted, "per_type")) == {"calculation", "proof", "any"}
     assert set(maps_of(shifted, "pooled")) == {"any"}
+
+
+def test_the_recalibration_scope_is_chosen_on_every_group_alike():
+    """A map per group of grades, when one group's log-odds are off by a shift the others' are
+    not; the choice reads each group's ECE alike, so a large group cannot hide a small one."""
+    from eval_sets.calibrate.recalibrate import Scored, cross_validated_ece, maps_of
+
+    rng = np.random.default_rng(2)
+
+    def steps(group: str, shift: float, n: int) -> list[Scored]:
+        z = rng.normal(-1.5, 1.0, n)
+        wrong = rng.random(n) < 1 / (1 + np.exp(-(z + shift)))
+        return [Scored(float(a), bool(b), 1.0, "calculation", i % 5, "unchecked", group)
+                for i, (a, b) in enumerate(zip(z, wrong, strict=True))]
+
+    scored = steps("answer_right", 0.0, 3000) + steps("answer_wrong", 1.5, 600)
+    by_group, pooled = (cross_validated_ece(scored, s) for s in ("per_group", "pooled"))
+    assert by_group is not None and pooled is not None and by_group < pooled
+    assert set(maps_of(scored, "per_group")) == {"group:answer_right", "group:answer_wrong",
+                                                 "any"}
+    assert set(maps_of(scored, "per_group_state")) >= {"group:answer_wrong|state:unchecked"}

@@ -59,10 +59,11 @@ def test_cli_ray_run_has_the_local_contract(tmp_path, local_ray, capsys, broken_
     data = broken_stepmath
     base = ["bench", "grade", "--dataset", "stepmath", "--path", str(data), "--answer-timeout",
             ANSWER_TIMEOUT]
-    assert main([*base, "--out", str(tmp_path / "local"), "--no-progress"]) == 0
+    # exit 1 on either engine: the broken rows failed, the others were graded
+    assert main([*base, "--out", str(tmp_path / "local"), "--no-progress"]) == 1
     capsys.readouterr()
     ray_out = tmp_path / "ray"
-    assert main([*base, "--out", str(ray_out), "--engine", "ray", "--actors", "2"]) == 0
+    assert main([*base, "--out", str(ray_out), "--engine", "ray", "--actors", "2"]) == 1
     err = capsys.readouterr().err
     assert "grading: 100%" in err and "(ray engine)" in err
     assert differences(tmp_path / "local", ray_out) == []
@@ -70,7 +71,7 @@ def test_cli_ray_run_has_the_local_contract(tmp_path, local_ray, capsys, broken_
     assert "failures" in _tables(ray_out)
     for name in ("quadrants.png", "predicted_vs_gold.png", "summary.md", "summary.tex"):
         assert (ray_out / name).stat().st_size > 0
-    assert main([*base, "--out", str(ray_out), "--engine", "ray", "--no-progress"]) == 0
+    assert main([*base, "--out", str(ray_out), "--engine", "ray", "--no-progress"]) == 1
     graded = len([r for r in read_results(ray_out).values() if r["report"]])
     assert f"5 items, {graded} resumed, 0 graded now, {5 - graded} failed" in capsys.readouterr().err
 
@@ -95,7 +96,8 @@ class SlowEndpoint:
         return self.answer(operation, prompt)
 
 
-def _llm_run(tmp_path: Path, monkeypatch, endpoint: SlowEndpoint, *extra: str) -> dict:
+def _llm_run(tmp_path: Path, monkeypatch, endpoint: SlowEndpoint, *extra: str,
+             exit_code: int = 0) -> dict:
     with FakeOpenAI(endpoint) as server:
         monkeypatch.setenv("STEPGRADE_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("STEPGRADE_LLM_MODEL", "fake-model")
@@ -103,7 +105,7 @@ def _llm_run(tmp_path: Path, monkeypatch, endpoint: SlowEndpoint, *extra: str) -
         code = main(["bench", "grade", "--dataset", "mr_math_invalid", "--path",
                      str(bundled_path("mr_math_invalid")), "--out", str(tmp_path), "--mode", "llm",
                      "--engine", "ray", "--no-progress", *extra])
-    assert code == 0
+    assert code == exit_code
     return {r["id"]: r for r in map(json.loads, (tmp_path / "results.jsonl").read_text().splitlines())}
 
 
@@ -129,7 +131,7 @@ def _most_in_flight(rows) -> int:  # type: ignore[no-untyped-def]
 def test_an_item_past_its_deadline_is_recorded_and_the_others_graded(
         tmp_path, local_ray, monkeypatch, mr_math_oracle) -> None:
     endpoint = SlowEndpoint(mr_math_oracle, delay=0.0, slow=60.0)
-    rows = _llm_run(tmp_path, monkeypatch, endpoint, "--actors", "1", "--timeout", "8")
+    rows = _llm_run(tmp_path, monkeypatch, endpoint, "--actors", "1", "--timeout", "8", exit_code=1)
     assert rows["mr-invalid-3"]["error"] == "timeout after 8 s"  # the rectangle problem
     assert all(rows[i]["report"]["meta"]["mode"] == "llm" for i in rows if i != "mr-invalid-3")
 

@@ -91,3 +91,15 @@ def test_failures_table_lists_reasons_and_escapes_pipes() -> None:
     assert table.note == "3 more in results.jsonl (lines with an error)."
     assert "| d.jsonl:1 | d.jsonl:1: bad \\| row |" in to_markdown(table)
     assert failures_table(rows[:0]) is None
+
+
+def test_the_quadrant_table_names_each_column_once(results) -> None:
+    """The `lucky_guess` quadrant and the report's `lucky_guess` flag are different columns,
+    and no two columns read alike (`lucky_guess` against `lucky guess`)."""
+    table = next(t for t in summarise(results) if t.key == "quadrants")
+    read_alike = [c.replace("_", " ").lower() for c in table.columns]
+    assert len(set(read_alike)) == len(read_alike)
+    assert "lucky_guess" in table.columns and "lucky_guess flag (HCRS)" in table.columns
+    flags = [r.report.lucky_guess for r in results if r.report is not None]
+    overall = next(row for row in table.rows if row[0] == "overall")
+    assert overall[-1] == pytest.approx(sum(flags) / len(flags))

@@ -1,4 +1,4 @@
-"""The verifier's tables (issue 3): validity AUC against the originals, weakest step, step agreement."""
+"""The verifier's tables: validity AUC against the originals, weakest step, step agreement."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """LLM mode against a real server (llama.cpp's `llama-server`, Gemma 3 270M, one thread), through
-the CLI and the service, default and fused. Issue 13 asks, and this asserts: every operation got
+the CLI and the service, default and fused. It asserts: every operation got
 a model answer through a structured method (never degraded for transport, format or deadline; a
 small base model's answers may be rejected on content, or cut off at the token cap, and the report
 says so); every grade

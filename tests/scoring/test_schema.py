@@ -41,5 +41,5 @@ def test_invalid_requests_name_the_problem(payload, field_or_message):
     ],
 )
 def test_an_empty_solution_is_a_valid_request(payload, empty):
-    """A student who hands in nothing is graded (README "Empty solutions"), not refused."""
+    """A student who hands in nothing is graded (docs/scoring.md "Empty solutions"), not refused."""
     assert GradeRequest.model_validate(payload).is_empty() is empty

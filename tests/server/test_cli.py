@@ -245,10 +245,34 @@ def test_a_second_instance_on_the_same_port_fails_clearly():
         second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
                                 check=False)
         assert second.returncode != 0
-        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr
-        assert "Traceback" not in second.stderr
+        assert f"port {port} on 127.0.0.1 is already in use" in second.stderr
+        assert "STEPGRADE_PORT=" in second.stderr and "Traceback" not in second.stderr
     finally:
         stop(first, grace=30)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_taken_port_is_found_before_the_warm_up(tmp_path, workers):
+    """The socket is bound before anything loads: with an embedding model that cannot load (its
+    warm-up would fail on it), the port is what `stepgrade serve` reports, naming STEPGRADE_PORT."""
+    import socket
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    env = {**os.environ, "STEPGRADE_WORKERS": workers, "STEPGRADE_DATA_DIR": str(tmp_path),
+           "STEPGRADE_EMBEDDING_MODEL": str(tmp_path / "no-such-model")}
+    try:
+        done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+                              env=env, capture_output=True, text=True, timeout=60, check=False)
+    finally:
+        holder.close()
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"stepgrade serve: port {port} on 127.0.0.1 is already in use; stop what holds it, or "
+        f"choose another port: STEPGRADE_PORT={port + 1} stepgrade serve (or --port {port + 1})")
+    assert not (tmp_path / "stepgrade.db").exists()  # the store was not opened either
 
 
 def test_bench_says_how_to_install_it_when_not_registered(monkeypatch, capsys):
@@ -280,3 +304,18 @@ def test_bench_is_registered_through_the_entry_point():
 
     assert [p.value for p in entry_points(group="stepgrade.commands") if p.name == "bench"][:1] \
         == ["eval_sets.cli:register"]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["grade", "--help"], ["bench", "--help"],
+                                  ["calibrate", "--help"], ["store", "assign", "--help"]])
+def test_help_imports_no_grader(argv):
+    """`stepgrade --help` (and each command's) builds the parser only: the grader, sympy, torch
+    and the benchmark runner are imported when a command runs."""
+    script = ("import sys\nfrom server.cli import main\ntry:\n    main(sys.argv[1:])\n"
+             "except SystemExit:\n    pass\nheavy = ['torch', 'sympy', 'numpy', 'agent.grader', "
+             "'scoring.schema', 'fastapi', 'sqlalchemy', 'eval_sets.runner']\n"
+             "print([m for m in heavy if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert "usage: stepgrade" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"

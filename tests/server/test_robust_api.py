@@ -1,4 +1,4 @@
-"""The service's side of issue 12: an empty solution is graded (not a 422), the same as the CLI
+"""Empty solutions in the service: an empty solution is graded (not a 422), the same as the CLI
 and the grader; a failed check is reported and counted in Prometheus, never a 5xx."""
 
 from __future__ import annotations

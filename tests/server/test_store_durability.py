@@ -1,4 +1,4 @@
-"""Issue 26, "Done when": a service killed with SIGKILL under load has a stored row for every
+"""Durability: a service killed with SIGKILL under load has a stored row for every
 grade it answered 200. Two workers, clients grading continuously, the whole process group killed
 mid-load (no shutdown hook runs); then the store is read directly. `make test` runs it on SQLite
 (WAL), `make test-db` on PostgreSQL."""

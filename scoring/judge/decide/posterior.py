@@ -8,9 +8,16 @@ it, so a low-precision kind can lower a step's validity but never change a decis
 
 What the decisive checks established about the step (`check_state`: a refuting finding, support,
 or nothing) is read before any probability: it is what the offline label follows. The reported
-sum is recalibrated per state or problem type (`StepModel.recalibrated`: Platt scaling fitted
-out of fold) before a model's label is added: the offline posterior is made calibrated among
-steps the checks left alike, and the model's word then updates it as any evidence does.
+sum is recalibrated per group of grades, state or problem type (`StepModel.recalibrated`: Platt
+scaling fitted out of fold) before a model's label is added: the offline posterior is made
+calibrated among steps of grades alike (the answer right, wrong or unknown; a proof) that the
+checks left alike, so that it holds whatever the mix of such grades; the model's word then
+updates it as any evidence does.
+
+A refuted step's P(wrong) is at least the measured precision of the kind that refuted it: the
+prior's length and place weights were fitted on long model-written steps, and on a student's
+short first step they would put a false calculation, labelled wrong, at P(wrong) 0.3. A finding
+counts by its measured precision: how often such a check, where it fired, was right.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from scoring.judge.calibration import Calibration, StepModel
 from scoring.judge.decide.features import (
     SolutionContext,
     finding_feature,
+    grade_group,
     solution_context,
     step_features,
 )
@@ -96,6 +104,14 @@ def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequen
     return mixed(0.0), mixed(warnings)
 
 
+def _refuting_precision(counted: Sequence[Finding], calibration: Calibration) -> float:
+    """The measured precision of the most precise error kind among a refuted step's findings:
+    how often a step where such a check fired was wrong on the fit half."""
+    return max((stats.precision for f in counted if f.polarity == "error"
+                and (stats := calibration.kinds.get(f.kind)) is not None
+                and stats.precision is not None), default=0.0)
+
+
 def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Finding],
                calibration: Calibration, said: float | None,
                context: SolutionContext) -> StepPosterior:
@@ -107,7 +123,9 @@ def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Findin
     raw, decide = _prior_and_findings(model, inp, i, found, warnings, context)
     checks = _weight(model, (f.kind for f in counted))
     state = check_state(counted, checks)
-    full = model.recalibrated(raw, inp.problem_type, state)
+    full = model.recalibrated(raw, inp.problem_type, state, grade_group(inp))
+    if state == "fails":
+        full = max(full, _logit(_refuting_precision(counted, calibration)))
     if said is not None:
         full, decide, checks = full + said, decide + said, checks + said
     errors = [f for f in counted if f.polarity == "error"]

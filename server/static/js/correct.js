@@ -90,7 +90,8 @@ export class Review {
     const report = detail.report;
     const grader = (report.steps ?? []).map((s) => s.label);
     const last = latest(detail);
-    const labels = last && last.step_labels.length === grader.length ? [...last.step_labels] : [...grader];
+    const labels = last && last.step_labels.length === grader.length ? [...last.step_labels]
+      : (report.steps ?? []).map(judged);
     this.current = { detail, grader, labels };
     this.title.textContent = `Grade ${detail.id.slice(0, 8)}`;
     fill(this.head,
@@ -260,6 +261,13 @@ export class Review {
     this.back.hidden = true;
     this.say("Open a grade from the queue to review it.");
   }
+}
+
+/** A teacher's starting label for a step: the grader's, and for a step no check could decide,
+ * the likelier one by its P(wrong) (a teacher judges every step; the change mark shows it). */
+function judged(step) {
+  if (step.label !== "unchecked") return step.label;
+  return typeof step.p_wrong === "number" && step.p_wrong >= 0.5 ? "incorrect" : "correct";
 }
 
 function correctionSection(detail, last, grader) {

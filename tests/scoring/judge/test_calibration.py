@@ -107,3 +107,28 @@ def test_recalibration_and_unknown_sections_survive_the_file():
     assert back.models["en"].recalibration == {"any": Platt(0.8, -0.1, 300)}
     assert back.section("future_section") == {"en": [0.7, 0.1]}
     assert back.section("absent") is None
+
+
+def test_a_step_reads_the_most_specific_map_there_is():
+    """Group and state, then group, then state, then the problem type, then the language's."""
+    from scoring.judge.calibration import ANY_TYPE, Platt, recalibration_keys
+
+    assert recalibration_keys("proof", "fails", "proof") == [
+        "group:proof|state:fails", "group:proof", "state:fails", "proof", ANY_TYPE]
+    maps = {"group:answer_wrong|state:unchecked": Platt(1.0, 3.0),
+            "group:answer_wrong": Platt(1.0, 2.0), "state:unchecked": Platt(1.0, 1.0),
+            ANY_TYPE: Platt(1.0, 0.0)}
+    model = StepModel({}, 0.5, recalibration=maps)
+    assert model.recalibrated(0.0, "calculation", "unchecked", "answer_wrong") == 3.0
+    assert model.recalibrated(0.0, "calculation", "holds", "answer_wrong") == 2.0
+    assert model.recalibrated(0.0, "calculation", "unchecked", "answer_right") == 1.0
+    assert model.recalibrated(0.0, "calculation", "holds", "answer_right") == 0.0
+    assert model.recalibrated(0.0, "calculation") == 0.0
+
+
+def test_the_difficulty_weights_round_trip_and_must_be_finite():
+    model = StepModel({"bias": -1.0}, 0.5, difficulty={"bias": 1.0, "log_steps": 0.5})
+    calibration = Calibration("d", {"en": model}, {})
+    assert Calibration.from_json(calibration.to_json()).models["en"].difficulty == model.difficulty
+    with pytest.raises(CalibrationError, match="finite"):
+        StepModel({}, 0.5, difficulty={"bias": float("nan")})

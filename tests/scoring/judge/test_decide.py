@@ -64,8 +64,10 @@ def test_a_refuting_finding_fails_its_step_and_its_dependants_are_meaningless():
     verdicts = decision.verdicts
     assert labels(decision) == ["incorrect", "meaningless", "meaningless"]
     assert [v.state for v in verdicts] == ["fails", "unchecked", "unchecked"]
-    assert verdicts[0].p_wrong == pytest.approx(20 / 29)  # odds 1/9 x 20
-    assert verdicts[0].reason == "calculation_false at 0 (P(wrong) = 0.69)"
+    # odds 1/9 x 20 = 0.69, under the kind's measured precision 0.8: a refuted step counts the
+    # finding by its precision
+    assert verdicts[0].p_wrong == pytest.approx(0.8)
+    assert verdicts[0].reason == "calculation_false at 0 (P(wrong) = 0.80)"
     assert verdicts[0].evidence == ("symbolic",) and verdicts[0].error_categories == ("calculation",)
     assert verdicts[1].depends_on == (1,) and "step 1" in verdicts[1].reason
     # follow-through credits a step built on the error with what it is worth in itself
@@ -90,7 +92,7 @@ def test_a_refutation_outweighed_by_support_is_not_decided():
     weaker = decide(inp(1), evidence(1, ("calculation_false", 0), ("calculation_true", 0)),
                     CAL).verdicts[0]
     assert weaker.label == "incorrect"
-    assert weaker.p_wrong == pytest.approx((10 / 9) / (1 + 10 / 9))
+    assert weaker.p_wrong == pytest.approx(0.8)  # odds 1/9 x 20 x 0.5 = 0.53, floored
 
 
 WRONG_ANSWER = AnswerVerdict("11", ("28",), False, anchored=False)
@@ -103,6 +105,7 @@ def test_a_refuting_finding_labels_the_step_whatever_the_prior():
     false calculation still refutes it."""
     verdict = decide(inp(1), evidence(1, ("calculation_false", 0)), LOW).verdicts[0]
     assert verdict.label == "incorrect" and verdict.state == "fails"
+    assert verdict.p_wrong == pytest.approx(0.8)  # the kind's precision, not the prior's 2%
 
 
 def test_a_wrong_answer_fails_the_final_step_and_the_guess_seeks_its_cause():
@@ -196,7 +199,8 @@ def test_a_models_label_stands_against_weak_evidence_and_falls_to_strong():
                                    _model("correct", "correct"), fallible))
     assert fixed[1].label == "incorrect" and fixed[1].evidence == ("llm", "answer")
     assert fixed[1].model_label == "correct" and fixed[0].model_label == "correct"
-    assert fixed[1].p_wrong == pytest.approx((30 / 27) / (1 + 30 / 27))  # 1/9 x 30 x 1/3
+    # offline 0.9 (1/9 x 30 = 0.77, floored at answer_wrong's precision), then x 1/3: odds 3
+    assert fixed[1].p_wrong == pytest.approx(0.75)
     assert warnings and "relabelled incorrect" in warnings[0]
 
 
@@ -292,7 +296,9 @@ def test_recalibration_moves_the_reported_probability_never_the_label():
 
     # Raw P(wrong) 20/29 crosses 0.5; a map that halves the log-odds reports less, label kept.
     halved = replace(CAL.models["en"], recalibration={"calculation": Platt(0.5, 0.0)})
-    cal = Calibration("test-recal", {"en": halved}, KINDS)
+    # a kind under the mapped P(wrong), so its precision sets no floor
+    loose = {**KINDS, "calculation_false": KindStats(20, 16, 0.55, 20.0, True)}
+    cal = Calibration("test-recal", {"en": halved}, loose)
     verdicts = decide(inp(2), evidence(2, ("calculation_false", 0)), cal).verdicts
     raw = math.log(20 / 9)
     assert verdicts[0].label == "incorrect"
@@ -346,3 +352,22 @@ def test_a_calculation_nobody_can_check_reads_the_mixture_over_its_verdict():
     # without verdict_prior, the bias alone
     plain = Calibration("plain", {"en": StepModel(weights, 0.5)}, KINDS)
     assert decide(inp(2), evidence(2), plain).verdicts[0].p_wrong == pytest.approx(0.5)
+
+
+def test_the_prior_reads_where_errors_gather_and_how_hard_the_problem_is():
+    """A step's place against the first false relation; under a wrong answer, its relative
+    position (errors gather towards a wrong answer); the difficulty estimate, when fitted."""
+    from scoring.judge.decide.features import solution_context
+
+    answer = AnswerVerdict("5", ("4",), False)
+    judged = JudgeInput("Solve 2x + 3 = 11.", ["2x + 3 = 11", "2x = 9", "x = 4.5", "x = 5"],
+                        "calculation", answer)
+    found = evidence(4, ("calculation_false", 1))
+    context = solution_context(judged, found, {"bias": 1.5})
+    assert context.first_false == 1 and context.difficulty == 1.5
+    features = [step_features(judged, i, found.at(i), context=context) for i in range(4)]
+    assert [f["before_false_relation"] for f in features] == [1.0, 0.0, 0.0, 0.0]
+    assert [f["after_false_relation"] for f in features] == [0.0, 0.0, 1.0, 1.0]
+    assert [f["wrong_position"] for f in features] == pytest.approx([0.0, 1 / 3, 2 / 3, 0.0])
+    assert features[0]["difficulty"] == 1.5 and features[0]["wrong_difficulty"] == 1.5
+    assert "difficulty" not in step_features(judged, 0, ())  # no estimate fitted: left out

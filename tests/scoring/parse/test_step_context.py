@@ -1,4 +1,4 @@
-"""General readings of step text (issue 11, item 5): for each, a correct step that must not read
+"""General readings of step text: for each, a correct step that must not read
 as a false equation, and a really false step of the same shape that still must, so a reading can
 never just switch the check off. Every case is hand-written."""
 

@@ -1,5 +1,5 @@
-"""The score interval and the review flags: hand-written cells and grades, and the proof by
-example of issue 25 fused into a real offline GradeReport."""
+"""The score interval and the review flags: hand-written cells and grades, and a proof by
+example fused into a real offline GradeReport."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Grades and their corrections (issue 26).
+"""Grades and their corrections.
 
 Revision ID: 0001
 Revises:
