@@ -17,6 +17,8 @@ from typing import Any
 from agent.context import Context
 from agent.graph import build_graph
 from agent.llm.records import LlmRun
+from agent.state import InputState
+from scoring.judge.memory import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest
 
 
@@ -55,24 +57,29 @@ class Grader:
             return LlmRun()
         return LlmRun(deadline=asyncio.get_running_loop().time() + seconds)
 
-    async def agrade(self, request: GradeRequest, run: LlmRun | None = None) -> GradeReport:
+    async def agrade(self, request: GradeRequest, run: LlmRun | None = None,
+                     memory: ProblemMemory | None = None) -> GradeReport:
         """Grade on the running event loop; `run` (from `new_run`) lets the caller set the
-        deadline and read the LLM records even if the grade does not finish."""
+        deadline and read the LLM records even if the grade does not finish; `memory` is the
+        caller's memory of the problem (left out when the request opts out)."""
         self.check_mode(request)
         start = time.perf_counter()
         context = replace(self.context, run=run or self.new_run())
-        out = await self.graph.ainvoke({"request": request}, context=context)
+        out = await self.graph.ainvoke(_input(request, memory), context=context)
         return _stamp(out, start)
 
-    def astream(self, request: GradeRequest, run: LlmRun | None = None) -> AsyncIterator[dict[str, Any]]:
+    def astream(self, request: GradeRequest, run: LlmRun | None = None,
+                memory: ProblemMemory | None = None) -> AsyncIterator[dict[str, Any]]:
         """The graph's node updates (`stream_mode="updates"`), the report in the last one."""
         self.check_mode(request)
         context = replace(self.context, run=run or self.new_run())
-        return self.graph.astream({"request": request}, context=context, stream_mode="updates")
+        return self.graph.astream(_input(request, memory), context=context,
+                                  stream_mode="updates")
 
-    def grade(self, request: GradeRequest) -> GradeReport:
+    def grade(self, request: GradeRequest, memory: ProblemMemory | None = None) -> GradeReport:
         """Blocking `agrade`, on the grader's event loop (a daemon thread, started once)."""
-        return asyncio.run_coroutine_threadsafe(self.agrade(request), self._event_loop()).result()
+        return asyncio.run_coroutine_threadsafe(self.agrade(request, memory=memory),
+                                                self._event_loop()).result()
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
         with self._loop_lock:
@@ -81,6 +88,11 @@ class Grader:
                 threading.Thread(target=self._loop.run_forever, name="stepgrade-grader",
                                  daemon=True).start()
             return self._loop
+
+
+def _input(request: GradeRequest, memory: ProblemMemory | None) -> InputState:
+    """The graph's input: the request, and the memory unless the request opts out of it."""
+    return {"request": request, "memory": memory if request.memory and memory else None}
 
 
 def _stamp(out: dict[str, Any], start: float) -> GradeReport:

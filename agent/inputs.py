@@ -32,6 +32,14 @@ def reference_steps(request: GradeRequest) -> list[str]:
     return []
 
 
+def gold_answers(state: GradeState) -> list[str]:
+    """The request's reference answers, or, when it gives none, the answers of the solutions a
+    teacher accepted in the problem's memory (docs/architecture.md 4.12)."""
+    given = state["request"].gold_answers()
+    memory = state.get("memory")
+    return given or (list(memory.answers) if memory else [])
+
+
 def judge_input(state: GradeState) -> JudgeInput:
     """What the offline judge reads."""
     request = state["request"]
@@ -45,6 +53,7 @@ def judge_input(state: GradeState) -> JudgeInput:
         problem_similarity=state.get("problem_similarity"),
         format_module=request.modules.format,
         language=state["language"],
+        memory=state.get("memory"),
     )
 
 
@@ -55,7 +64,7 @@ def judge_request(state: GradeState) -> JudgeRequest:
         problem=request.problem,
         problem_type=state["problem_type"],
         language=state["language"],
-        references=request.gold_answers(),
+        references=gold_answers(state),
         reference_steps=state["reference_steps"],
         modules=request.modules,
     )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NamedTuple, TypedDict
+from typing import Annotated, Literal, NamedTuple, NotRequired, TypedDict
 
 from scoring.align.realign import Alignment
 from scoring.judge import Evidence
 from scoring.judge.guard import CheckFailure
+from scoring.judge.memory import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.score.tree import TreeResult
 from scoring.steps.addressed import AddressedPiece
@@ -29,6 +30,8 @@ class ChunkVerdicts(NamedTuple):
 
 class InputState(TypedDict):
     request: GradeRequest
+    # this owner's memory of the problem (docs/architecture.md 4.12), looked up by the caller
+    memory: NotRequired[ProblemMemory | None]
 
 
 class GradeState(InputState, total=False):

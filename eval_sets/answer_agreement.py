@@ -2,7 +2,8 @@
 
     python -m eval_sets.answer_agreement PATH [--timeout SECONDS] [--show-disagreements]
                                               [--without READING ...] [--ablation]
-    python -m eval_sets.answer_agreement --solutions PATH [PATH ...]
+    python -m eval_sets.answer_agreement --solutions PATH [PATH ...] [--save FILE]
+                                         [--changes-from FILE]
     python -m eval_sets.answer_agreement PATH --inexact   # every pair within rounding
     python -m eval_sets.answer_agreement PATH --write-routes FILE --with-solutions SOL [SOL ...]
 
@@ -28,8 +29,11 @@ With `--solutions`, the files are graded solutions instead (StepMathBench rows: 
 `final_answer_correct`; MR-MATH rows: `model_output`, `ground_truth_answer`,
 `model_output_answer_correctness`): `check_answer` finds each solution's answer (given the
 problem, as a grade does) and its verdict is set against the human one, split into the
-benchmark's halves by problem (`eval_sets.halves`) and into stated (anchored) and guessed answers. That measures extraction, where the
-pairs measure equivalence. The verdicts the rounding reading changed (against `check_answer`
+benchmark's halves by problem (`eval_sets.halves`) and into stated (anchored) and guessed
+answers. That measures extraction, where the pairs measure equivalence. `--save FILE` writes
+each solution's verdict as a JSON line (its key, the answer found, the verdict, the human one);
+`--changes-from FILE` lists every verdict that differs from such a saved run, and whether the
+new or the old one agrees with the human one. The verdicts the rounding reading changed (against `check_answer`
 without it) are counted with how many of them agree with the human one, per half, and so are
 the verdicts any reading added since (`NEW_READINGS`) changed.
 
@@ -144,29 +148,33 @@ def halves(pairs: list[Pair], results: list[Equivalence]) -> dict[str, tuple[int
 
 @dataclass(frozen=True)
 class Solution:
-    """A graded solution whose final answer a human judged."""
+    """A graded solution whose final answer a human judged; `key` names it in its file (the
+    row's id, else its line)."""
 
     problem: str
     text: str
     golds: tuple[str, ...]
     correct: bool
+    key: str = ""
 
 
 def read_solutions(path: Path) -> list[Solution]:
     """StepMathBench and ProcessBench rows that have a reference answer (proofs have none)."""
     out = []
-    for _, row in read_records(path):
+    for number, row in read_records(path):
+        key = f"{path.name}:{row.get('uid') or row.get('id') or number}"
         if "final_answer_correct" in row and row.get("reference_answer"):
             out.append(Solution(str(row.get("problem", "")), "\n\n".join(map(str, row["steps"])),
-                                (str(row["reference_answer"]),), bool(row["final_answer_correct"])))
+                                (str(row["reference_answer"]),), bool(row["final_answer_correct"]),
+                                key))
         elif row.get("answers") and row.get("gold_step_score") and row.get("type") != "Proof":
             golds = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
             out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
-                                tuple(map(str, golds)), row["gold_step_score"][-1] == "1"))
+                                tuple(map(str, golds)), row["gold_step_score"][-1] == "1", key))
         elif row.get("model_output_answer_correctness") and row.get("ground_truth_answer"):
             out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
                                 (str(row["ground_truth_answer"]),),
-                                row["model_output_answer_correctness"] == "correct"))
+                                row["model_output_answer_correctness"] == "correct", key))
     return out
 
 
@@ -178,16 +186,47 @@ def solution_verdicts(path: Path, timeout: float,
             for item in read_solutions(path)]
 
 
-def solutions_report(paths: list[Path], timeout: float) -> int:
+def saved_verdict(item: Solution, check: AnswerCheck) -> dict[str, object]:
+    """One solution's verdict as `--save` writes it."""
+    return {"key": item.key, "half": problem_half(item.problem), "extracted": check.extracted,
+            "correct": check.correct, "reading": check.reading, "human": item.correct}
+
+
+def verdict_changes(previous: dict[str, dict[str, object]],
+                    current: list[dict[str, object]]) -> list[str]:
+    """A line for each verdict (equal / not equal / undecided) or answer found that differs from
+    the saved run `previous` (keyed by solution), saying which run agrees with the human one."""
+    lines = []
+    for new in current:
+        old = previous.get(str(new["key"]))
+        if old is None or (old["correct"], old["extracted"]) == (new["correct"], new["extracted"]):
+            continue
+        agrees = [name for name, run in (("before", old), ("after", new))
+                  if bool(run["correct"]) == new["human"]]
+        lines.append(f"  {new['key']} ({new['half']}, human {new['human']}): "
+                     f"{old['correct']} {str(old['extracted'])[:60]!r} -> "
+                     f"{new['correct']} {str(new['extracted'])[:60]!r} ({new['reading']}); "
+                     f"agrees: {' and '.join(agrees) or 'neither'}")
+    return lines
+
+
+def solutions_report(paths: list[Path], timeout: float, save: Path | None = None,
+                     changes_from: Path | None = None) -> int:
     """Print how often `check_answer` agrees with the human verdict, by half, by anchoring and
-    by route, and the verdicts the rounding and the new readings changed."""
+    by route, and the verdicts the rounding and the new readings changed; with `save`, write
+    every verdict, and with `changes_from`, list those that differ from a saved run."""
     older = [(n, r) for n, r in READINGS if n not in NEW_READINGS]
+    previous = {} if changes_from is None else {
+        str(row["key"]): row for _, row in read_records(changes_from)}
+    saved: list[dict[str, object]] = []
     for path in paths:
         agree: Counter[str] = Counter()
         total: Counter[str] = Counter()
         changed: Counter[tuple[str, str]] = Counter()
         changed_agree: Counter[tuple[str, str]] = Counter()
+        mine: list[dict[str, object]] = []
         for item, check in solution_verdicts(path, timeout):
+            mine.append(saved_verdict(item, check))
             ok = bool(check.correct) == item.correct
             half = problem_half(item.problem)
             keys = [half, "stated" if check.anchored else "guessed"]
@@ -217,6 +256,15 @@ def solutions_report(paths: list[Path], timeout: float) -> int:
         for name in ("rounding reading", "new readings"):
             print(f"  verdicts the {name} changed, agreeing with the human one: " + ", ".join(
                 f"{h} {_share(changed_agree[name, h], changed[name, h]).strip()}" for h in HALVES))
+        if changes_from is not None:
+            lines = verdict_changes(previous, mine)
+            print(f"  verdicts changed since {changes_from.name}: {len(lines)}")
+            for line in lines:
+                print(line)
+        saved += mine
+    if save is not None:
+        save.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in saved),
+                        encoding="utf-8")
     return 0
 
 
@@ -250,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solutions", action="store_true",
                         help="the files are graded solutions: measure the whole answer check")
     parser.add_argument("--timeout", type=float, default=2.0)
+    parser.add_argument("--save", type=Path, metavar="FILE",
+                        help="with --solutions: write every solution's verdict as JSON lines")
+    parser.add_argument("--changes-from", type=Path, metavar="FILE",
+                        help="with --solutions: list the verdicts that differ from a --save file")
     parser.add_argument("--show-disagreements", action="store_true",
                         help="print every pair whose verdict differs from its label")
     parser.add_argument("--without", action="append", default=[], metavar="READING",
@@ -270,13 +322,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.with_solutions and not args.write_routes:
         print("answer_agreement: --with-solutions needs --write-routes", file=sys.stderr)
         return 2
-    for path in (args.path, *args.more, *args.with_solutions):
+    if (args.save or args.changes_from) and not args.solutions:
+        print("answer_agreement: --save and --changes-from need --solutions", file=sys.stderr)
+        return 2
+    for path in (args.path, *args.more, *args.with_solutions,
+                 *([args.changes_from] if args.changes_from else [])):
         if not path.is_file():
             print(f"answer_agreement: no such file: {path}", file=sys.stderr)
             return 2
     if args.solutions:
         try:
-            return solutions_report([args.path, *args.more], args.timeout)
+            return solutions_report([args.path, *args.more], args.timeout, args.save,
+                                    args.changes_from)
         except DatasetError as exc:
             print(f"answer_agreement: {exc}", file=sys.stderr)
             return 2

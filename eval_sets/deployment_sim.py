@@ -12,6 +12,8 @@ offline on the human segmentation (`solution_steps`) with the reference answers,
    with it (`STEPGRADE_CALIBRATION`) and grades B; so does a service on the shipped calibration.
 
 Prints MAE and Corr on B, shipped against recalibrated, per split. Exit status 2 on missing data.
+
+`--memory` runs the deployment benchmark of problem memory instead (`eval_sets.memory_sim`).
 """
 
 from __future__ import annotations
@@ -23,46 +25,21 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from eval_sets.halves import HALVES, half_of
-from eval_sets.loaders.rows import as_text, read_records
-from eval_sets.loaders.stepmath import request_fields
+from eval_sets import memory_sim
+from eval_sets.deployment_items import Item, load_items
+from eval_sets.halves import HALVES
 from eval_sets.metrics.bootstrap import LEVEL, paired_change
 from eval_sets.metrics.risk import corr_mae
 from eval_sets.processes import free_port, start_service, stop, wait_ready
-from scoring.score.aggregate import parse_human_label
 
 CORRECTIONS = 100
 TIMEOUT = 60.0
-
-
-@dataclass(frozen=True)
-class Item:
-    """A StepMathBench dev item as a request, with the human labels and score."""
-
-    problem: str
-    request: dict[str, Any]
-    labels: list[str]
-    score: int
-
-
-def load_items(path: Path, half: str) -> list[Item]:
-    """The items of one half, as `eval_sets.calibrate.uncertainty.grade_stepmath` grades them."""
-    items = []
-    for _, row in read_records(path):
-        problem = as_text(row["question"])
-        if half_of(problem) != half:
-            continue
-        request = {**request_fields(row, human_steps=True), "mode": "offline"}
-        items.append(Item(problem, request, [parse_human_label(s) for s in row["gold_step_score"]],
-                          int(row["gold_score"])))
-    return items
 
 
 def group(problem: str, seed: int) -> str:
@@ -178,14 +155,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, required=True, help="folder with stepmathbench_dev.jsonl")
     parser.add_argument("--splits", type=int, default=5, help="seeds of the A/B split")
-    parser.add_argument("--half", choices=list(HALVES), default="check",
+    parser.add_argument("--half", choices=[*HALVES, "both"], default="check",
                         help="the half simulated (develop on fit; report check)")
+    parser.add_argument("--memory", action="store_true",
+                        help="the problem-memory benchmark (eval_sets.memory_sim): k corrections "
+                             "per problem, the other solutions graded with and without memory")
+    memory_sim.add_arguments(parser)
     parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
     parser.add_argument("--weight", help="the corrections' weight for stepgrade calibrate (a "
                         "number or cv; default: the command's own)")
     parser.add_argument("--corrections", type=int, default=CORRECTIONS,
                         help=f"grades of the queue corrected (default {CORRECTIONS}, the issue's)")
     args = parser.parse_args(argv)
+    if args.memory:
+        return memory_sim.main(args)
+    if args.half == "both":
+        parser.error("--half both is for --memory")
     if args.corrections < 1:
         parser.error("--corrections must be at least 1")
     path = args.data / "stepmathbench_dev.jsonl"

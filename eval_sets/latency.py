@@ -1,13 +1,18 @@
 """Offline grading latency: cold start, p50/p95 per bundled example, and per item over the
 StepMathBench and ProcessBench development sets (targets: p50 <= 25 ms, p95 <= 150 ms).
 
-    python -m eval_sets.latency [--repeat N] [--data DIR] [--limit N]
+    python -m eval_sets.latency [--repeat N] [--data DIR] [--limit N] [--memory]
 
 Each item is graded once, warm (after the bundled examples have loaded the models); the time is
 the grade's wall clock in this process, answer check included. Figures depend on the machine's
 load: `uptime` is printed beside them. The per-item table also gives the CPU time this process
 spent on each grade, which a loaded machine distorts far less (it leaves out the math-verify
 worker's CPU, which runs in its own process; its wall time is in the wall clock).
+
+`--memory` grades every dev item with a problem memory present (docs/memory.md): the other
+solutions of its problem (up to `MEMORY_SOLUTIONS`, StepMathBench has five a problem) remembered
+as accepted, or, for a problem with a single solution, that solution itself: every step is then
+aligned to at least one accepted path, the work memory adds to a grade.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ import os
 import statistics
 import sys
 import time
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 
 from agent.grader import Grader
@@ -24,7 +32,10 @@ from eval_sets.items import GoldItem
 from eval_sets.loaders.processbench import load_processbench
 from eval_sets.loaders.stepmath import load_stepmath
 from eval_sets.processes import percentile
+from scoring.answer.extract import extract_answer
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import GradeRequest
+from scoring.steps.segment import segment_steps
 from server.examples import example_names, load_example
 
 TARGET_P50_MS = 25.0
@@ -33,14 +44,18 @@ DEV_SETS = {"stepmath": ("stepmathbench_dev.jsonl", load_stepmath),
             "processbench": ("processbench_dev.jsonl", load_processbench)}
 
 
+MEMORY_SOLUTIONS = 4
+
+
 def _timed(grader: Grader, request: GradeRequest) -> float:
     return _clocked(grader, request)[0]
 
 
-def _clocked(grader: Grader, request: GradeRequest) -> tuple[float, float]:
+def _clocked(grader: Grader, request: GradeRequest,
+             memory: ProblemMemory | None = None) -> tuple[float, float]:
     """Wall and process CPU milliseconds of one grade."""
     start, cpu = time.perf_counter(), time.process_time()
-    grader.grade(request)
+    grader.grade(request, memory)
     return (time.perf_counter() - start) * 1000.0, (time.process_time() - cpu) * 1000.0
 
 
@@ -52,9 +67,32 @@ def _row(name: str, n: object, times: list[float], cpu: list[float] | None = Non
     return row
 
 
-def dev_latency(grader: Grader, data: Path, limit: int | None) -> int:
-    """p50/p95 per item over the dev sets found in `data`; 1 when a target is missed."""
-    print(f"\nper item over the development sets in {data} (load {os.getloadavg()[0]:.1f})")
+def memories(items: Sequence[GoldItem]) -> list[ProblemMemory]:
+    """Each item's memory for `--memory`: up to `MEMORY_SOLUTIONS` other solutions of its problem,
+    accepted whole (the item itself when it is its problem's only one)."""
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, item in enumerate(items):
+        by[problem_key(item.request.problem)].append(i)
+
+    def remembered(i: int) -> RememberedSolution:
+        request = items[i].request
+        steps = request.solution_steps or segment_steps(request.solution or "", request.language)
+        return RememberedSolution(f"item-{i}", tuple(RememberedStep(s, "correct") for s in steps),
+                                  datetime(2026, 1, 1), extract_answer("\n".join(steps)))
+
+    out = []
+    for i, item in enumerate(items):
+        key = problem_key(item.request.problem)
+        others = [j for j in by[key] if j != i][:MEMORY_SOLUTIONS] or [i]
+        out.append(ProblemMemory(key, tuple(remembered(j) for j in others)))
+    return out
+
+
+def dev_latency(grader: Grader, data: Path, limit: int | None, memory: bool = False) -> int:
+    """p50/p95 per item over the dev sets found in `data` (each with a problem memory present
+    when `memory`); 1 when a target is missed."""
+    print(f"\nper item over the development sets in {data} (load {os.getloadavg()[0]:.1f})"
+          + (", with a problem memory present" if memory else ""))
     print(f"{'set':<22} {'items':>5} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} "
           f"{'p50 cpu':>8} {'p95 cpu':>8}")
     every: list[float] = []
@@ -65,7 +103,8 @@ def dev_latency(grader: Grader, data: Path, limit: int | None) -> int:
             print(f"{name:<22} (no {file}: skipped)")
             continue
         items = [item for item in load(path) if isinstance(item, GoldItem)][:limit]
-        clocked = [_clocked(grader, item.request) for item in items]
+        known = memories(items) if memory else [None] * len(items)
+        clocked = [_clocked(grader, item.request, m) for item, m in zip(items, known, strict=True)]
         times, cpu = [w for w, _ in clocked], [c for _, c in clocked]
         every += times
         every_cpu += cpu
@@ -88,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, help="folder with the StepMathBench and "
                         "ProcessBench development sets")
     parser.add_argument("--limit", type=int, help="at most this many items per set")
+    parser.add_argument("--memory", action="store_true",
+                        help="grade the dev items with a problem memory present")
     args = parser.parse_args(argv)
     if args.data is not None and not args.data.is_dir():
         print(f"latency: no such folder: {args.data}", file=sys.stderr)
@@ -102,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, request in requests.items():
         times = [_timed(grader, request) for _ in range(args.repeat)]
         print(_row(name, steps[name], times))
-    return dev_latency(grader, args.data, args.limit) if args.data is not None else 0
+    return dev_latency(grader, args.data, args.limit, args.memory) if args.data is not None \
+        else 0
 
 
 if __name__ == "__main__":

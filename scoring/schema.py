@@ -7,6 +7,7 @@ inside the grader, typed dataclasses carry the data.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Literal
 
 from pydantic import (
@@ -33,7 +34,7 @@ ScoringPolicy = Literal["stepmath", "follow_through"]
 ProblemType = Literal["calculation", "proof", "open_ended"]
 Language = Literal["auto", "en", "zh"]
 Mode = Literal["auto", "llm", "offline"]
-Evidence = Literal["llm", "symbolic", "alignment", "answer", "structure", "dependency"]
+Evidence = Literal["llm", "symbolic", "alignment", "answer", "structure", "dependency", "memory"]
 AnswerMethod = Literal["symbolic", "llm", "both", "none"]
 # The group of readings that decided an answer verdict (`scoring.answer.routes`).
 AnswerRoute = Literal["exact_value", "rounding", "units", "parts", "text", "math_verify"]
@@ -42,6 +43,7 @@ ReviewCode = Literal[
     "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
     "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
     "model_unmeasured", "model_unreliable", "unconfirmed_finding", "proof_by_example",
+    "memory_diverged",
     "addressed_to_grader",
 ]
 
@@ -115,6 +117,12 @@ class GradeRequest(_Strict):
         default=False,
         description="LLM mode only: segment, label and link the steps in one model call "
         "(one round trip, like StepMathAgent's single prompt) instead of two.",
+    )
+    memory: bool = Field(
+        default=True,
+        description="Grade against what this API key's corrections taught about the same "
+        "problem (accepted solutions, known mistakes). false: grade as if nothing was "
+        "remembered; the grade is still stored.",
     )
 
     @field_validator("problem", "solution", "reference_solution")
@@ -288,6 +296,25 @@ class LlmOperation(BaseModel):
     detail: str = ""
 
 
+class MemoryReport(BaseModel):
+    """What this owner's memory of the problem held, and what of it the grade used
+    (docs/architecture.md 4.12)."""
+    solutions: int = Field(description="Corrected solutions of the problem remembered.")
+    accepted_solutions: int = Field(description="Of them, accepted as a whole (reference paths).")
+    mistakes: int = Field(description="Steps teachers rejected: known mistakes.")
+    last_corrected: datetime | None = Field(default=None, description="The latest correction.")
+    aligned_solution: str | None = Field(
+        default=None, description="`meta.grade_id` of the accepted solution this one was read "
+        "against (the best alignment), null without one.")
+    reference_answer: bool = Field(
+        default=False, description="The answer was checked against the accepted solutions' "
+        "answer (the request gave none).")
+    findings: int = Field(default=0, description="Findings the memory made about the steps.")
+    divergence_step: int | None = Field(
+        default=None, description="The first step (1-based) that leaves every accepted "
+        "solution, null when none does or none was accepted.")
+
+
 class Meta(BaseModel):
     """How the grade was made: mode, model calls, time, warnings and failed checks."""
     mode: Literal["llm", "offline"]
@@ -304,6 +331,8 @@ class Meta(BaseModel):
         description="Checks that raised and were left out of this grade (each also a warning).",
     )
     versions: dict[str, str] = Field(default_factory=dict)
+    memory: MemoryReport | None = Field(
+        default=None, description="The problem's memory this grade used; null without one.")
 
 
 class ReviewReason(BaseModel):

@@ -22,6 +22,7 @@ import anyio
 from agent.grader import Grader, LlmUnavailableError
 from agent.llm.records import LlmRun
 from agent.review import with_review
+from scoring.judge.memory import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest
 from server.errors import ApiError
 from server.events import StreamCollector
@@ -67,26 +68,28 @@ class GradingService:
     def _new_run(self, request: GradeRequest) -> LlmRun:
         return self.grader.new_run(self.llm_budget) if self.uses_llm(request) else LlmRun()
 
-    async def grade(self, request: GradeRequest, endpoint: str = "grade") -> GradeReport:
-        """One grade under the global limit and the deadline; a failing LLM grade falls back offline."""
+    async def grade(self, request: GradeRequest, endpoint: str = "grade",
+                    memory: ProblemMemory | None = None) -> GradeReport:
+        """One grade under the global limit and the deadline, against the caller's `memory` of
+        the problem; a failing LLM grade falls back offline."""
         self.check_mode(request)
         start, run = time.perf_counter(), self._new_run(request)
         try:
             with anyio.fail_after(self.seconds):
                 async with self.limiter:
-                    report = await self.grader.agrade(request, run)
+                    report = await self.grader.agrade(request, run, memory=memory)
         except TimeoutError:
             self.metrics.failures.labels(code="deadline_exceeded").inc()
             raise _deadline_error(self.seconds) from None
         except (ApiError, LlmUnavailableError):
             raise
         except Exception as err:  # noqa: BLE001 - logged and graded offline by the fallback
-            report = await self._offline_fallback(request, run, start, err)
+            report = await self._offline_fallback(request, run, start, err, memory)
         self.metrics.record_report(report, endpoint)
         return report
 
     async def _offline_fallback(self, request: GradeRequest, run: LlmRun, start: float,
-                                err: Exception) -> GradeReport:
+                                err: Exception, memory: ProblemMemory | None) -> GradeReport:
         """An LLM grade that failed outright, graded offline in the time left; `meta` tells
         the whole story (mode llm, degraded, the requests made, the wall-clock time)."""
         if not self.uses_llm(request):
@@ -99,7 +102,7 @@ class GradingService:
         try:
             with anyio.fail_after(max(left, 0.001)):
                 async with self.limiter:
-                    report = await self.grader.agrade(offline)
+                    report = await self.grader.agrade(offline, memory=memory)
         except TimeoutError:
             self.metrics.failures.labels(code="deadline_exceeded").inc()
             raise _deadline_error(self.seconds) from None
@@ -112,8 +115,11 @@ class GradingService:
         return with_review(report.model_copy(update={"meta": meta}),
                            self.grader.context.interval_model)
 
-    async def grade_many(self, requests: list[GradeRequest | RejectedItem]) -> list[BatchItem]:
-        """All items at once (each under the global limit), in order; failures stay per item."""
+    async def grade_many(self, requests: list[GradeRequest | RejectedItem],
+                         memories: list[ProblemMemory | None] | None = None) -> list[BatchItem]:
+        """All items at once (each under the global limit, against its memory), in order;
+        failures stay per item."""
+        known = memories if memories is not None else [None] * len(requests)
 
         async def one(index: int, request: GradeRequest | RejectedItem) -> BatchItem:
             if isinstance(request, RejectedItem):
@@ -121,7 +127,8 @@ class GradingService:
                 self.metrics.failures.labels(code=detail.code).inc()
                 return BatchItem(index=index, error=detail)
             try:
-                return BatchItem(index=index, report=served(await self.grade(request, "batch")))
+                return BatchItem(index=index, report=served(
+                    await self.grade(request, "batch", known[index])))
             except ApiError as err:
                 detail = ErrorDetail(code=err.code, message=err.message, field=err.field)
             except LlmUnavailableError as err:
@@ -135,7 +142,8 @@ class GradingService:
 
         return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(requests))))
 
-    async def stream(self, request: GradeRequest) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    async def stream(self, request: GradeRequest, memory: ProblemMemory | None = None
+                     ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
         """(event, data) per finished graph node, then the report, or an error with a reason;
         falls back like `grade` does."""
         start, run = time.perf_counter(), self._new_run(request)
@@ -147,7 +155,7 @@ class GradingService:
             async with self.limiter:
                 # an async generator (closed below), whatever agent's annotation says
                 updates = cast(AsyncGenerator[dict[str, Any], None],
-                               self.grader.astream(request, run))
+                               self.grader.astream(request, run, memory))
                 try:
                     while True:
                         left = deadline - anyio.current_time()
@@ -168,7 +176,7 @@ class GradingService:
             failure = err
         if failure is not None:
             try:
-                report = await self._offline_fallback(request, run, start, failure)
+                report = await self._offline_fallback(request, run, start, failure, memory)
             except ApiError as err:
                 yield _error_event(err)
                 return

@@ -15,8 +15,10 @@ from agent.context import Context
 from agent.review import with_review
 from agent.state import GradeState
 from prompts.render import PROMPT_SET_VERSION
+from scoring.judge.findings import MEMORY_KINDS
 from scoring.judge.guard import Guard, failed_names, failure_warnings
-from scoring.schema import Meta
+from scoring.judge.memory.match import read_memory
+from scoring.schema import MemoryReport, Meta
 from scoring.score.addressed import splice_addressed
 from scoring.score.fuse import GradeInputs, fuse
 from scoring.score.hcrs import HcrsConfig
@@ -77,6 +79,7 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     guard = Guard()
     run = runtime.context.run
     meta = Meta(
+        memory=memory_report(state),
         mode="llm" if use_llm else "offline",
         **run.meta_fields(),
         node_ms=dict(state.get("node_ms", {})),
@@ -96,6 +99,23 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     reliability = runtime.context.judge.reliability_for(report.language) \
         if report.meta.mode == "llm" else None
     return {"report": with_review(report, runtime.context.interval_model, reliability)}
+
+
+def memory_report(state: GradeState) -> MemoryReport | None:
+    """`meta.memory`: what the problem's memory held and what of it this grade used."""
+    memory = state.get("memory")
+    if not memory:
+        return None
+    path = read_memory(state["request"].problem, state["steps"], memory).path \
+        if state.get("evaluate_process") and state.get("steps") else None
+    evidence = state.get("evidence")
+    found = [f for f in evidence.findings if f.kind in MEMORY_KINDS] if evidence else []
+    divergence = next((f.step + 1 for f in found if f.kind == "memory_divergence"), None)
+    return MemoryReport(
+        solutions=len(memory.solutions), accepted_solutions=len(memory.accepted_solutions),
+        mistakes=memory.mistakes, last_corrected=memory.last_corrected, aligned_solution=path,
+        reference_answer=not state["request"].gold_answers() and bool(memory.answers),
+        findings=len(found), divergence_step=divergence)
 
 
 def _hazard_version(config: HcrsConfig) -> str:

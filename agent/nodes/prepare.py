@@ -14,7 +14,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.context import Context
-from agent.inputs import reference_steps, solution_text
+from agent.inputs import gold_answers, reference_steps, solution_text
 from agent.state import GradeState
 from scoring.answer.compare import AnswerCheck, check_answer
 from scoring.answer.verdict import answer_verdict, answer_warnings
@@ -30,8 +30,7 @@ EMPTY_SOLUTION = "empty solution: nothing to grade"
 def compares_answer(state: GradeState, ctx: Context) -> bool:
     """Whether `prepare` will compare an answer with a reference (math-verify's worker, which may
     take up to the answer timeout); without a reference it only reads the text."""
-    request = state["request"]
-    return bool(request.gold_answers()) and not request.is_empty()
+    return bool(gold_answers(state)) and not state["request"].is_empty()
 
 
 def without_addressed(request: GradeRequest) -> tuple[GradeRequest, tuple[AddressedPiece, ...]]:
@@ -60,7 +59,7 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
                              default="en")
     problem_type = request.problem_type or guard.run(
         "prepare.problem_type", detect_problem_type, request.problem, default="calculation")
-    gold = request.gold_answers()
+    gold = gold_answers(state)
     empty = request.is_empty()
     timeout = runtime.context.answer_timeout
     if empty:
@@ -69,7 +68,7 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     else:
         checked = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
                             problem=request.problem, left_out=runtime.context.answer_left_out,
-                            default=None)
+                            guess=problem_type != "proof", default=None)
         # A failed check is reported as such; "no answer found" would mislead.
         warnings = answer_warnings(checked, gold, timeout) if checked else []
         check = checked or AnswerCheck(None, None, False)

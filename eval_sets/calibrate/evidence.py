@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS, LabelledSolution
-from scoring.answer.extract import extract_answer
+from scoring.answer.compare import check_answer
 from scoring.answer.verdict import symbolic_verdict
 from scoring.judge import Evidence, JudgeInput, collect_findings
 from scoring.judge.decide.features import SolutionContext, solution_context
@@ -43,8 +43,9 @@ def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
         if sol.references:
             answer, _ = symbolic_verdict(text, sol.references, answer_timeout, sol.problem,
                                          IN_SAMPLE_READINGS)
-        else:
-            answer = AnswerVerdict(extract_answer(text), ())
+        else:  # the answer a grade reports without a reference (a proof's only if stated)
+            found = check_answer(text, [], problem=sol.problem, guess=sol.problem_type != "proof")
+            answer = AnswerVerdict(found.extracted, ())
         inp = JudgeInput(sol.problem, sol.steps, sol.problem_type, answer, language=sol.language)
         out.append(Observed(sol, inp, collect_findings(inp)))
         if progress and n % 100 == 0:

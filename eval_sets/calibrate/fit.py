@@ -33,6 +33,7 @@ from scoring.judge.calibration import Calibration, Decision, KindStats, StepMode
 from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
 from scoring.judge.findings import (
+    MEMORY_KINDS,
     REDUNDANCY_KINDS,
     SUPPORT_KINDS,
     WEIGHED_KINDS,
@@ -90,8 +91,18 @@ def kind_stats(observed: Sequence[Observed]) -> dict[FindingKind, KindStats]:
             right_total += not wrong
             for kind in {f.kind for f in o.evidence.at(i)}:
                 fires[kind][0 if wrong else 1] += 1
+    return stats_of_fires(fires, wrong_total, right_total)
+
+
+def stats_of_fires(fires: dict[FindingKind, list[int]], wrong_total: int, right_total: int,
+                   kinds: Sequence[FindingKind] | None = None) -> dict[FindingKind, KindStats]:
+    """Each kind's statistics from its firings ([on wrong steps, on right steps]) among
+    `wrong_total` wrong and `right_total` right labelled steps: the precision, the likelihood
+    ratio P(fires | wrong) / P(fires | right) with half a firing added to each count (so that
+    no count makes it 0 or infinite), and whether it is decisive."""
     stats: dict[FindingKind, KindStats] = {}
-    for kind in WEIGHED_KINDS:
+    # memory kinds fire only where memory exists: they are measured by `eval_sets.memory_kinds`
+    for kind in kinds if kinds is not None else [k for k in WEIGHED_KINDS if k not in MEMORY_KINDS]:
         w, r = fires.get(kind, [0, 0])
         if w + r == 0:
             stats[kind] = KindStats(0, 0, None, None, False)

@@ -3,7 +3,7 @@
 Three clean-ups, for three readers:
 
 - `clean_answer` repairs what breaks answers on their way in (lost or doubled backslashes,
-  display variants), before any comparison;
+  display variants, markdown emphasis, a number written in words), before any comparison;
 - `bare` is what an answer says, not how it was typeset, for the readings that compare answers in
   code (`scoring.answer.readings`): math delimiters, a single enclosing `\\boxed{}`,
   `\\text{}`-style wrappers, spacing commands and sizing commands carry no value;
@@ -23,6 +23,8 @@ from scoring.parse.lexicon import (
     latex_roots,
     plain_fractions,
 )
+from scoring.parse.mathspans import math_spans
+from scoring.parse.number_words import number_in_words
 
 _WRAPPER = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mathit|mbox|operatorname)\s*\{([^{}]*)\}"
@@ -35,6 +37,7 @@ _BOXED = re.compile(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL)
 _END_PUNCT = re.compile(r"[\s.。,，;；:：!！]+$")
 CJK_CHAR = re.compile("[" + CJK + "]")
 _CONTROL = {"\x07": "\\a", "\x08": "\\b", "\x0b": "\\v", "\x0c": "\\f"}
+_CONTROL_TABLE = str.maketrans(_CONTROL)
 _TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za-z])\s*\}")
 _SPACED_WRAPPER = re.compile(r"\\(text|mathrm|textrm|textbf|mbox)\s+\{")
 _SINGLE_BACKSLASH = re.compile(r"(?<!\\)\\(?!\\)")
@@ -42,6 +45,18 @@ _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
 _SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"),
              ("∞", r"\infty "), ("∪", r"\cup "), ("∩", r"\cap "), ("−", "-"))
 MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading looks at them
+# Markdown emphasis (`**64.80**`, `__5__`, `*x = 3*`, `_5_`), CommonMark's flanking rule
+# simplified: a run opens where text follows it and no word character or backslash stands
+# before it, and closes where text stands before it and no word character follows; an
+# underscore after `}` or before `{` is a subscript. So `2*3*4`, `x**2`, `x_1`, `a_{n}`,
+# `\text{D}_{\text{e}}` and `\_` are not emphasis; a pair never spans lines, and math spans
+# are not read (`without_emphasis`).
+_EMPHASIS = tuple(re.compile(p) for p in (
+    r"(?<![\w*\\])(\*\*\*?)(?=\S)(.+?)(?<=\S)\1(?![\w*])",
+    r"(?<![\w_\\}])(___?)(?=[^\s{])(.+?)(?<=[^\s}])\1(?![\w_{])",
+    r"(?<![\w*\\])(\*)(?=[^\s*])(.+?)(?<=[^\s*\\])\1(?![\w*])",
+    r"(?<![\w_\\}])(_)(?=[^\s_{])(.+?)(?<=[^\s_\\}])\1(?![\w_{])",
+))
 
 
 # Function names and constants as plain text types them. Longest first, so that `arcsin` is not
@@ -81,6 +96,48 @@ def _command(name: str, text: str, end: int) -> str:
     return "\\" + name + (" " if end < len(text) and text[end].isalnum() else "")
 
 
+def without_emphasis(text: str) -> str:
+    """`= **$64.80**` -> `= $64.80`: markdown emphasis, as chat models and students type an
+    answer, is typesetting, not part of it (the rule is at `_EMPHASIS`). Math spans are masked
+    while the pairs are found: inside them `*` and `_` are LaTeX's."""
+    if "*" not in text and "_" not in text:
+        return text
+    masked = _blanked(text, math_spans(text), "\u0001")
+    dropped: list[tuple[int, int]] = []
+    for pattern in _EMPHASIS:
+        found = [cut for m in pattern.finditer(masked)
+                 for cut in ((m.start(1), m.end(1)), (m.end(2), m.end()))]
+        if found:
+            dropped += found
+            masked = _blanked(masked, found, "\u0002")
+    if not dropped:
+        return text
+    kept, at = [], 0
+    for start, end in sorted(dropped):
+        kept.append(text[at:start])
+        at = end
+    return "".join(kept) + text[at:]
+
+
+def _blanked(text: str, cuts: list[tuple[int, int]], mark: str) -> str:
+    """`text` with each (start, end) range, in any order and not overlapping, written over by
+    `mark` (the same length, so positions keep their meaning)."""
+    pieces, at = [], 0
+    for start, end in sorted(cuts):
+        pieces += [text[at:start], mark * (end - start)]
+        at = end
+    return "".join(pieces) + text[at:]
+
+
+@lru_cache(maxsize=64)
+def readable(text: str) -> str:
+    """A solution's text as the answer readers read it: the LaTeX commands that JSON written
+    without escaping turned into control characters (`\\frac` into a form feed and "rac", which
+    also ends a line for `str.splitlines`) written back, and markdown emphasis dropped. Cached:
+    a grade reads one solution for its marked answer and again for its candidates."""
+    return without_emphasis(text.translate(_CONTROL_TABLE))
+
+
 def clean_answer(answer: str) -> str:
     """Repair what commonly breaks answers before any comparison.
 
@@ -92,9 +149,13 @@ def clean_answer(answer: str) -> str:
     are root signs (`latex_roots`: `5√2`), fraction characters are digits (`plain_fractions`:
     `2½` is `2 1/2`), fractions in Chinese words are digits (`chinese_fractions`: `四分之三` is
     `3/4`), clock times in Chinese are `H:MM` (`chinese_clock_times`: `10时15分`), and function
-    names and π typed as plain text (`latex_names`: `ln2`, `pi/4`, `sqrt(3)`).
+    names and π typed as plain text (`latex_names`: `ln2`, `pi/4`, `sqrt(3)`); markdown emphasis
+    is dropped (`without_emphasis`), and an answer that is a number in words is that number in
+    digits (`five`, `三百零五`; `scoring.parse.number_words`).
     """
-    text = "".join(_CONTROL.get(ch, ch) for ch in answer)
+    if (in_words := number_in_words(answer)) is not None:
+        return str(in_words)
+    text = readable(answer)
     if _DOUBLED_COMMAND.search(text) and not _SINGLE_BACKSLASH.search(text):
         text = text.replace("\\\\", "\\")
     text = _SPACED_WRAPPER.sub(r"\\\1{", text)

@@ -166,6 +166,7 @@ def check_answer(
     rounding: bool = True,
     readings: Sequence[tuple[str, Reading]] = READINGS,
     left_out: frozenset[str] = frozenset(),
+    guess: bool = True,
 ) -> AnswerCheck:
     """Check a solution's final answer against the reference.
 
@@ -175,11 +176,14 @@ def check_answer(
     rounding (`scoring.answer.readings.rounding`), and when the problem asks for a number of
     decimal places, a unit off in that place is equal; `rounding=False` leaves both readings
     out, `readings` the others (to measure what each adds); `left_out` is `compare_answers`'.
+    Without a reference there is nothing to compare, and with `guess=False` (a proof, which
+    need not end on a value) an answer the solution does not mark is not reported: its last
+    number is no answer it states.
     """
     found = find_answer(text, problem)
     golds = [gold] if isinstance(gold, str) else list(gold)
     if not golds:
-        return AnswerCheck(found.text, None, found.anchored)
+        return AnswerCheck(found.text if found.anchored or guess else None, None, found.anchored)
     inexact = rounding and computed_inexactly(problem, text)
     places = stated_places(problem) if rounding else None
     if found.anchored:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scoring.answer.clean import bare, is_prose
+from scoring.answer.clean import bare, is_prose, readable
 from scoring.parse.enumeration import enumeration_start
 from scoring.parse.lexicon import (
     AMOUNT_UNITS,
@@ -19,10 +19,13 @@ from scoring.parse.lexicon import (
     LEAD_WORDS,
     NO_WORDS,
     OTHER_ANSWER_WORDS,
+    STEP_LABEL,
+    STEP_NUMERAL,
     YES_WORDS,
     chinese_clock_times,
 )
 from scoring.parse.mathspans import math_spans, strip_math
+from scoring.parse.number_words import numbers_in_words
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")
@@ -38,14 +41,20 @@ _ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECAS
 # Yes"), in the languages of the public suites
 _ANSWER_COLON = re.compile(
     r"(?:^|(?<=[.!?。！？])[ \t]+)[\s*#_>]*(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
-    + r")[\s*_]*[:：][\s*_]*",
+    + r")(?:[\s*_]*[:：][\s*_]*|[ \t]+(?=\$|\\[(\[]))",
     re.IGNORECASE | re.MULTILINE,
 )
 _CN_ANSWER = re.compile(r"答案(?:是|为)\s*[:：]?\s*")
 _GSM8K = re.compile(r"####\s*(.+)")
-_EQ_RHS = re.compile(r"=\s*([^=]+)$")
-_NUMBER = re.compile(r"\\frac\s*\{[^{}]+\}\s*\{[^{}]+\}|[-−]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?:\s*\\?%)?")
-_LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
+# A number written in prose: a fraction (its sign too), or digits not glued to a letter before
+# them (the 2 of `AZYUK2A` or `x2` is part of a name) with thousands separated by commas or
+# spaces (`1 000`, `12 345`), a decimal with or without its leading zero (`.4`, `-.5`), an
+# optional `/n` and percent sign.
+_NUMBER = re.compile(
+    r"[-−]?\s?\\[dtc]?frac\s*\{[^{}]+\}\s*\{[^{}]+\}"
+    r"|[-−]?(?<![A-Za-z\d.])(?:\d{1,3}(?: \d{3})+(?![\d.,]| \d)(?:\.\d+)?|\d[\d,]*(?:\.\d+)?|\.\d+)"
+    r"(?:/\d+)?(?:\s*\\?%)?")
+_LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
 _SENTENCE_END = re.compile(r"\.\s|。|；|;")
 # Formulas written in prose without delimiters, which a sentence states whole: an interval or a
@@ -74,13 +83,24 @@ _NEGATED_TAIL = re.compile(r"\s*[,;，；]\s*(?:and\s+|but\s+)?not\s+[^,;，；]
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
 _INNER_DOLLAR = re.compile(r"(?<!\\)\$")
 _DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
-# What may stand between two parts of one answer: spacing, delimiters, commas, "and"/"or",
-# and a variable's label ("\boxed{3} and \(y = \boxed{4}\)").
+# What may stand between two parts of one answer: spacing, delimiters, commas, "and"/"or", a
+# variable's label ("\boxed{3} and \(y = \boxed{4}\)"), a part's label ("\boxed{(3,3)} for
+# part (a) and \boxed{(1,1)}"), any of these inside `\text{}`; and, right after the first part,
+# one word before a connective, its unit ("\boxed{1} papers and \boxed{2} bins"), unless the
+# word comments on the part ("\boxed{3} wrong, \boxed{4}", "\boxed{2} then, \boxed{5}").
+_GAP = (r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|[,，、;；]|\band\b|\bor\b|和|或|及"
+        r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
+        r"|(?:\bfor\s+)?(?:\bpart\s+)?[(（]\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*[)）]\s*[:：]?"
+        r"|\bpart\s+[a-z]\b")
+_COMMENT_WORDS = (r"not|but|so|then|thus|hence|therefore|also|which|is|are|was|were|wrong|"
+                  r"incorrect|correct|true|false|yes|no|or|and")
 _JOINER = re.compile(
-    r"^(?:\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|[,，、;；]|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
-    r"|和|或|及|[A-Za-z](?:_\{?\w+\}?)?\s*=)*$",
+    r"^\s*(?:(?:\\text\s*\{\s*)?(?!(?:" + _COMMENT_WORDS + r")\b)[A-Za-z]{2,12}(?:\s*\})?"
+    r"(?=\s*(?:[,，;；]|\band\b|\\text)))?"
+    r"(?:" + _GAP + r"|\\text\s*\{(?:" + _GAP + r")*\})*$",
     re.IGNORECASE,
 )
+_MAX_GAP = 120
 _NAME_ONLY = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*$")
 _COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:[-+*/×÷]|\\times|\\cdot|\\div)[\d.,\s()]*)+$")
 _OPERATOR = re.compile(r"(?<=[\d)\s])(?:[-+*/×÷]|\\times|\\cdot|\\div)")
@@ -111,7 +131,8 @@ def joined(text: str, spans: list[tuple[int, int, str]]) -> str | None:
         return None
     group = [spans[-1]]
     for span in reversed(spans[:-1]):
-        if not _JOINER.match(text[span[1]:group[0][0]]):
+        gap = text[span[1]:group[0][0]]
+        if len(gap) > _MAX_GAP or not _JOINER.match(gap):
             break
         group.insert(0, span)
     parts = [c for c in (_clean(s[2]) for s in group) if c]
@@ -146,10 +167,14 @@ def _value_in(clause: str, problem: str = "") -> str:
     number, those numbers as a list ("面积40平方厘米，周长26厘米": `40, 26`, the answers to a
     question asked in two parts), else its first number that the problem does not state
     ("答：买8支铅笔要4元。" for a problem that buys 8 pencils: 4), else its first number ("Janeth
-    paiera encore 220 $ d'ici 12 mois").
+    paiera encore 220 $ d'ici 12 mois"); numbers written in words count when it writes none in
+    digits ("So the answer is five.", "答：共有五个。"). A sentence that gives a named object's
+    value ("The volume of $ABCDEFGH$ is 120.") states what follows its verb (`_copula_value`).
     """
     if _LEADING_VALUE.match(clause) or not is_prose(clause):
         return clause
+    if (stated := _copula_value(clause)) is not None:
+        return _value_in(stated, problem)
     formulas = [clause[s:e] for s, e in math_spans(clause)]
     formulas = [f for f in formulas if not _NAME_ONLY.match(_clean(f) or "")]
     if formulas:
@@ -161,9 +186,40 @@ def _value_in(clause: str, problem: str = "") -> str:
         return listed
     if pair := _TWO_NUMBER_VALUE.search(prose):
         return pair.group()  # `答：是10:15。`: a time, not its hours
-    numbers = _NUMBER.findall(prose)
+    numbers = _NUMBER.findall(prose) or [str(v) for _, _, v in numbers_in_words(prose)]
     given = set(_NUMBER.findall(problem))
     return next((n for n in numbers if n not in given), numbers[0]) if numbers else clause
+
+
+# The verb that gives a value to what a sentence names ("... is 120", "... 是 120"), and the
+# words that open a clause of its own ("$\frac{a}{b}$, where $a$ is 3")
+_COPULA = re.compile(r"\b(?:is|are|was|were|equals|becomes)\b|是|为|等于", re.IGNORECASE)
+_SUBORDINATE = re.compile(r"\b(?:where|when|if|since|because|given)\b|其中|当|若|如果|因为",
+                          re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+
+
+def _copula_value(clause: str) -> str | None:
+    """What a sentence states of a named object: "The volume of $ABCDEFGH$ is 120." gives
+    "120", since a formula without a digit before the verb (`$ABCDEFGH$`, `$f(x)$`) names the
+    object whose value follows it; None when the sentence names no object in a formula before
+    its last verb outside math, states no value after it (digits, a formula or a number in
+    words), or gives that verb in a clause of its own ("the answer is $\\frac{a}{b}$, where $a$
+    is 3" states the fraction)."""
+    spans = math_spans(clause)
+
+    def outside(m: re.Match[str]) -> bool:
+        return not any(a <= m.start() < b for a, b in spans)
+
+    verbs = [m for m in _COPULA.finditer(clause) if outside(m)]
+    if not verbs or any(outside(m) for m in _SUBORDINATE.finditer(clause, 0, verbs[-1].start())):
+        return None
+    verb = verbs[-1]
+    named = any(b <= verb.start() and not _DIGIT.search(clause[a:b]) for a, b in spans)
+    after = clause[verb.end():]
+    states = _DIGIT.search(after) or any(a >= verb.end() for a, _ in spans) \
+        or numbers_in_words(after)
+    return after.strip() if named and states else None
 
 
 def _listed(prose: str) -> str | None:
@@ -176,16 +232,20 @@ def _listed(prose: str) -> str | None:
 
 
 def _after_marker(text: str, problem: str = "") -> str:
-    """The answer after a marker: the leading math span, else the value in the sentence; a
-    sentence that opens with a verdict word is the answer as written, to its full stop (in
-    "不是；5" and "yes, 3" the verdict is one part of the answer, the value another)."""
+    """The answer after a marker: what a sentence that names an object states of it
+    (`_copula_value`), else the leading math span, else the value in the sentence; a sentence
+    that opens with a verdict word is the answer as written, to its full stop (in "不是；5" and
+    "yes, 3" the verdict is one part of the answer, the value another)."""
     line = chinese_clock_times(next((ln for ln in text.splitlines() if ln.strip()), "")
                                ).lstrip("*_:： ")
+    sentence = _NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0])
+    if stated := _copula_value(sentence):
+        return _value_in(stated, problem)  # "$ABCD$ 的面积是 40": not the object's name
     if m := _LEADING_MATH.match(line):
         return next(g for g in m.groups() if g is not None)
     if _VERDICT_FIRST.match(line):
         return _FULL_STOP.split(line, 1)[0]
-    return _value_in(_NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0]), problem)
+    return _value_in(sentence, problem)
 
 
 def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
@@ -199,9 +259,24 @@ def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
     line = text[text.rfind("\n", 0, marker_start) + 1:marker_start]
     formulas = [f for f in (_clean(line[s:e]) for s, e in math_spans(line)) if f]
     if formulas:
-        return _clean(formulas[-1].rsplit("=", 1)[-1])
+        return _clean(sides(formulas[-1])[-1])
     numbers = _NUMBER.findall(strip_math(line))
     return _clean(numbers[-1]) if numbers else None
+
+
+def sides(formula: str) -> list[str]:
+    """The sides of an equation (or chain), cut at each `=` outside braces and brackets: the `=`
+    of `\\sum_{k=0}` or `f(x=1)` is no equation's sign."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(formula):
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]":
+            depth = max(0, depth - 1)
+        elif ch == "=" and depth == 0:
+            out.append(formula[start:i])
+            start = i + 1
+    return [*out, formula[start:]]
 
 
 def _closing_lines_start(text: str, lines: int = 3) -> int:
@@ -218,20 +293,62 @@ class FoundAnswer:
     anchored: bool
 
 
+_MARKERS = (_FINAL, _HASH_ANSWER, _ANSWER_IS, _ANSWER_COLON, _CN_ANSWER)
+
+
+def _marked(text: str, problem: str, after: int = 0, back: bool = True) -> str | None:
+    """The answer the last marker of the first family that has one states (`_MARKERS`, in
+    order), among the markers from `after` on; with `back`, a marker that closes its sentence
+    gives what the sentence stated before it (`_before_marker`)."""
+    for pattern in _MARKERS:
+        hits = list(pattern.finditer(text, after))
+        if pattern is _ANSWER_COLON:  # a heading "Answer:" may open the working, not close it
+            hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
+        if hits:
+            last = hits[-1]
+            answer = _clean(_after_marker(text[last.end():], problem))
+            if not answer and back:
+                answer = _before_marker(text, last.end(), last.start())
+            if answer:
+                return answer
+    return None
+
+
+def _stated_after(text: str, after: int, problem: str) -> str | None:
+    """The value a final-answer marker after position `after` (the last box's end) states: "The
+    final answer is $10,455$" after an intermediate `\\boxed{255}` is the answer. None when no
+    marker follows, or what follows it states no value ("the answer is in the box above")."""
+    cn = list(_CN_FINAL.finditer(text, after))
+    answer = _clean(text[cn[-1].end():].split("】", 1)[0]) if cn else _marked(
+        text, problem, after, back=False)
+    if answer is None or is_prose(answer) and not (
+            _DIGIT.search(answer) or numbers_in_words(answer)):
+        return None
+    return answer
+
+
 def find_answer(text: str, problem: str = "") -> FoundAnswer:
     """The final answer a solution states, and whether it was marked; `problem`, when given,
     tells a number the answer sentence repeats from the question from the one it answers.
 
     In order: the last `\\boxed{}`/`\\fbox{}` (with the boxes just before it that only "and",
-    commas or spacing separate), StepMathBench's `最终答案：【...】`, "Final Answer:", PRM800K's
-    "# Answer", "the answer is", "Answer:", "答案是/为", GSM8K's "####" (a marker that closes
-    its sentence marks what the sentence stated before it); then, unmarked, the answers the last
-    line enumerates, the formula its last sentence states, the right-hand side of its last math
-    span's equation, then the last number.
+    commas, spacing or part labels separate), unless a final-answer marker after it states a
+    value (the box was an intermediate result: `_stated_after`); StepMathBench's
+    `最终答案：【...】`, "Final Answer:", PRM800K's "# Answer", "the answer is", "Answer:",
+    "答案是/为", GSM8K's "####" (a marker that closes its sentence marks what the sentence
+    stated before it); then, unmarked, the answers the last line enumerates, the formula its
+    last sentence states, the right-hand side of its last math span's equation, a last line
+    that is an option letter alone, then the last number that is not a step's label. Markdown
+    emphasis is read through, as are control characters a lost backslash left
+    (`scoring.answer.clean.readable`).
     """
     if not text or not text.strip():
         return FoundAnswer(None, False)
-    if boxed := joined(text, _boxes(text)):
+    text = readable(text)
+    boxes = _boxes(text)
+    if boxes and (later := _stated_after(text, boxes[-1][1], problem)):
+        return FoundAnswer(later, True)
+    if boxed := joined(text, boxes):
         return FoundAnswer(boxed, True)
     cn = list(_CN_FINAL.finditer(text))
     if cn:
@@ -239,16 +356,8 @@ def find_answer(text: str, problem: str = "") -> FoundAnswer:
         return FoundAnswer(_clean(rest.split("】", 1)[0]), True)
     if m := _LAST_BRACKET.search(text):
         return FoundAnswer(_clean(m.group(1)), True)
-    for pattern in (_FINAL, _HASH_ANSWER, _ANSWER_IS, _ANSWER_COLON, _CN_ANSWER):
-        hits = list(pattern.finditer(text))
-        if pattern is _ANSWER_COLON:  # a heading "Answer:" may open the working, not close it
-            hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
-        if hits:
-            last = hits[-1]
-            answer = (_clean(_after_marker(text[last.end():], problem))
-                      or _before_marker(text, last.end(), last.start()))
-            if answer:
-                return FoundAnswer(answer, True)
+    if answer := _marked(text, problem):
+        return FoundAnswer(answer, True)
     if echoes := _GSM8K.findall(text):
         return FoundAnswer(_clean(echoes[-1]), True)
     return FoundAnswer(_fallback(text), False)
@@ -281,8 +390,12 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     and the whole equation, then the numbers written in the prose that stand as results. A
     calculation (`52 + 24 + 44 + 48`) is not a result, nor a number inside a formula (the 2 of
     `F_{k+2}`), nor an operand or a coefficient in plain text (the 7 of `2 - 7 = -5`, the 3 of
-    `3x`).
+    `3x`), nor a step's label (`without_step_labels`). The numbers the last sentence states in
+    prose after its last formula come before the formulas ("... so the error increases by
+    100%."), and a last sentence that writes its number in words ("..., so five in all.") gives
+    that number last.
     """
+    text = readable(text)
     tail = "\n".join([ln for ln in text.splitlines() if ln.strip()][-lines:])
     if parts := _enumerated(tail):
         return [parts]  # the closing line's whole answer; a part of it alone is not
@@ -297,10 +410,20 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
         found.append(listed)
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
+    # the same lines with the steps' labels blanked (a numbered list is told on the whole text)
+    unlabelled = "\n".join([ln for ln in without_step_labels(text).splitlines()
+                             if ln.strip()][-lines:])
+    sentence = _last_sentence(unlabelled)
+    closing = math_spans(sentence)
+    found += reversed(_result_numbers(sentence[closing[-1][1] if closing else 0:]))
     for _, _, span in reversed(spans):
         content = _clean(span) or ""
         found += [*_results_of(content), content] if "=" in content else [content]
-    found += reversed(_result_numbers(strip_math(tail)))
+    found += reversed(_result_numbers(strip_math(unlabelled)))
+    prose = strip_math(sentence)
+    digits = [m.end() for m in _DIGIT.finditer(prose)]
+    if in_words := [v for a, _, v in numbers_in_words(prose) if not digits or a > digits[-1]]:
+        found.append(str(in_words[-1]))
     unique = [c for c in dict.fromkeys(c for c in (_clean(f) for f in found) if c)
               if not is_computation(c)]
     return unique[:limit]
@@ -359,7 +482,7 @@ def _results_of(equation: str) -> list[str]:
     earlier ones that state a value rather than compute one (`1250\\text{ dollars} =
     1,000,000\\text{ lire}`). `\\frac{180}{2.5} = 90` computed 180/2.5, which may equal the
     reference the step then missed: not a result."""
-    *before, last = equation.split("=")
+    *before, last = sides(equation)
     return [last, *(side for side in reversed(before) if not _COMPUTED.search(side))]
 
 
@@ -403,14 +526,43 @@ def _enumerated(text: str) -> str | None:
     return None if start is None else _clean(last[start:])
 
 
+# An option letter alone on a line (`\text{E}`, `(E)`, `\textbf{(C)}`): the choice it states.
+_OPTION_LINE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*)?\(?([A-E])\)?\s*\}?\s*[.。]?\s*$")
+# A step's label that may stand anywhere in a line ("... even. Step 3: So ..."), as well as at
+# its start (`STEP_LABEL`)
+_STEP_WORD = re.compile(r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|第\s*[一二三四五六七八九十百\d]{1,4}\s*步",
+                        re.IGNORECASE)
+
+
+def without_step_labels(text: str) -> str:
+    """The text with every step's label blanked ("Step 3:", "第三步" anywhere; "3.", "(3)"
+    opening a line that goes on after them, when two lines or more open so, a numbered list):
+    the number of a step is not a value the step states, and a solution (a proof above all)
+    whose last number is its last step's label states no answer. A lone line "100. That is the
+    total." opens with its value, not a label."""
+    lines = text.split("\n")
+    labels = []
+    for i, line in enumerate(lines):
+        start = len(line) - len(line.lstrip(" \t#>"))
+        m = STEP_LABEL.match(line, start)
+        if m and STEP_NUMERAL.search(m.group()) and line[m.end():].strip():
+            labels.append((i, start, m.end()))
+    if len(labels) >= 2:
+        for i, start, end in labels:
+            lines[i] = lines[i][:start] + " " * (end - start) + lines[i][end:]
+    return _STEP_WORD.sub(lambda m: " " * len(m.group()), "\n".join(lines))
+
+
 def _fallback(text: str) -> str | None:
     if stated := _enumerated(text) or _closing_statement(text):
         return stated
     last = _last_line(text)
     spans = [a or b for a, b in _MATH_INLINE.findall(last)]
-    if spans and (m := _EQ_RHS.search(spans[-1])):
-        return _clean(m.group(1))
+    if spans and len(equation := sides(spans[-1])) > 1:
+        return _clean(equation[-1])
     if pair := list(_TWO_NUMBER_VALUE.finditer(strip_math(last))):
         return _clean(pair[-1].group())  # `3:5`, `4:15 pm`, `8 1/2`: not their last number
-    numbers = _NUMBER.findall(text)
+    if option := _OPTION_LINE.match(last):
+        return option.group(1)
+    numbers = _NUMBER.findall(without_step_labels(text))
     return _clean(numbers[-1]) if numbers else None

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
-from scoring.judge.findings import FINDING_KINDS, FindingKind
+from scoring.judge.findings import FINDING_KINDS, MEMORY_KINDS, FindingKind
 
 DEFAULT_PATH = Path(__file__).with_name("calibration.json")
 DEFAULT_LANGUAGE = "en"
@@ -165,6 +165,15 @@ class StepModel:
 
 # The calibration file's section of measured LLM reliabilities: model name -> language -> rates.
 LLM_SECTION = "llm_reliability"
+# The section of the kinds read against a problem's memory, measured by the memory benchmark
+# (`python -m eval_sets.deployment_sim --memory --fit`) on solutions of corrected problems.
+MEMORY_SECTION = "memory"
+
+
+def _memory_kinds(data: dict[str, Any]) -> dict[FindingKind, KindStats]:
+    section = data.get(MEMORY_SECTION) or {}
+    return {k: KindStats(**v) for k, v in (section.get("kinds") or {}).items()
+            if k in MEMORY_KINDS}
 
 
 @dataclass(frozen=True)
@@ -223,6 +232,8 @@ class Calibration:
     sections: dict[str, Any] = field(default_factory=dict, compare=False)
     # model name -> language -> measured rates (`stepgrade bench calibrate-llm`)
     llm_rates: dict[str, dict[str, LlmRates]] = field(default_factory=dict, compare=False)
+    # the memory kinds' statistics, read from their own section (which stays in `sections`)
+    memory_kinds: dict[FindingKind, KindStats] = field(default_factory=dict, compare=False)
 
     def __hash__(self) -> int:
         return hash(self.version)
@@ -231,9 +242,13 @@ class Calibration:
         """The model for `language`, or the default one for a language never calibrated."""
         return self.models.get(language) or self.models[DEFAULT_LANGUAGE]
 
+    def stats(self, kind: FindingKind) -> KindStats | None:
+        """What was measured of `kind`: a memory kind in its own section, any other in `kinds`."""
+        return self.memory_kinds.get(kind) if kind in MEMORY_KINDS else self.kinds.get(kind)
+
     def decisive(self, kind: FindingKind) -> bool:
         """Whether findings of `kind` may change a label, or only warn."""
-        stats = self.kinds.get(kind)
+        stats = self.stats(kind)
         return stats is not None and stats.decisive
 
     def section(self, name: str) -> Any:
@@ -269,13 +284,14 @@ class Calibration:
                       for lang, m in data["models"].items()}
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
             llm_rates = _llm_rates(data)
+            memory_kinds = _memory_kinds(data)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise CalibrationError(f"calibration data is malformed: {err}") from None
         if DEFAULT_LANGUAGE not in models:
             raise CalibrationError(f"calibration needs a model for {DEFAULT_LANGUAGE!r}")
         sections = {str(k): v for k, v in data.items() if k not in OWN_KEYS | {LLM_SECTION}}
         return cls(str(data.get("version", "")), models, kinds, dict(data.get("meta", {})),
-                   sections, llm_rates)
+                   sections, llm_rates, memory_kinds)
 
 
 @lru_cache(maxsize=4)

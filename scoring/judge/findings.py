@@ -49,6 +49,12 @@ FindingKind = Literal[
     "off_topic",
     # a proof's general conclusion drawn from particular values only
     "examples_only",
+    # against the problem's memory (teachers' corrections of other solutions of the problem):
+    # the step's work was accepted there, repeats a rejected step, or is where the solution
+    # leaves every accepted path
+    "memory_accepted",
+    "memory_mistake",
+    "memory_divergence",
     # text addressed to the grader (a request for marks, a claim of verification, an
     # instruction): not mathematics, graded as if absent (docs/injection.md)
     "addressed_to_grader",
@@ -59,10 +65,15 @@ FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 UNGRADED_KINDS: frozenset[FindingKind] = frozenset({"addressed_to_grader"})
 WEIGHED_KINDS: tuple[FindingKind, ...] = tuple(k for k in FINDING_KINDS if k not in UNGRADED_KINDS)
 
-SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct"})
+SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct",
+                                                   "memory_accepted"})
 # The final answer against the reference: findings about the value the solution ends with.
 ANSWER_KINDS: frozenset[FindingKind] = frozenset(
     {"answer_wrong", "answer_unmarked_wrong", "answer_correct"})
+# Kinds read against a problem's memory: weighed by their own section of the calibration file
+# (`scoring.judge.calibration.MEMORY_SECTION`), measured where memory exists.
+MEMORY_KINDS: frozenset[FindingKind] = frozenset({"memory_accepted", "memory_mistake",
+                                                  "memory_divergence"})
 # Kinds about redundancy rather than about being wrong; the decision reads them separately.
 REDUNDANCY_KINDS: frozenset[FindingKind] = frozenset({"repeat"})
 
@@ -88,6 +99,9 @@ SOURCE: dict[FindingKind, str] = {
     "early_answer": "structure",
     "off_topic": "structure",
     "examples_only": "structure",
+    "memory_accepted": "memory",
+    "memory_mistake": "memory",
+    "memory_divergence": "memory",
     "addressed_to_grader": "structure",
 }
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.align.realign import Alignment
+from scoring.judge.memory.model import ProblemMemory
 from scoring.schema import ProblemType
 from scoring.verdict import AnswerVerdict
 
@@ -23,3 +24,4 @@ class JudgeInput:
     format_module: bool = False
     problem_similarity: Sequence[float] | None = None
     language: str = "en"
+    memory: ProblemMemory | None = None  # what corrections of this problem taught (4.12)

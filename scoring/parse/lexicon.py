@@ -237,6 +237,22 @@ def words(*groups: tuple[str, ...]) -> re.Pattern[str]:
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Chinese numerals as step and item numbering writes them (第三步, （二）, 一、).
 CJK_NUMERALS = "一二三四五六七八九十"
+# The label that numbers a step or an item at the start of a line or sentence, markdown bold
+# allowed around it: "Step 3:", "第三步", "(2)", "3.", "3)", "一、", "①", "a)", a bullet.
+STEP_LABEL = re.compile(
+    r"(?:\*\*|__)?\s*(?:"
+    r"(?:step|STEP|Step)\s*\d{1,3}(?:\s*[:：.)\-]|(?=\s*(?:\*|$)))"
+    rf"|第\s*[{CJK_NUMERALS}百\d]{{1,4}}\s*步\s*[:：，,.、]?"
+    r"|[(（]\s*(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4}|[" + CJK_NUMERALS + r"]{1,3})\s*[)）]"
+    r"|\d{1,3}\s*(?:[.)、](?!\d)|．)"
+    r"|[a-zA-Z][.)](?=\s)"
+    r"|[" + CJK_NUMERALS + r"]{1,3}\s*、"
+    r"|[\u2460-\u2473\u2776-\u277f]"
+    r"|[-*•+]\s"
+    r")\s*(?:\*\*|__)?\s*"
+)
+# A numeral in a label: the label numbers a step ("3.", "(三)", "①"), unlike a bullet or "(a)".
+STEP_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")
 
 
 # --- symbols ------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ The grade was made without it (`scoring.steps.addressed`): every number in the r
 grade of the solution as if the text were absent. Here each cut piece becomes a step that
 earns nothing and roots no error, carrying its `addressed_to_grader` finding, placed after the
 graded step it followed, and every step number the report holds (steps, dependencies, the error
-tree, the alignment, HCRS's first error, the likely first error, step numbers in the summary,
-reasons, findings and warnings) is renumbered to match. Scores are left as they are.
+tree, the alignment, HCRS's first error, the likely first error, where the solution left the
+problem's memory (`meta.memory`), step numbers in the summary, reasons, findings and warnings) is renumbered to
+match. Scores are left as they are.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scoring.schema import (
     CheckReport,
     ErrorTreeReport,
     GradeReport,
+    Meta,
     ReviewReason,
     StepReport,
 )
@@ -129,11 +131,22 @@ def splice_addressed(report: GradeReport, graded: str,
             else new(report.hcrs.first_error)}),
         "likely_first_error": None if first is None else first.model_copy(update={
             "step": None if first.step is None else new(first.step)}),
+
         "summary": _summary(renumber(report.summary, new), added, report.language),
         "review_reasons": [ReviewReason(code=r.code, message=renumber(r.message, new))
                            for r in report.review_reasons],
-        "meta": report.meta.model_copy(update={"warnings": [
-            *(renumber(w, new) for w in report.meta.warnings), _warning(added)]})})
+        "meta": _meta(report, new, added)})
+
+
+def _meta(report: GradeReport, new: Callable[[int], int], added: list[int]) -> Meta:
+    """The meta with its warnings renumbered and one more, and where the solution left the
+    problem's memory renumbered."""
+    remembered = report.meta.memory
+    return report.meta.model_copy(update={
+        "warnings": [*(renumber(w, new) for w in report.meta.warnings), _warning(added)],
+        "memory": None if remembered is None else remembered.model_copy(update={
+            "divergence_step": None if remembered.divergence_step is None
+            else new(remembered.divergence_step)})})
 
 
 def _alignment(al: AlignmentReport | None, new: Callable[[int], int]) -> AlignmentReport | None:

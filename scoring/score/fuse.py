@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import get_args
 
 from scoring.align.realign import Alignment
 from scoring.judge.guard import Guard
@@ -49,7 +50,7 @@ from scoring.score.summary import SummaryInput, plain_summary
 from scoring.score.tree import TreeResult
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict
 
-POLICIES: tuple[ScoringPolicy, ...] = ("stepmath", "follow_through")
+POLICIES: tuple[ScoringPolicy, ...] = get_args(ScoringPolicy)
 
 
 @dataclass(frozen=True)

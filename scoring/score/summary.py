@@ -54,28 +54,24 @@ def steps_zh(steps: Sequence[int]) -> str:
     return "第" + "、".join(_spans(steps)) + "步"
 
 
-def _answer_en(s: SummaryInput) -> str:
-    if s.problem_type == "proof":
-        return ""
-    if s.answer_correct is True:
-        return "The final answer matches the reference."
-    if s.answer_correct is False:
-        return "The final answer does not match the reference."
-    if not s.has_reference:
-        return "No reference answer was given, so the final answer was not checked."
-    return "The final answer could not be read and compared with the reference."
+# What the summary says of the final answer, by language: right, wrong, no reference, unread.
+_ANSWER: dict[str, tuple[str, str, str, str]] = {
+    "en": ("The final answer matches the reference.",
+           "The final answer does not match the reference.",
+           "No reference answer was given, so the final answer was not checked.",
+           "The final answer could not be read and compared with the reference."),
+    "zh": ("最终答案与参考答案一致。", "最终答案与参考答案不一致。", "未提供参考答案，最终答案未经核对。",
+           "无法读出最终答案与参考答案比较。"),
+}
 
 
-def _answer_zh(s: SummaryInput) -> str:
+def _answer(s: SummaryInput, language: str) -> str:
     if s.problem_type == "proof":
         return ""
-    if s.answer_correct is True:
-        return "最终答案与参考答案一致。"
-    if s.answer_correct is False:
-        return "最终答案与参考答案不一致。"
-    if not s.has_reference:
-        return "未提供参考答案，最终答案未经核对。"
-    return "无法读出最终答案与参考答案比较。"
+    right, wrong, no_reference, unread = _ANSWER[language]
+    if s.answer_correct is not None:
+        return right if s.answer_correct else wrong
+    return unread if s.has_reference else no_reference
 
 
 def _at(labels: Sequence[StepLabel], *wanted: StepLabel) -> list[int]:
@@ -105,7 +101,7 @@ def _english(s: SummaryInput) -> str:
     if unchecked:
         parts.append(f"{len(unchecked)} of {len(s.labels)} steps could not be checked "
                      f"({steps_en(unchecked)}); each counts at its expected value.")
-    parts.append(_answer_en(s))
+    parts.append(_answer(s, "en"))
     if len(set(s.scores.values())) > 1:
         other: ScoringPolicy = "follow_through" if s.policy == "stepmath" else "stepmath"
         name = {"stepmath": "without credit for work built on an error",
@@ -127,7 +123,7 @@ def _chinese(s: SummaryInput) -> str:
     if unchecked:
         parts.append(f"{len(s.labels)}步中有{len(unchecked)}步无法核对（{steps_zh(unchecked)}），"
                      "按其期望得分计分。")
-    parts.append(_answer_zh(s))
+    parts.append(_answer(s, "zh"))
     if len(set(s.scores.values())) > 1:
         name = {"stepmath": "错误之后的推理不得分", "follow_through": "错误之后的正确推理得分"}
         parts.append("；".join(f"{name[p]}：{v}分" for p, v in s.scores.items()) + "。")
@@ -139,7 +135,7 @@ def plain_summary(s: SummaryInput) -> str:
     if not s.labels:
         return "未提交解答。" if s.language == "zh" else "No solution was handed in."
     if not s.process_evaluated:
-        answer = _answer_zh(s) if s.language == "zh" else _answer_en(s)
+        answer = _answer(s, "zh" if s.language == "zh" else "en")
         head = "题目简单，只评最终答案。" if s.language == "zh" else \
             "A simple problem: only the final answer was graded."
         return head + ("" if s.language == "zh" else " ") + answer

@@ -79,6 +79,8 @@ REASONS: dict[ReviewCode, str] = {
                            "it): the step may be wrong",
     "proof_by_example": "the proof checks particular values only: a general claim is not "
                         "proved by examples",
+    "memory_diverged": "the solution leaves every solution of this problem a teacher accepted: "
+                       "its steps from there on were checked against nothing remembered",
     "addressed_to_grader": "the solution addresses the grader (asks for marks, claims to have "
                            "been verified or gives instructions): graded as if that text were "
                            "absent, shown as a step labelled not_math",
@@ -123,6 +125,10 @@ class GradeFeatures:
     model_reliability: str | None = None
     model_youden: float | None = None
     model_steps: int | None = None
+    # graded against a memory of the problem holding an accepted solution or its answer, and
+    # whether the solution left every accepted solution (docs/architecture.md 4.12)
+    memory: bool = False
+    memory_diverged: bool = False
     addressed: int = 0  # steps of text addressed to the grader (label not_math), not graded
 
 
@@ -183,6 +189,9 @@ class UncertaintyModel:
     min_route_precision: float = MIN_ROUTE_PRECISION
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
     llm_cells: Mapping[str, Cell] = field(default_factory=dict)
+    # offline grades made against a problem's memory (`GradeFeatures.memory`), fitted on the
+    # memory benchmark's fit-half grades; without them such grades use `cells`
+    memory_cells: Mapping[str, Cell] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.coverage < 1.0:
@@ -191,7 +200,10 @@ class UncertaintyModel:
             raise UncertaintyError("the statistics need the pooled cell 'all'")
         if self.llm_cells and "all" not in self.llm_cells:
             raise UncertaintyError("the LLM-mode statistics need the pooled cell 'all'")
-        unknown = (set(self.cells) | set(self.llm_cells)) - set(CELL_NAMES)
+        if self.memory_cells and "all" not in self.memory_cells:
+            raise UncertaintyError("the memory statistics need the pooled cell 'all'")
+        unknown = (set(self.cells) | set(self.llm_cells) | set(self.memory_cells)) \
+            - set(CELL_NAMES)
         if unknown:
             raise UncertaintyError(f"unknown cells {sorted(unknown)}; known: {list(CELL_NAMES)}")
         if not 0 <= self.max_width <= 10:
@@ -200,10 +212,15 @@ class UncertaintyModel:
     def __hash__(self) -> int:
         return hash((self.version, self.coverage, self.max_width, self.min_route_precision))
 
-    def cell(self, name: CellName, model_judged: bool = False) -> Cell:
+    def cell(self, name: CellName, model_judged: bool = False, memory: bool = False) -> Cell:
         """The statistics for a cell, or for its nearest parent that was fitted: among the
-        LLM-mode cells for a grade whose steps a model judged, when there are any."""
-        cells = self.llm_cells if model_judged and self.llm_cells else self.cells
+        LLM-mode cells for a grade whose steps a model judged, when there are any; among the
+        memory cells for an offline grade made against a problem's memory, when there are any."""
+        cells = self.cells
+        if model_judged and self.llm_cells:
+            cells = self.llm_cells
+        elif memory and not model_judged and self.memory_cells:
+            cells = self.memory_cells
         for candidate in FALLBACK[name]:
             if candidate in cells:
                 return cells[candidate]
@@ -214,7 +231,9 @@ class UncertaintyModel:
         return {"format": UNCERTAINTY_FORMAT, "version": self.version, "coverage": self.coverage,
                 "max_width": self.max_width, "min_route_precision": self.min_route_precision,
                 "cells": {k: vars(v) for k, v in self.cells.items()},
-                "llm_cells": {k: vars(v) for k, v in self.llm_cells.items()}, "meta": dict(self.meta)}
+                "llm_cells": {k: vars(v) for k, v in self.llm_cells.items()},
+                "memory_cells": {k: vars(v) for k, v in self.memory_cells.items()},
+                "meta": dict(self.meta)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> UncertaintyModel:
@@ -226,10 +245,11 @@ class UncertaintyModel:
                                        "eval_sets.calibrate")
             cells = {str(k): Cell(**v) for k, v in data["cells"].items()}
             llm_cells = {str(k): Cell(**v) for k, v in data.get("llm_cells", {}).items()}
+            memory_cells = {str(k): Cell(**v) for k, v in data.get("memory_cells", {}).items()}
             return cls(str(data["version"]), float(data["coverage"]), cells,
                        int(data["max_width"]),
                        float(data.get("min_route_precision", MIN_ROUTE_PRECISION)),
-                       dict(data.get("meta", {})), llm_cells)
+                       dict(data.get("meta", {})), llm_cells, memory_cells)
         except UncertaintyError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -287,6 +307,7 @@ def features_of(report: GradeReport, reliability: ModelReliability | None = None
     p_wrong = [s.p_wrong for s in steps if s.p_wrong is not None]
     verified = sum(1 for s in steps if {"symbolic", "answer"} & set(s.evidence))
     correct = report.answer.correct
+    remembered = report.meta.memory
     return GradeFeatures(
         problem_type=report.problem_type,
         verdict="right" if correct else ("wrong" if correct is False else "none"),
@@ -313,6 +334,9 @@ def features_of(report: GradeReport, reliability: ModelReliability | None = None
         model_youden=None if reliability is None else reliability.youden,
         model_steps=None if reliability is None or reliability.wrong is None
         or reliability.right is None else min(reliability.wrong, reliability.right),
+        memory=remembered is not None and (remembered.aligned_solution is not None
+                                           or remembered.reference_answer),
+        memory_diverged=remembered is not None and remembered.divergence_step is not None,
         addressed=len(report.steps) - len(steps),
     )
 
@@ -386,7 +410,7 @@ def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[in
     labelled against its right answer (`steps_against_answer`) spans both readings, and an
     answer nobody checked (`answer_unchecked`) may be right, which no cell has seen (the fit
     half's calculations all have a reference): humans give a right answer's solution 10."""
-    cell = model.cell(cell_of(features), features.step_logic_checked)
+    cell = model.cell(cell_of(features), features.step_logic_checked, features.memory)
     score = features.score
     return finish_interval(features, integer_interval(score, cell.predict(score),
                                                       cell.spread(score), cell.q_lo, cell.q_hi))
@@ -447,6 +471,8 @@ def review_reasons(features: GradeFeatures, interval: tuple[int, int] | None,
         codes.append("degraded")
     if features.failed_checks:
         codes.append("checks_failed")
+    if features.memory_diverged:
+        codes.append("memory_diverged")
     if model is not None and interval is not None and interval[1] - interval[0] > model.max_width:
         codes.append("wide_interval")
     return codes

@@ -13,7 +13,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.parse.lexicon import ANSWER_WORDS, CJK, CJK_NUMERALS, FINAL_ANSWER_WORDS, LEAD_WORDS
+from scoring.parse.lexicon import (
+    ANSWER_WORDS,
+    CJK,
+    FINAL_ANSWER_WORDS,
+    LEAD_WORDS,
+    STEP_LABEL,
+    STEP_NUMERAL,
+)
 from scoring.parse.mathspans import math_spans
 from scoring.schema import MAX_STEPS
 from scoring.steps.language import detect_language
@@ -27,19 +34,6 @@ _HEADING = re.compile(r"#{1,6}\s+")
 _ECHO = re.compile(r"####\s+(?![^\n]*(?<![\\A-Za-z])[A-Za-z]{3})")  # GSM8K's "#### 18": no words
 _BOLD_LINE = re.compile(r"(\*\*|__)([^*_]+)\1[:：]?")
 _RULE = re.compile(r"(?:[-*_=]\s*){3,}")
-_LABEL = re.compile(
-    r"(?:\*\*|__)?\s*(?:"
-    r"(?:step|STEP|Step)\s*\d{1,3}(?:\s*[:：.)\-]|(?=\s*(?:\*|$)))"
-    rf"|第\s*[{CJK_NUMERALS}百\d]{{1,4}}\s*步\s*[:：，,.、]?"
-    r"|[(（]\s*(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4}|[" + CJK_NUMERALS + r"]{1,3})\s*[)）]"
-    r"|\d{1,3}\s*(?:[.)、](?!\d)|．)"
-    r"|[a-zA-Z][.)](?=\s)"
-    r"|[" + CJK_NUMERALS + r"]{1,3}\s*、"
-    r"|[\u2460-\u2473\u2776-\u277f]"
-    r"|[-*•+]\s"
-    r")\s*(?:\*\*|__)?\s*"
-)
-_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")  # numbering, unlike "-" or "(a)"
 _PREAMBLE = re.compile(  # dropped only when something follows on the same unit
     r"(?i)(?:(?:好的|当然|没问题|嗯|sure|okay|ok|certainly|alright|great)[，,!！。.]"
     r"|(?:解题过程|解答过程|解答|解|solution)\s*[:：])\s*",
@@ -127,7 +121,7 @@ def _en_sentences(text: str) -> Iterator[str]:
 
 
 def _is_numbered(line: str) -> bool:
-    return (m := _LABEL.match(line)) is not None and _NUMERAL.search(m.group()) is not None
+    return (m := STEP_LABEL.match(line)) is not None and STEP_NUMERAL.search(m.group()) is not None
 
 
 def _is_filler(unit: str) -> bool:
@@ -158,7 +152,7 @@ def _units(line: str, lang: str, split: bool) -> Iterator[tuple[str, str]]:
         parts = list(_sentences(line, lang)) if split and kind == "text" else [line]
     for part in parts:
         part = part.strip()
-        if m := _LABEL.match(part):
+        if m := STEP_LABEL.match(part):
             part = part[m.end() :]
         if (m := _PREAMBLE.match(part)) and _CONTENT.search(part, m.end()):
             part = part[m.end() :]

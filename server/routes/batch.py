@@ -29,7 +29,8 @@ async def grade_batch(
         raise ApiError(422, "too_many_items",
                        f"items: at most {settings.batch_max_items} items per batch, "
                        f"got {len(batch.items)}", "items")
-    results = await service.grade_many(batch.items)
+    results = await service.grade_many(batch.items, [
+        await recorder.memory(r) if isinstance(r, GradeRequest) else None for r in batch.items])
     graded = [(item, item.report) for item in results if item.report is not None]
     ids = await recorder.keep([(_request(batch.items[item.index]), report)
                                for item, report in graded])

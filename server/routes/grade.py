@@ -22,6 +22,6 @@ async def grade(
 ) -> ServedReport:
     """Grade one step-by-step solution: score, step labels, Tree-of-Error, answer check.
     The grade is stored (`meta.grade_id`) before the answer is sent."""
-    report = await service.grade(request)
+    report = await service.grade(request, memory=await recorder.memory(request))
     [grade_id] = await recorder.keep([(request, report)])
     return served(report, grade_id)

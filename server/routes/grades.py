@@ -71,9 +71,11 @@ def list_grades(
     owner: OwnerDep, session: SessionDep,
     needs_review: Annotated[bool | None, Query(description="Only grades that do (or do not) "
                                                "need review.")] = None,
-    order: Annotated[Literal["uncertainty", "created"], Query(
+    order: Annotated[Literal["uncertainty", "created", "teach"], Query(
         description="`uncertainty`: widest score interval first (none last), then newest; "
-                    "`created`: newest first.")] = "created",
+                    "`created`: newest first; `teach`: uncorrected grades whose correction "
+                    "would teach the problem memory the most, problems with no memory first "
+                    "(one page, no cursor; docs/memory.md).")] = "created",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[str | None, Query(description="`next_cursor` of the previous page.")] = None,
 ) -> GradeList:
@@ -122,12 +124,16 @@ def get_grade(grade_id: GradeId, owner: OwnerDep, session: SessionDep) -> GradeD
 
 
 @router.post("/grades/{grade_id}/corrections", status_code=201, response_model=CorrectionOut,
-             responses={201: _json_example(_CORRECTION_EXAMPLE), **_ERRORS})
+             responses={201: _json_example(_CORRECTION_EXAMPLE),
+                        200: {"description": "The same correction as the grade's latest one (a "
+                              "retry): nothing stored, the latest one returned."}, **_ERRORS})
 def add_correction(
-    grade_id: GradeId, owner: OwnerDep, session: SessionDep,
+    grade_id: GradeId, owner: OwnerDep, session: SessionDep, response: Response,
     correction: Annotated[CorrectionIn, Body(openapi_examples=_CORRECTION_EXAMPLES)],
 ) -> CorrectionOut:
-    """A teacher's labels (one per reported step) and score; it supersedes earlier ones."""
+    """A teacher's labels (one per reported step) and score; it supersedes earlier ones and
+    becomes what this key's memory of the problem holds of this solution (docs/memory.md).
+    Sending the same correction again stores nothing (200)."""
     try:
         stored = repository.add_correction(
             session, owner, grade_id, step_labels=list(correction.step_labels),
@@ -136,4 +142,6 @@ def add_correction(
         raise _not_found(grade_id) from None
     except repository.LabelsMismatch as err:
         raise ApiError(422, "labels_mismatch", str(err), "step_labels") from None
-    return CorrectionOut.of(stored)
+    if not stored.created:
+        response.status_code = 200
+    return CorrectionOut.of(stored.correction)

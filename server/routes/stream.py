@@ -52,7 +52,7 @@ async def grade_stream(
 
     async def events() -> AsyncIterator[bytes]:
         number = 0
-        async for event, data in service.stream(request):
+        async for event, data in service.stream(request, await recorder.memory(request)):
             if event == "report":
                 try:
                     [grade_id] = await recorder.keep([(request, data)])

@@ -17,7 +17,8 @@ NO_INTERVAL = -1  # `Grade.interval_width` of a report without a score interval:
 
 
 class Base(DeclarativeBase):
-    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[str]: JSON}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[str]: JSON,
+                                                     list[dict[str, str]]: JSON}
 
 
 class Grade(Base):
@@ -36,6 +37,8 @@ class Grade(Base):
     interval_width: Mapped[int]
     problem_excerpt: Mapped[str] = mapped_column(String(200))
     corrected: Mapped[bool] = mapped_column(default=False)
+    # `scoring.judge.memory.problem_key` of the request's problem; null for grades stored before it
+    problem_key: Mapped[str | None] = mapped_column(String(64), default=None)
 
     corrections: Mapped[list[Correction]] = relationship(
         back_populates="grade", order_by="Correction.id", passive_deletes=True)
@@ -46,6 +49,7 @@ class Grade(Base):
         Index("ix_grades_owner_review_uncertainty", "owner", "needs_review", "interval_width",
               "created_at", "id"),
         Index("ix_grades_created", "created_at"),
+        Index("ix_grades_owner_problem", "owner", "problem_key", "corrected"),
     )
 
 
@@ -61,3 +65,22 @@ class Correction(Base):
     reviewer: Mapped[str | None] = mapped_column(String(200))
 
     grade: Mapped[Grade] = relationship(back_populates="corrections")
+
+
+class MemorySolution(Base):
+    """A corrected grade as its problem's memory holds it (docs/architecture.md 4.12): the
+    report's steps with the latest correction's labels. One row per grade, replaced by a later
+    correction, deleted with the grade."""
+
+    __tablename__ = "memory_solutions"
+
+    grade_id: Mapped[str] = mapped_column(ForeignKey("grades.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    problem_key: Mapped[str] = mapped_column(String(64))
+    corrected_at: Mapped[datetime]
+    steps: Mapped[list[dict[str, str]]]  # [{"text", "label"}], the report's steps in order
+    answer: Mapped[str | None] = mapped_column(Text)
+    note: Mapped[str] = mapped_column(Text, default="")
+
+    __table_args__ = (Index("ix_memory_owner_problem", "owner", "problem_key", "corrected_at"),)

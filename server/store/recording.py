@@ -11,9 +11,11 @@ from typing import Any
 import anyio
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
+from scoring.judge.memory import ProblemMemory, problem_key
 from scoring.schema import GradeReport, GradeRequest
 from server.errors import ApiError
 from server.store.engine import GradeStore
+from server.store.memory import load_memory
 from server.store.repository import new_grade, save_grades
 
 log = logging.getLogger("stepgrade.store")
@@ -34,6 +36,24 @@ class Recorder:
     store: GradeStore | None
     owner: str
     calibration: str | None = None
+
+    async def memory(self, request: GradeRequest) -> ProblemMemory | None:
+        """The caller's memory of the request's problem (docs/architecture.md 4.12); None when
+        the store is off, the request opts out, or nothing of the problem was corrected.
+
+        On SQLite the read is made on the event loop (WAL: a reader never waits for a writer,
+        and an indexed read of a few rows costs less than a thread hop); elsewhere in a thread.
+        A failed read grades without memory, logged, rather than failing the grade."""
+        if self.store is None or not request.memory:
+            return None
+        store, key = self.store, problem_key(request.problem)
+        try:
+            if store.local:
+                return load_memory(store, self.owner, key)
+            return await anyio.to_thread.run_sync(load_memory, store, self.owner, key)
+        except SQLAlchemyError:
+            log.exception("reading the problem's memory failed; grading without it")
+            return None
 
     async def keep(self, graded: Sequence[Graded]) -> list[str | None]:
         """Commit one row per (request, report); their ids, or Nones when the store is off.

@@ -18,12 +18,17 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import ColumnElement, Table, delete, func, insert, select, tuple_, update
 from sqlalchemy.orm import Session, selectinload
 
+from scoring.judge.memory import problem_key
 from scoring.schema import JudgedLabel
 from server.store.engine import GradeStore
-from server.store.models import NO_INTERVAL, Correction, Grade
+from server.store.memory import remember
+from server.store.models import NO_INTERVAL, Correction, Grade, MemorySolution
 from server.store.review import review_fields
+from server.store.teach import teach_order
 
-Order = Literal["uncertainty", "created"]
+Order = Literal["uncertainty", "created", "teach"]
+# `order=teach` ranks this many of the owner's latest uncorrected grades (one page, no cursor)
+TEACH_WINDOW = 2000
 STEP_LABELS: frozenset[str] = frozenset(get_args(JudgedLabel))  # a teacher judges every step
 EXCERPT_CHARS = 160
 
@@ -75,7 +80,8 @@ def new_grade(owner: str, request: dict[str, Any], report: dict[str, Any],
         mode=str(meta.get("mode", "offline")), model=(meta.get("versions") or {}).get("model"),
         score=int(report["score"]), needs_review=review.needs_review,
         interval_width=NO_INTERVAL if width is None else width,
-        problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False)
+        problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False,
+        problem_key=problem_key(str(request.get("problem", ""))))
 
 
 def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True) -> list[str]:
@@ -128,7 +134,12 @@ def list_grades(session: Session, owner: str, *, order: Order = "created",
                 needs_review: bool | None = None, limit: int = 50,
                 cursor: str | None = None) -> GradePage:
     """One page of the owner's grades, newest first or widest score interval first (then
-    newest); keyset-paginated, so a page costs the same however deep it is."""
+    newest); keyset-paginated, so a page costs the same however deep it is. `teach` is the
+    one page of `teach_grades`."""
+    if order == "teach":
+        if cursor is not None:
+            raise InvalidCursor("order=teach has one page: read the queue again after correcting")
+        return GradePage(teach_grades(session, owner, needs_review=needs_review)[:limit], None)
     columns: list[Any] = [Grade.created_at, Grade.id]
     if order == "uncertainty":
         columns.insert(0, Grade.interval_width)
@@ -145,6 +156,21 @@ def list_grades(session: Session, owner: str, *, order: Order = "created",
     grades = grades[:limit]
     next_cursor = _encode_cursor(order, _sort_key(grades[-1], order)) if more else None
     return GradePage(grades, next_cursor)
+
+
+def teach_grades(session: Session, owner: str, *, needs_review: bool | None = None
+                 ) -> list[Grade]:
+    """The owner's latest `TEACH_WINDOW` uncorrected grades in the order whose corrections teach
+    the problem memory the most (`server.store.teach`)."""
+    query = (select(Grade).where(Grade.owner == owner, Grade.corrected.is_(False))
+             .order_by(Grade.created_at.desc(), Grade.id.desc()).limit(TEACH_WINDOW))
+    if needs_review is not None:
+        query = query.where(Grade.needs_review.is_(needs_review))
+    known = select(MemorySolution.problem_key).where(MemorySolution.owner == owner).distinct()
+    with session.begin():
+        grades = list(session.scalars(query))
+        remembered = set(session.scalars(known))
+    return teach_order(grades, remembered)
 
 
 def get_grade(session: Session, owner: str, grade_id: str) -> Grade:
@@ -170,21 +196,38 @@ def check_labels(report: dict[str, Any], step_labels: Sequence[str]) -> None:
                                  f"{', '.join(sorted(STEP_LABELS))}")
 
 
+@dataclass(frozen=True)
+class Corrected:
+    """A stored correction, and whether this call stored it (False: it repeated the latest one)."""
+
+    correction: Correction
+    created: bool
+
+
 def add_correction(session: Session, owner: str, grade_id: str, *, step_labels: list[str],
                    score: int | None = None, note: str = "",
-                   reviewer: str | None = None) -> Correction:
-    """Store a correction; it supersedes the grade's earlier ones, which are kept."""
+                   reviewer: str | None = None) -> Corrected:
+    """Store a correction; it supersedes the grade's earlier ones, which are kept, and becomes
+    the grade's part of its problem's memory (`server.store.memory.remember`).
+
+    Idempotent: a correction equal to the grade's latest one (a retried request) stores
+    nothing and changes no memory; the latest one is returned, `created` False."""
     with session.begin():
         grade = session.scalars(select(Grade).where(Grade.id == grade_id, Grade.owner == owner)
-                                ).one_or_none()
+                                .options(selectinload(Grade.corrections))).one_or_none()
         if grade is None:
             raise GradeNotFound(grade_id)
         check_labels(grade.report, step_labels)
+        latest = grade.corrections[-1] if grade.corrections else None
+        if latest is not None and (latest.step_labels, latest.score, latest.note,
+                                   latest.reviewer) == (step_labels, score, note, reviewer):
+            return Corrected(latest, False)
         correction = Correction(grade_id=grade.id, created_at=utcnow(), step_labels=step_labels,
                                 score=score, note=note, reviewer=reviewer)
         session.add(correction)
         grade.corrected = True
-    return correction
+        remember(session, grade, correction)
+    return Corrected(correction, True)
 
 
 def export_grades(session: Session, owner: str, *, corrected_only: bool = True) -> list[ExportRow]:

@@ -110,6 +110,9 @@ class ExportLine(BaseModel):
     model_score: int
     reviewer: str | None = None
     note: str = ""
+    problem_key: str | None = Field(
+        default=None, description="The problem's memory key (docs/memory.md); the corrected "
+        "lines of one key are what that problem's memory holds.")
     report: dict[str, Any]
 
     @classmethod
@@ -123,4 +126,5 @@ class ExportLine(BaseModel):
                    score=correction.score if correction else None,
                    model_labels=[s.get("label") for s in steps], model_score=grade.score,
                    reviewer=correction.reviewer if correction else None,
-                   note=correction.note if correction else "", report=grade.report)
+                   note=correction.note if correction else "", problem_key=grade.problem_key,
+                   report=grade.report)

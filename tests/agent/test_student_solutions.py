@@ -61,3 +61,26 @@ def test_a_right_solution_typed_plainly_scores_10(problem, solution, reference):
     report = grade(problem=problem, solution=solution, reference_answer=reference)
     assert report.answer.correct is True and report.score == 10
     assert not any(s.label in ("incorrect", "meaningless") for s in report.steps)
+
+
+@pytest.mark.parametrize(("last", "reference"), [
+    ("Two tickets cost 2 × 32.40 = **$64.80**", "64.80"),
+    ("The answer is __64.80__.", "64.8"),
+    ("So the answer is five.", "5"),
+])
+def test_an_answer_typed_in_markdown_or_words_is_read(last, reference):
+    """A fully correct solution whose answer is in bold, or in words, is right and scores 10."""
+    report = grade(problem="Two tickets cost $32.40 each; or, count 3 red and 2 blue marbles.",
+                   solution=f"Each ticket costs $32.40; there are 3 + 2 marbles.\n{last}",
+                   reference_answer=reference)
+    assert report.answer.correct is True
+    assert report.score == 10
+
+
+def test_a_proof_states_no_answer_its_step_labels_give():
+    """A proof reports no answer it does not state: not its last step's number."""
+    report = grade(problem="Prove that the square of an even number is even.",
+                   solution="Step 1: Let n be even, so n = 2k for an integer k.\n"
+                            "Step 2: Then n^2 = 4k^2 = 2(2k^2).\nStep 3: Hence n^2 is even.",
+                   problem_type="proof")
+    assert report.answer.extracted is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 
 from .cdp import Browser
@@ -536,9 +537,10 @@ def test_the_review_queue_lists_opens_and_corrects_a_grade(page: Browser, servic
     assert dom["error"] is None and not dom["form_hidden"]
     assert dom["problem"] == PROOF_BY_EXAMPLE["problem"]
     assert [s["label"] for s in dom["steps"]] == grader
-    # a teacher's choices are the four labels: an `unchecked` step starts with none chosen
-    choices = {"correct", "incorrect", "meaningless", "redundant"}
-    assert [s["pressed"] for s in dom["steps"]] == [[x] if x in choices else [] for x in grader]
+    # a teacher's choices are the four labels: an `unchecked` step starts at its likelier one
+    likelier = [("incorrect" if s["p_wrong"] >= 0.5 else "correct") if s["label"] == "unchecked"
+                else s["label"] for s in report["steps"]]
+    assert [s["pressed"] for s in dom["steps"]] == [[x] for x in likelier]
     assert [s["id"] for s in dom["steps"]] == [f"rv-step-{s['index']}" for s in report["steps"]]
     assert dom["banner"] and "proof graded without a model" in dom["banner"]
     assert next(item for item in dom["queue"] if item["id"] == grade_id)["current"]
@@ -647,3 +649,28 @@ def test_review_view_reads_at_360_pixels(page: Browser, service: Service):
         .map((n) => n.tagName + '.' + n.className)""")
     assert overflowing == []
     page.screenshot(artefacts_dir() / "review-queue-360.png")
+
+
+def test_the_page_shows_the_problem_memory_a_grade_used(page: Browser, service: Service):
+    problem = "A box holds 6 rows of 8 eggs. 5 eggs break. How many eggs are left?"
+    taught = service.grade({"problem": problem, "solution": "6 * 8 = 48\n48 - 5 = 43",
+                            "mode": "offline"})
+    response = httpx.post(f"{service.url}/grades/{taught['meta']['grade_id']}/corrections",
+                          json={"step_labels": ["correct", "correct"], "note": "right"},
+                          headers={"X-API-Key": service.api_key}, timeout=30)
+    assert response.status_code == 201
+    set_field(page, "problem", problem)
+    set_field(page, "solution", "6 * 8 = 48\n48 - 5 = 42")
+    page.eval("document.getElementById('mode_offline').checked = true")
+    grade(page, service.api_key)
+    shown = page.eval("""(() => {
+      const s = document.querySelector('#result .memory');
+      return s && {solutions: s.dataset.solutions, text: s.textContent.replace(/\\s+/g, ' ')};
+    })()""")
+    assert shown is not None and shown["solutions"] == "1"
+    assert "1 corrected solution, 1 accepted whole" in shown["text"]
+    assert f"accepted solution {taught['meta']['grade_id']}" in shown["text"]
+    assert "taken from the accepted solutions" in shown["text"]
+    assert "at step 2" in shown["text"]  # 42 leaves the accepted 43
+    page.screenshot(artefacts_dir() / "review-memory.png")
+    check_no_page_errors(page)

@@ -153,3 +153,32 @@ def test_with_solutions_needs_write_routes(tmp_path, capsys):
     _write(path, [{"gold": "1", "pred": "1", "equal": True}])
     assert answer_agreement.main([str(path), "--with-solutions", str(path)]) == 2
     assert "--with-solutions needs --write-routes" in capsys.readouterr().err
+
+
+def test_saved_verdicts_list_what_a_later_run_changed(tmp_path, capsys):
+    path = tmp_path / "mr_math.jsonl"
+    rows = [{"id": "a", "question": "How many?", "ground_truth_answer": "5",
+             "model_output": "So the answer is five.", "model_output_answer_correctness": "correct"},
+            {"id": "b", "question": "How many more?", "ground_truth_answer": "4",
+             "model_output": "So \\boxed{4}.", "model_output_answer_correctness": "correct"}]
+    _write(path, rows)
+    saved = tmp_path / "before.jsonl"
+    assert answer_agreement.main(["--solutions", str(path), "--save", str(saved)]) == 0
+    lines = [json.loads(line) for line in saved.read_text(encoding="utf-8").splitlines()]
+    assert [(r["key"], r["correct"], r["human"]) for r in lines] == [
+        ("mr_math.jsonl:a", True, True), ("mr_math.jsonl:b", True, True)]
+    lines[0].update(correct=False)  # as a reader without number words decided it
+    saved.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    capsys.readouterr()
+    assert answer_agreement.main(["--solutions", str(path), "--changes-from", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "verdicts changed since before.jsonl: 1" in out
+    assert "mr_math.jsonl:a (" in out and "False 'five' -> True 'five'" in out
+    assert "agrees: after" in out and "mr_math.jsonl:b" not in out
+
+
+def test_save_needs_solutions_mode(tmp_path, capsys):
+    path = tmp_path / "pairs.jsonl"
+    _write(path, [{"gold": "1", "pred": "1", "equal": True}])
+    assert answer_agreement.main([str(path), "--save", str(tmp_path / "out.jsonl")]) == 2
+    assert "--save and --changes-from need --solutions" in capsys.readouterr().err

@@ -54,7 +54,8 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 def _drop_store_tables(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as connection:
-        connection.exec_driver_sql("DROP TABLE IF EXISTS corrections, grades, alembic_version")
+        connection.exec_driver_sql("DROP TABLE IF EXISTS memory_solutions, corrections, grades, "
+                                      "alembic_version")
     engine.dispose()
 
 

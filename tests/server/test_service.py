@@ -172,7 +172,7 @@ def test_auth_required_when_keys_are_configured():
 
 
 def test_internal_errors_are_json_without_traceback(client, monkeypatch):
-    async def boom(request, run=None):
+    async def boom(request, run=None, memory=None):
         raise RuntimeError("secret internals at /srv/x.py line 3")
 
     monkeypatch.setattr(client.app.state.grader, "agrade", boom)
@@ -187,7 +187,7 @@ def test_deadline_without_llm_is_504():
     import asyncio
 
     with service(request_timeout=0.3) as c:
-        async def slow(request, run=None):
+        async def slow(request, run=None, memory=None):
             await asyncio.sleep(1.0)
 
         c.app.state.grader.agrade = slow

@@ -18,6 +18,7 @@ from scoring.judge.checks.early_answer import find_early_answer
 from scoring.judge.checks.examples_only import find_examples_only
 from scoring.judge.checks.final_answer import find_final_answer
 from scoring.judge.checks.malformed import find_malformed
+from scoring.judge.checks.memory import find_memory
 from scoring.judge.checks.odd_copy import find_odd_copies
 from scoring.judge.checks.off_topic import find_off_topic
 from scoring.judge.checks.reference import find_reference
@@ -42,6 +43,7 @@ CHECKS: dict[str, Check] = {
     "early_answer": find_early_answer,
     "off_topic": find_off_topic,
     "examples_only": find_examples_only,
+    "memory": find_memory,
 }
 
 __all__ = ["CHECKS", "Check"]

@@ -44,7 +44,7 @@ def sure_error(post: StepPosterior, calibration: Calibration) -> bool:
     ("3 x 12 = 38 apples.") they put a false product below the threshold, extrapolating past
     the steps they saw; the kind's precision is measured on all its firings."""
     return post.evidence_log_odds > 0 and any(
-        f.polarity == "error" and (stats := calibration.kinds.get(f.kind)) is not None
+        f.polarity == "error" and (stats := calibration.stats(f.kind)) is not None
         and stats.precision is not None and stats.precision >= SURE_PRECISION
         for f in post.counted)
 

@@ -1,6 +1,6 @@
 """The one place where evidence becomes labels (docs/architecture.md 4.2, 4.10).
 
-Evidence first. Every step has a state read off the decisive checks (kinds whose measured
+Evidence first. Every step has a state read off the decisive checks (`check_state`: kinds whose measured
 precision earns them a say, `Calibration.decisive`):
 - `fails`: a check refuted it (an error finding, and the decisive findings together say wrong);
 - `holds`: a check supported it (a true calculation, the right final answer) and none refuted it;
@@ -47,6 +47,8 @@ CATEGORY: dict[str, str] = {
     "reference_unmatched": "unsupported",
     "reference_mismatch": "calculation",
     "malformed_latex": "format",
+    "memory_mistake": "known_mistake",
+    "memory_divergence": "unsupported",
 }
 
 
@@ -83,11 +85,6 @@ def _supports(post: StepPosterior) -> list[Finding]:
     return [f for f in post.counted if f.polarity == "support"]
 
 
-def step_state(post: StepPosterior) -> StepState:
-    """What the decisive checks established about the step (`check_state`)."""
-    return post.state
-
-
 def _notes(post: StepPosterior) -> list[str]:
     """What the checks of too low a measured precision to decide noticed (repeats aside)."""
     return [f"a check noted: {f.detail} (not precise enough to decide)"
@@ -122,7 +119,7 @@ def _checks(post: StepPosterior) -> tuple[CheckNote, ...]:
 
 def _offline_label(i: int, post: StepPosterior, evidence: Evidence,
                    config: DecideConfig) -> StepVerdict:
-    state = step_state(post)
+    state = post.state
     common = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong, "state": state,
               "depends_on": tuple(d + 1 for d in evidence.depends_on[i]),
               "checks": _checks(post)}
@@ -246,7 +243,7 @@ def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
     so counting the prior against it counts that twice."""
     merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
     mine = replace(mine, validity=1.0 - post.p_wrong, p_wrong=post.p_wrong,
-                   model_label=mine.label, state=step_state(post), checks=_checks(post))
+                   model_label=mine.label, state=post.state, checks=_checks(post))
     if wrong and mine.label != "incorrect" and _errors(post) and post.evidence_log_odds > 0:
         reason = _reason(post, "fails")
         categories = (*mine.error_categories,

@@ -35,7 +35,7 @@ from scoring.judge.decide.features import (
     step_features,
 )
 from scoring.judge.decide.reliability import RELIABILITY, Reliability
-from scoring.judge.findings import Evidence, Finding, FindingKind
+from scoring.judge.findings import MEMORY_KINDS, Evidence, Finding, FindingKind
 from scoring.judge.input import JudgeInput
 from scoring.schema import StepState
 
@@ -72,6 +72,18 @@ def sigmoid(x: float) -> float:
 def _weight(model: StepModel, kinds: Iterable[FindingKind]) -> float:
     """What findings of these kinds add to a step's log-odds: each kind once (an indicator)."""
     return sum(model.weights.get(finding_feature(kind), 0.0) for kind in set(kinds))
+
+
+def memory_log_odds(calibration: Calibration, kinds: Iterable[FindingKind]) -> float:
+    """What findings against the problem's memory add to a step's log-odds: the log of each
+    kind's measured likelihood ratio, P(fires | wrong) / P(fires | right), once per kind (Bayes'
+    rule in odds form). The step model never saw memory, so nothing of it is counted twice."""
+    total = 0.0
+    for kind in set(kinds) & MEMORY_KINDS:
+        stats = calibration.stats(kind)
+        if stats is not None and stats.likelihood_ratio:
+            total += math.log(stats.likelihood_ratio)
+    return total
 
 
 def _logit(p: float) -> float:
@@ -121,9 +133,12 @@ def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Findin
     warned = tuple(f for f in found if not calibration.decisive(f.kind))
     warnings = _weight(model, (f.kind for f in warned))
     raw, decide = _prior_and_findings(model, inp, i, found, warnings, context)
-    checks = _weight(model, (f.kind for f in counted))
+    remembered = memory_log_odds(calibration, (f.kind for f in counted))
+    checks = _weight(model, (f.kind for f in counted)) + remembered
     state = check_state(counted, checks)
-    full = model.recalibrated(raw, inp.problem_type, state, grade_group(inp))
+    full = model.recalibrated(raw, inp.problem_type, state, grade_group(inp)) + remembered \
+        + memory_log_odds(calibration, (f.kind for f in warned))
+    decide += remembered
     if state == "fails":
         full = max(full, _logit(_refuting_precision(counted, calibration)))
     if said is not None:

@@ -11,7 +11,8 @@ const QUADRANTS = {
   failure: "complete failure",
 };
 const KNOWN_META = new Set(["mode", "llm_calls", "prompt_tokens", "completion_tokens",
-  "elapsed_ms", "node_ms", "degraded", "warnings", "versions", "failed_checks", "grade_id"]);
+  "elapsed_ms", "node_ms", "degraded", "warnings", "versions", "failed_checks", "grade_id",
+  "memory"]);
 
 function card(metric, title, value, ...detail) {
   return el("div", { class: "card", dataset: { metric } },
@@ -199,6 +200,29 @@ function alignmentSection(report) {
                 + `${a.deletions?.join(", ") || "none"}`));
 }
 
+/** What this key's memory of the problem held and what of it the grade used (`meta.memory`). */
+function memorySection(report) {
+  const m = report.meta?.memory;
+  if (!m) return null;
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const when = m.last_corrected ? new Date(`${m.last_corrected.replace(/Z?$/, "Z")}`) : null;
+  const facts = [
+    ["remembered", `${plural(m.solutions, "corrected solution", "corrected solutions")}, `
+                   + `${m.accepted_solutions} accepted whole, `
+                   + plural(m.mistakes, "known mistake", "known mistakes")],
+    ["last corrected", when && !Number.isNaN(when.getTime()) ? when.toISOString().slice(0, 16).replace("T", " ") + " UTC" : null],
+    ["read against", m.aligned_solution ? `accepted solution ${m.aligned_solution}` : "no accepted solution"],
+    ["reference answer", m.reference_answer ? "taken from the accepted solutions" : null],
+    ["leaves the accepted solutions", m.divergence_step ? `at step ${m.divergence_step}` : null],
+    ["findings", String(m.findings ?? 0)],
+  ].filter(([, v]) => v);
+  return el("section", { class: "memory", "aria-labelledby": "memory-title",
+                         dataset: { solutions: String(m.solutions) } },
+    el("h2", { id: "memory-title" }, "Problem memory"),
+    el("p", {}, "Graded against what your corrections of this problem taught."),
+    el("dl", {}, ...facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])));
+}
+
 function jsonBlock(value) {
   return el("pre", {}, JSON.stringify(value, null, 2));
 }
@@ -240,6 +264,7 @@ export function renderReport(root, report, { final = true, onSelect = () => {}, 
        ...banners(report, final),
        headline(report),
        answer(report),
+       final ? memorySection(report) : null,
        treeSection(report, { onSelect, width }),
        stepsSection(report, final, idPrefix),
        figures(report),

@@ -97,8 +97,11 @@ def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
         ("Réponse : 5", "5", True),
         ("所以答案为 9。", "9", True),
         ("The total is 4 + 5.\n#### 9", "9", True),
-        # a box beats a later marker in words: the box is looked for first
-        ("\\boxed{3}\nFinal Answer: 4", "3", True),
+        # a final-answer marker after the last box states the answer; the box was a step
+        ("\\boxed{3}\nFinal Answer: 4", "4", True),
+        # ... unless it states no value, or comes before the box
+        ("\\boxed{3}\nThe final answer is the boxed one.", "3", True),
+        ("Final Answer: \\boxed{3}", "3", True),
         # no marker: the right-hand side of the last line's equation, else the last number
         ("So we get $x = 17$", "17", False),
         ("There were 3 boxes with 12 pens", "12", False),
@@ -232,7 +235,7 @@ def test_intervals_written_in_prose_are_compared_as_intervals(text, gold, correc
     # a value written in two numbers is one: a time, a ratio, a mixed number
     ("3:45 + 30 minutes = 4:15\nIt ends at 4:15 pm.", ["4:15 pm", "4:15"]),
     ("The ratio is 3:5.", ["3:5"]),
-    ("Step 2: 15 apples", ["15", "2"]),  # a label, not a ratio
+    ("Step 2: 15 apples", ["15"]),  # a label, not a ratio, and no candidate
     ("The perimeter is 8 1/2 cm.", ["8 1/2"]),
     # a closing sentence listing one number per part lists the answer
     ("(x - 2)(x - 3) = 0\nThe solutions are 2 and 3.", ["2, 3", "3", "2", "0"]),
