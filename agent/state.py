@@ -11,6 +11,7 @@ from scoring.judge.guard import CheckFailure
 from scoring.judge.memory import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.score.tree import TreeResult
+from scoring.steps.addressed import AddressedPiece
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict
 
 
@@ -35,10 +36,14 @@ class InputState(TypedDict):
 
 class GradeState(InputState, total=False):
     """Filled once, read by every node that needs it: `prepare` decides `use_llm` and the
-    `reference_steps`; `calibrate_difficulty` decides `evaluate_process` (False for a problem
+    `reference_steps`, and cuts the text addressed to the grader out of the request (`request`
+    is then the solution as graded, `addressed` the pieces cut, `graded_text` the solution's
+    text as graded); `calibrate_difficulty` decides `evaluate_process` (False for a problem
     the difficulty module rates simple: no step judging, the answer alone scores)."""
 
     use_llm: bool
+    addressed: tuple[AddressedPiece, ...]
+    graded_text: str
     language: str
     problem_type: ProblemType
     answer: AnswerVerdict

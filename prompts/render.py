@@ -3,7 +3,7 @@
 `StrictUndefined` turns a missing variable into an error instead of an empty string, so a template
 and its caller cannot drift apart silently. Student text is data: the `fence` filter neutralises
 anything in it that looks like our own delimiters, so a solution cannot close its fence and
-speak as the grader.
+speak as the grader, however the tag is disguised (docs/injection.md).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from scoring.parse.fold import fold
+
 PROMPTS_DIR = Path(__file__).resolve().parent
 OPERATIONS = (
     "difficulty", "segmentation", "step_judgement", "fused_judgement", "answer_judgement",
@@ -23,12 +25,30 @@ OPERATIONS = (
 LANGUAGES = ("en", "zh")
 PROMPT_SET_VERSION = "llm-1"
 
-_TAG = re.compile(r"<(/?)(problem|solution|steps?|reference|answer|data)\b", re.IGNORECASE)
+# One of our delimiter tags as the folded text reads it: a bracket (or an HTML entity, or LaTeX's
+# \lt), spaces, a slash, the name.
+_TAG = re.compile(r"(?:<|&lt;?|\\lt(?![a-z]))\s*([/⁄∕])?\s*(problem|solution|steps?|reference|"
+                  r"answer|data)\b")
+_ASCII_TAG = re.compile(r"(?:<|&lt;?|\\lt)\s*/?\s*(?:problem|solution|step|reference|answer|data)",
+                        re.IGNORECASE)
 
 
 def fence(text: str) -> str:
-    """The text with our delimiter tags defused (`</solution>` becomes `<\\/solution>`)."""
-    return _TAG.sub(lambda m: f"<\\/{m.group(2)}" if m.group(1) else f"<\\{m.group(2)}", text)
+    """The text with our delimiter tags defused (`</solution>` becomes `<\\/solution>`),
+    however written: look-alike brackets (`＜`, `‹`, `〈`), zero-width characters or look-alike
+    letters in or around the name, spaces, HTML entities and LaTeX's `\\lt` are read through
+    (`scoring.parse.fold`), and the whole disguised opening is replaced."""
+    if text.isascii() and not _ASCII_TAG.search(text):  # nothing disguised, nothing to defuse
+        return text
+    folded = fold(text, markup=False)
+    out, last = [], 0
+    for m in _TAG.finditer(folded.text):
+        start, end = folded.span(m.start(), m.end())
+        out.append(text[last:start])
+        out.append(f"<\\/{m.group(2)}" if m.group(1) else f"<\\{m.group(2)}")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=1)

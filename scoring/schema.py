@@ -22,8 +22,9 @@ from pydantic import (
 # What a judge (a model, a teacher, a human benchmark) can say of a step.
 JudgedLabel = Literal["correct", "incorrect", "meaningless", "redundant"]
 # What a report can say: offline, a step that no check could read is `unchecked` and earns its
-# expected points (docs/architecture.md 4.2, 4.10).
-StepLabel = Literal[JudgedLabel, "unchecked"]
+# expected points (docs/architecture.md 4.2, 4.10); `not_math` is text the solution addressed
+# to the grader, reported as a step of its own but graded as if absent (docs/injection.md).
+StepLabel = Literal[JudgedLabel, "unchecked", "not_math"]
 # What the checks established about a step, whatever its label: a finding held it, a finding
 # refuted it, or nothing could read it.
 StepState = Literal["holds", "fails", "unchecked"]
@@ -43,6 +44,7 @@ ReviewCode = Literal[
     "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
     "model_unmeasured", "model_unreliable", "unconfirmed_finding", "proof_by_example",
     "memory_diverged",
+    "addressed_to_grader",
 ]
 
 MAX_TEXT_CHARS = 200_000

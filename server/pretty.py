@@ -7,7 +7,8 @@ import textwrap
 
 from scoring.schema import GradeReport
 
-_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "=", "unchecked": "?"}
+_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "=", "unchecked": "?",
+         "not_math": "⚑"}
 
 
 def _clip(text: str, width: int) -> str:

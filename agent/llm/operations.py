@@ -22,7 +22,7 @@ from agent.llm.schemas import (
 )
 from agent.llm.tokens import estimated_steps, limits
 from prompts.render import render
-from scoring.schema import Modules, ProblemType, StepLabel
+from scoring.schema import JudgedLabel, Modules, ProblemType
 from scoring.verdict import DifficultyVerdict, StepVerdict
 
 if TYPE_CHECKING:
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from agent.llm.structured import Check
 
 # ReasonEval-style step scores for model labels (no probabilities from a chat model).
-VALIDITY: dict[StepLabel, float] = {"correct": 0.85, "incorrect": 0.1, "meaningless": 0.6, "redundant": 0.7}
-REDUNDANCY: dict[StepLabel, float] = {"correct": 0.05, "incorrect": 0.05, "meaningless": 0.05, "redundant": 0.9}
+VALIDITY: dict[JudgedLabel, float] = {"correct": 0.85, "incorrect": 0.1, "meaningless": 0.6, "redundant": 0.7}
+REDUNDANCY: dict[JudgedLabel, float] = {"correct": 0.05, "incorrect": 0.05, "meaningless": 0.05, "redundant": 0.9}
 
 
 @dataclass(frozen=True)
@@ -66,11 +66,18 @@ async def _ask(llm: LlmClient, run: LlmRun, operation: str, language: str, *, it
     ceiling, bounds = limits(operation, language=language, items=items, exact=exact,
                              verbatim=verbatim, reason_tokens=llm.config.reason_tokens,
                              cap=llm.config.max_tokens, references=reference_count)
-    return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check))
+    return await ask(llm, run, Ask(operation, prompt, language, ceiling, bounds, check,
+                                   student_texts(variables)))
+
+
+def student_texts(variables: dict[str, Any]) -> tuple[str, ...]:
+    """The student's texts among a prompt's variables: the solution, its steps, its answer."""
+    texts = [variables.get("solution"), variables.get("answer"), *variables.get("steps", ())]
+    return tuple(t for t in texts if isinstance(t, str) and t)
 
 
 def _verdict(step: JudgedStep | Any, index: int, warnings: list[str]) -> StepVerdict:
-    label: StepLabel = step.label
+    label: JudgedLabel = step.label
     deps = [d for d in step.depends_on if 1 <= d < index]
     if len(deps) != len(step.depends_on):
         warnings.append(f"step {index}: model dependencies {step.depends_on} include non-earlier steps; dropped")

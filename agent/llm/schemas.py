@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.schema import ProblemType, StepLabel
+from scoring.schema import JudgedLabel, ProblemType
 
 
 class _Closed(BaseModel):
@@ -50,7 +50,7 @@ class Segmentation(_Closed):
 
 class JudgedStep(_Closed):
     index: int = Field(description="1-based step number")
-    label: StepLabel
+    label: JudgedLabel
     reason: str
     depends_on: list[int] = Field(description="1-based earlier steps whose results this step uses")
     reference_steps: list[int] = Field(description="1-based reference steps this step corresponds to")
@@ -63,7 +63,7 @@ class StepJudgement(_Closed):
 
 class FusedStep(_Closed):
     text: str = Field(description="the step, verbatim from the solution")
-    label: StepLabel
+    label: JudgedLabel
     reason: str
     depends_on: list[int] = Field(description="1-based earlier steps whose results this step uses")
     reference_steps: list[int] = Field(description="1-based reference steps this step corresponds to")

@@ -1,7 +1,8 @@
 """`aggregate`: the deterministic end of the graph; code computes every number (docs/architecture.md 4.3).
 
 It also reports what was contained on the way (`scoring.judge.guard`, `agent.containment`): each
-failed check becomes a warning and a name in `meta.failed_checks`.
+failed check becomes a warning and a name in `meta.failed_checks`; and the text the solution
+addressed to the grader, which was not graded, as steps labelled `not_math` (docs/injection.md).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from scoring.judge.findings import MEMORY_KINDS
 from scoring.judge.guard import Guard, failed_names, failure_warnings
 from scoring.judge.memory.match import read_memory
 from scoring.schema import MemoryReport, Meta
+from scoring.score.addressed import splice_addressed
 from scoring.score.fuse import GradeInputs, fuse
 from scoring.score.hcrs import HcrsConfig
 from scoring.score.tree import TreeResult, build_tree
@@ -93,6 +95,7 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
             "failed_checks": failed_names(failures),
         })
         report = report.model_copy(update={"meta": contained})
+    report = splice_addressed(report, state.get("graded_text", ""), state.get("addressed", ()))
     reliability = runtime.context.judge.reliability_for(report.language) \
         if report.meta.mode == "llm" else None
     return {"report": with_review(report, runtime.context.interval_model, reliability)}

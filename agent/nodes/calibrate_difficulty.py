@@ -3,7 +3,9 @@
 In LLM mode the model rates the level (Table 2: knowledge scope x steps) and classifies the problem
 in one `difficulty` call that runs beside `segment`, so it costs no extra round trip; it is made
 when the difficulty module is on or the request leaves `problem_type` to the agent. This node
-makes the one "simple problem" decision of the grade (`evaluate_process`).
+makes the one "simple problem" decision of the grade (`evaluate_process`). For a solution that
+addressed the grader the model's "simple" (the answer alone scores) counts only where the
+offline calibration agrees (docs/injection.md).
 """
 
 from __future__ import annotations
@@ -53,6 +55,13 @@ async def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> 
             twin = await asyncio.to_thread(_offline, state, context)
         return {**twin, **degraded(err, "difficulty calibration")}
     update = _decided(to_difficulty_verdict(answer) if request.modules.difficulty else None)
+    if state.get("addressed") and not update["evaluate_process"]:
+        checked = await asyncio.to_thread(_offline, state, context)
+        if checked["evaluate_process"]:
+            update = {**checked, "warnings": [
+                ("difficulty: the model rates the problem simple (the answer alone would score); "
+                "not counted: the solution addresses the grader and the offline calibration "
+                "does not")]}
     if request.problem_type is None:
         update["problem_type"] = answer.problem_type
     return update

@@ -7,7 +7,9 @@ plain numbers that differ.
 Runs beside `segment`. The model sees only the extracted answer and the references, never the
 solution, so text in a solution cannot talk it into "equal". It is asked only when the symbolic
 check did not already say "equal" (the OR could not change then); both verdicts are reported,
-and a disagreement becomes a warning.
+and a disagreement becomes a warning. For a solution that addressed the grader the model's
+"equal" counts only where the symbolic check agrees (docs/injection.md): no model verdict that
+no check supports raises such a grade.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ async def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str
                             answer.reference, state["language"])
     except LlmError as err:
         return degraded(err, "symbolic answer check alone")
+    if state.get("addressed") and verdict.correct:
+        return {"warnings": [(
+            f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
+            f"({verdict.reason}); not counted: the solution addresses the grader and the "
+            "symbolic check did not find it equal")]}
     update: dict[str, Any] = {
         "answer": replace(answer, llm=verdict.correct, llm_reason=verdict.reason),
     }

@@ -1,7 +1,10 @@
 """`prepare`: language, problem type, the final answer and its symbolic check (docs/architecture.md 3).
 
-An empty solution (docs/scoring.md "Empty solutions") is decided here: nothing to extract, the answer is
-wrong when there is a reference, and no later node asks a model about it.
+First the text the solution addresses to the grader is cut out (docs/injection.md): every later
+node, and every model call, reads the solution as if it were absent; `aggregate` reports the
+pieces as steps of their own. An empty solution (docs/scoring.md "Empty solutions") is decided
+here: nothing to extract, the answer is wrong when there is a reference, and no later node asks
+a model about it. A solution that held nothing but text addressed to the grader is one.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from agent.state import GradeState
 from scoring.answer.compare import AnswerCheck, check_answer
 from scoring.answer.verdict import answer_verdict, answer_warnings
 from scoring.judge.guard import Guard
+from scoring.schema import GradeRequest
+from scoring.steps.addressed import AddressedPiece, strip_steps, strip_text
 from scoring.steps.language import detect_language
 from scoring.steps.problem_type import detect_problem_type
 
@@ -28,10 +33,25 @@ def compares_answer(state: GradeState, ctx: Context) -> bool:
     return bool(gold_answers(state)) and not state["request"].is_empty()
 
 
+def without_addressed(request: GradeRequest) -> tuple[GradeRequest, tuple[AddressedPiece, ...]]:
+    """The request as graded: its solution without the text it addresses to the grader, and
+    the pieces cut (`scoring.steps.addressed`)."""
+    if request.solution_steps is not None:
+        kept, pieces = strip_steps(request.solution_steps)
+        update: dict[str, Any] = {"solution_steps": kept}
+    else:
+        stripped = strip_text(request.solution or "")
+        update, pieces = {"solution": stripped.text}, stripped.pieces
+    return (request.model_copy(update=update) if pieces else request), pieces
+
+
 def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Graph node: language, problem type, answer check and mode, read once for every later node."""
-    request = state["request"]
+    """Graph node: the solution as graded, language, problem type, answer check and mode, read
+    once for every later node."""
     guard = Guard()
+    as_given: tuple[GradeRequest, tuple[AddressedPiece, ...]] = (state["request"], ())
+    request, addressed = guard.run("prepare.addressed", without_addressed, state["request"],
+                                   default=as_given)
     text = solution_text(request)
     language = request.language
     if language == "auto":
@@ -54,6 +74,9 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         check = checked or AnswerCheck(None, None, False)
     answer = answer_verdict(check, gold)
     return {
+        "request": request,
+        "addressed": addressed,
+        "graded_text": text,
         "use_llm": request.mode != "offline" and runtime.context.llm is not None and not empty,
         "language": language,
         "problem_type": problem_type,

@@ -91,17 +91,20 @@ def parse_line(line: str, number: int = 0) -> Corrected:
     except (KeyError, TypeError, ValueError) as err:
         raise CorrectionsError(f"{where} is not a corrected grade (request/problem, report, "
                                f"labels, score): {err}".replace("\n", " ")[:400]) from None
-    if not isinstance(labels, list) or not all(isinstance(x, str) and x in _LABELS for x in labels):
+    if not isinstance(labels, list) or not all(isinstance(x, str) and x in _LABELS | {"not_math"}
+                                               for x in labels):
         raise CorrectionsError(f"{where}: labels must be a list of {sorted(_LABELS)} "
                                "(export with ?corrected=true)")
     if len(labels) != len(report.steps):
         raise CorrectionsError(f"{where}: {len(labels)} labels for {len(report.steps)} steps")
     if score is not None and (not isinstance(score, int) or not 0 <= score <= 10):
         raise CorrectionsError(f"{where}: score must be an integer 0-10 or null")
-    steps = tuple(s.text for s in report.steps)
+    # A step the teacher left as text addressed to the grader was not graded: no step to learn from.
+    graded = [i for i, x in enumerate(labels) if x != "not_math"]
+    steps = tuple(report.steps[i].text for i in graded)
     problem_type: ProblemType = report.problem_type
     inp = JudgeInput(problem, steps, problem_type, _answer(report), language=report.language)
-    typed = tuple(cast(StepLabel, x) for x in labels)
+    typed = tuple(cast(StepLabel, labels[i]) for i in graded)
     solution = LabelledSolution(
         set="corrections", id=grade_id, half="fit", problem=problem, steps=steps,
         wrong=tuple(x == "incorrect" for x in typed), problem_type=problem_type,

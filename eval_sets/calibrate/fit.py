@@ -33,10 +33,10 @@ from scoring.judge.calibration import Calibration, Decision, KindStats, StepMode
 from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
 from scoring.judge.decide.labels import decide
 from scoring.judge.findings import (
-    FINDING_KINDS,
     MEMORY_KINDS,
     REDUNDANCY_KINDS,
     SUPPORT_KINDS,
+    WEIGHED_KINDS,
     Evidence,
     FindingKind,
 )
@@ -102,7 +102,7 @@ def stats_of_fires(fires: dict[FindingKind, list[int]], wrong_total: int, right_
     no count makes it 0 or infinite), and whether it is decisive."""
     stats: dict[FindingKind, KindStats] = {}
     # memory kinds fire only where memory exists: they are measured by `eval_sets.memory_kinds`
-    for kind in kinds if kinds is not None else [k for k in FINDING_KINDS if k not in MEMORY_KINDS]:
+    for kind in kinds if kinds is not None else [k for k in WEIGHED_KINDS if k not in MEMORY_KINDS]:
         w, r = fires.get(kind, [0, 0])
         if w + r == 0:
             stats[kind] = KindStats(0, 0, None, None, False)

@@ -17,7 +17,7 @@ from eval_sets.runner.tables import Cell, Table
 from scoring.judge.calibration import Calibration
 from scoring.judge.decide.features import finding_feature
 from scoring.judge.decide.posterior import posteriors
-from scoring.judge.findings import FINDING_KINDS, MEMORY_KINDS
+from scoring.judge.findings import MEMORY_KINDS, WEIGHED_KINDS
 from scoring.score.aggregate import expected_score
 
 
@@ -26,7 +26,7 @@ def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table
     half, its role and its weight per language; kinds that never fired are left out."""
     check = kind_stats([o for o in observed if o.solution.natural and o.solution.half == "check"])
     rows = []
-    for kind in FINDING_KINDS:
+    for kind in WEIGHED_KINDS:
         if kind in MEMORY_KINDS:  # measured where memory exists: `eval_sets.memory_sim --fit`
             continue
         fit = calibration.kinds.get(kind)

@@ -13,5 +13,7 @@ They ship in the wheel so that `python -m eval_sets.service_bench`, `eval_sets.s
 - `replay_oracle`: a fake model answering MR-MATH invalid items as a real model's published
   verdicts say (`make bench-replay`), `python -m eval_sets.fakes.replay_oracle --data PATH
   --verdicts PATH --port P`. A test double, here rather than under `tests/` because
-  `eval_sets/` may not import `tests/`.
+  `eval_sets/` may not import `tests/`;
+- `obeying_oracle`: a fake model that grades the red-team set honestly until it is shown text
+  addressed to the grader, and then obeys it (docs/injection.md).
 """

@@ -203,7 +203,7 @@ def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
                  note="AUC is undefined (–) when the gold has only one class.")
 
 
-_POINT = {"correct": 1, "redundant": 1, "incorrect": 0, "meaningless": 0}
+_POINT = {"correct": 1, "redundant": 1, "incorrect": 0, "meaningless": 0, "not_math": 0}
 
 
 def _right(step: StepReport) -> int:

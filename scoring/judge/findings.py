@@ -55,8 +55,15 @@ FindingKind = Literal[
     "memory_accepted",
     "memory_mistake",
     "memory_divergence",
+    # text addressed to the grader (a request for marks, a claim of verification, an
+    # instruction): not mathematics, graded as if absent (docs/injection.md)
+    "addressed_to_grader",
 ]
 FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
+# Kinds about text the grade does not read: such a step is reported, never weighed, so the
+# step model has no weight for them (`WEIGHED_KINDS` are those it has).
+UNGRADED_KINDS: frozenset[FindingKind] = frozenset({"addressed_to_grader"})
+WEIGHED_KINDS: tuple[FindingKind, ...] = tuple(k for k in FINDING_KINDS if k not in UNGRADED_KINDS)
 
 SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct",
                                                    "memory_accepted"})
@@ -95,6 +102,7 @@ SOURCE: dict[FindingKind, str] = {
     "memory_accepted": "memory",
     "memory_mistake": "memory",
     "memory_divergence": "memory",
+    "addressed_to_grader": "structure",
 }
 
 

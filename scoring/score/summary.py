@@ -42,13 +42,15 @@ def _spans(steps: Sequence[int]) -> list[str]:
     return [f"{r[0]}" if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
 
 
-def _steps_en(steps: Sequence[int]) -> str:
+def steps_en(steps: Sequence[int]) -> str:
+    """1-based steps in words: "step 3", "steps 2-4 and 7"."""
     spans = _spans(steps)
     word = "step" if len(steps) == 1 else "steps"
     return f"{word} {', '.join(spans[:-1]) + ' and ' + spans[-1] if len(spans) > 1 else spans[0]}"
 
 
-def _steps_zh(steps: Sequence[int]) -> str:
+def steps_zh(steps: Sequence[int]) -> str:
+    """1-based steps in Chinese: "第3步", "第2-4、7步"."""
     return "第" + "、".join(_spans(steps)) + "步"
 
 
@@ -91,14 +93,14 @@ def _english(s: SummaryInput) -> str:
         parts.append("No check found an error." if unchecked else "Every step checks out.")
     else:
         head = "One error" if len(wrong) == 1 else f"{len(wrong)} errors"
-        parts.append(f"{head}, in {_steps_en(wrong)}.")
+        parts.append(f"{head}, in {steps_en(wrong)}.")
     if built:
         it = "it" if len(wrong) == 1 else "them"
-        parts.append(f"Later work ({_steps_en(built)}) builds on {it} and otherwise follows "
+        parts.append(f"Later work ({steps_en(built)}) builds on {it} and otherwise follows "
                      "correctly.")
     if unchecked:
         parts.append(f"{len(unchecked)} of {len(s.labels)} steps could not be checked "
-                     f"({_steps_en(unchecked)}); each counts at its expected value.")
+                     f"({steps_en(unchecked)}); each counts at its expected value.")
     parts.append(_answer(s, "en"))
     if len(set(s.scores.values())) > 1:
         other: ScoringPolicy = "follow_through" if s.policy == "stepmath" else "stepmath"
@@ -115,11 +117,11 @@ def _chinese(s: SummaryInput) -> str:
     if not wrong:
         parts.append("未发现错误。" if unchecked else "每一步都经核对无误。")
     else:
-        parts.append(f"{_steps_zh(wrong)}有错误。")
+        parts.append(f"{steps_zh(wrong)}有错误。")
     if built:
-        parts.append(f"{_steps_zh(built)}建立在错误结果之上，其余推理正确。")
+        parts.append(f"{steps_zh(built)}建立在错误结果之上，其余推理正确。")
     if unchecked:
-        parts.append(f"{len(s.labels)}步中有{len(unchecked)}步无法核对（{_steps_zh(unchecked)}），"
+        parts.append(f"{len(s.labels)}步中有{len(unchecked)}步无法核对（{steps_zh(unchecked)}），"
                      "按其期望得分计分。")
     parts.append(_answer(s, "zh"))
     if len(set(s.scores.values())) > 1:

@@ -81,6 +81,9 @@ REASONS: dict[ReviewCode, str] = {
                         "proved by examples",
     "memory_diverged": "the solution leaves every solution of this problem a teacher accepted: "
                        "its steps from there on were checked against nothing remembered",
+    "addressed_to_grader": "the solution addresses the grader (asks for marks, claims to have "
+                           "been verified or gives instructions): graded as if that text were "
+                           "absent, shown as a step labelled not_math",
 }
 # A model's reliability counts as measured on at least this many human-wrong and human-right
 # steps each; with fewer, a Wilson interval on a rate is wider than +-0.2 around 0.5.
@@ -126,6 +129,7 @@ class GradeFeatures:
     # whether the solution left every accepted solution (docs/architecture.md 4.12)
     memory: bool = False
     memory_diverged: bool = False
+    addressed: int = 0  # steps of text addressed to the grader (label not_math), not graded
 
 
 MIN_ROUTE_PRECISION = 0.9  # an answer decided by a less precise reading asks for a look
@@ -297,8 +301,9 @@ def cell_of(features: GradeFeatures) -> CellName:
 def features_of(report: GradeReport, reliability: ModelReliability | None = None
                 ) -> GradeFeatures:
     """The features of a finished GradeReport, the answer route's measured precision included;
-    `reliability` is the model's, in the report's language (LLM mode)."""
-    steps = report.steps
+    `reliability` is the model's, in the report's language (LLM mode). Steps of text addressed
+    to the grader (label `not_math`) were not graded and are not read as steps."""
+    steps = [s for s in report.steps if s.label != "not_math"]
     p_wrong = [s.p_wrong for s in steps if s.p_wrong is not None]
     verified = sum(1 for s in steps if {"symbolic", "answer"} & set(s.evidence))
     correct = report.answer.correct
@@ -332,6 +337,7 @@ def features_of(report: GradeReport, reliability: ModelReliability | None = None
         memory=remembered is not None and (remembered.aligned_solution is not None
                                            or remembered.reference_answer),
         memory_diverged=remembered is not None and remembered.divergence_step is not None,
+        addressed=len(report.steps) - len(steps),
     )
 
 
@@ -440,6 +446,8 @@ def review_reasons(features: GradeFeatures, interval: tuple[int, int] | None,
     Without fitted statistics (`model` None: a hand-written calibration) there is no interval to
     call wide, but what the judge could not see is still said."""
     codes: list[ReviewCode] = []
+    if features.addressed:
+        codes.append("addressed_to_grader")
     if not features.step_logic_checked and features.problem_type == "proof":
         codes.append("proof_without_model")
     if not features.step_logic_checked and features.problem_type == "open_ended":

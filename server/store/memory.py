@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from scoring.answer.extract import extract_answer, is_computation
 from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep
 from scoring.judge.memory.model import ACCEPTED_LABELS
+from scoring.score.addressed import NOT_MATH
 from server.store.engine import GradeStore
 from server.store.models import Correction, Grade, MemorySolution
 
@@ -45,13 +46,17 @@ def remember(session: Session, grade: Grade, correction: Correction) -> None:
     inside the caller's transaction; nothing for a grade that opted out or has no key."""
     if grade.problem_key is None or grade.request.get("memory", True) is False:
         return
-    steps = grade.report.get("steps") or []
+    # text the teacher too calls addressed to the grader is no step of the solution
+    kept = [(s, label) for s, label in zip(grade.report.get("steps") or [],
+                                           correction.step_labels, strict=True)
+            if label != NOT_MATH]
+    labels = [label for _, label in kept]
     session.merge(MemorySolution(
         grade_id=grade.id, owner=grade.owner, problem_key=grade.problem_key,
         corrected_at=correction.created_at,
-        steps=[{"text": str(s.get("text", "")), "label": label}
-               for s, label in zip(steps, correction.step_labels, strict=True)],
-        answer=remembered_answer(grade.report, correction.step_labels), note=correction.note))
+        steps=[{"text": str(s.get("text", "")), "label": label} for s, label in kept],
+        answer=remembered_answer({**grade.report, "steps": [s for s, _ in kept]}, labels),
+        note=correction.note))
 
 
 _COLUMNS = (MemorySolution.grade_id, MemorySolution.corrected_at, MemorySolution.steps,

@@ -9,10 +9,10 @@ import { when } from "./queue.js";
 import { renderReport, scoreText } from "./report.js";
 import { LABELS } from "./steps.js";
 
-/** The labels a teacher sets (StepLabel), in the order of their keys 1-4. */
-export const CHOICES = ["correct", "incorrect", "meaningless", "redundant"];
-const KEYS = { 1: "correct", 2: "incorrect", 3: "meaningless", 4: "redundant",
-               c: "correct", i: "incorrect", m: "meaningless", r: "redundant" };
+/** The labels a teacher sets (StepLabel), in the order of their keys 1-5. */
+export const CHOICES = ["correct", "incorrect", "meaningless", "redundant", "not_math"];
+const KEYS = { 1: "correct", 2: "incorrect", 3: "meaningless", 4: "redundant", 5: "not_math",
+               c: "correct", i: "incorrect", m: "meaningless", r: "redundant", n: "not_math" };
 const PREFIX = "rv-"; // step ids in this view: rv-step-3 (the Grade view has step-3)
 const REVIEWER_KEY = "stepgrade.reviewer";
 

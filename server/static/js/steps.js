@@ -8,6 +8,7 @@ export const LABELS = {
   meaningless: { mark: "~", hint: "correct in itself, but built on an earlier error; counts 0" },
   redundant: { mark: "=", hint: "valid but makes no progress" },
   unchecked: { mark: "?", hint: "no check could confirm or refute it; counts its expected value, 1 − P(wrong)" },
+  not_math: { mark: "⚑", hint: "not mathematics: text addressed to the grader, graded as if absent; counts nothing" },
   pending: { mark: "…", hint: "not judged yet" },
 };
 
@@ -57,6 +58,14 @@ function facts(step, idPrefix) {
   return rows.length ? el("dl", { class: "facts" }, ...rows.flat()) : null;
 }
 
+// Characters that print as nothing, shown by their code point in text addressed to the grader,
+// so that a reviewer sees how it was disguised.
+const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0]/g;
+
+function visible(text) {
+  return text.replace(INVISIBLE, (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}
+
 /**
  * The card of one step. `step` may be partial (live view: text before labels); `provisional`
  * marks labels the final report may still change; `idPrefix` prefixes its id and step links.
@@ -78,7 +87,9 @@ export function stepCard(step, { firstError = null, roots = new Set(), provision
      el("span", { class: "badge", title: LABELS[label].hint },
         el("span", { "aria-hidden": "true" }, LABELS[label].mark), " ", label),
      ...tags),
-  mathText(el("p", { class: "step-text" }), step.text ?? ""),
+  // Text addressed to the grader is shown as written, never typeset.
+  label === "not_math" ? el("p", { class: "step-text addressed" }, visible(step.text ?? ""))
+    : mathText(el("p", { class: "step-text" }), step.text ?? ""),
   step.reason ? el("p", { class: "reason" }, step.reason) : null,
   facts(step, idPrefix));
 }

@@ -11,13 +11,13 @@ from scoring.judge.calibration import (
     StepModel,
     load_calibration,
 )
-from scoring.judge.findings import FINDING_KINDS, MEMORY_KINDS
+from scoring.judge.findings import MEMORY_KINDS, WEIGHED_KINDS
 
 
 def test_the_shipped_calibration_loads_and_holds_statistics_only():
     cal = load_calibration()
     assert cal.version and "en" in cal.models
-    assert set(cal.kinds) | set(cal.memory_kinds) == set(FINDING_KINDS)
+    assert set(cal.kinds) | set(cal.memory_kinds) == set(WEIGHED_KINDS)  # the kinds a step model weighs
     assert set(cal.memory_kinds) == MEMORY_KINDS  # measured in their own section
     assert all(0 < m.threshold < 1 for m in cal.models.values())
     raw = DEFAULT_PATH.read_text(encoding="utf-8")
