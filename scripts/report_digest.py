@@ -5,7 +5,7 @@ grade.
     python scripts/report_digest.py compare DATA_DIR OLD.jsonl
 
 `record` grades every row of the dev files in DATA_DIR offline and writes one line per item: its id
-and its report without the fields that measure time (`meta.node_ms`, ...).
+and its report without the fields that measure time (`meta.elapsed_ms`, `meta.node_ms`).
 `compare` grades them again and names each item whose report differs, with the first differing
 field; it exits 1 on any difference. The answer check gets a long timeout, so a busy machine does
 not turn a verdict into "not decided".
@@ -25,6 +25,7 @@ from tqdm import tqdm
 from agent.context import Context
 from agent.grader import Grader
 from eval_sets.registry import load_dataset
+from eval_sets.runner.compare import first_difference, without_timings
 
 DEV_FILES = (
     ("stepmath_steps", "stepmathbench_dev.jsonl"),
@@ -34,16 +35,6 @@ DEV_FILES = (
     ("mr_math_invalid", "mr_math_invalid_dev.jsonl"),
     ("mr_math_redundant", "mr_math_redundant_dev.jsonl"),
 )
-TIME_KEYS = {"node_ms", "elapsed_ms"}
-
-
-def without_time(value: Any) -> Any:
-    """`value` with every time-measuring key dropped, at any depth."""
-    if isinstance(value, dict):
-        return {k: without_time(v) for k, v in value.items() if k not in TIME_KEYS}
-    if isinstance(value, list):
-        return [without_time(v) for v in value]
-    return value
 
 
 def reports(data: Path) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -52,21 +43,8 @@ def reports(data: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     for kind, name in DEV_FILES:
         items = load_dataset(kind, data / name)
         for item in tqdm(items, desc=kind, file=sys.stderr):
-            report = grader.grade(item.request)
-            yield f"{kind}:{item.id}", without_time(report.model_dump(mode="json"))
-
-
-def first_difference(old: Any, new: Any, path: str = "") -> str:
-    """The path of the first field where `old` and `new` differ, with both values."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in sorted(set(old) | set(new)):
-            if old.get(key) != new.get(key):
-                return first_difference(old.get(key), new.get(key), f"{path}.{key}")
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            if a != b:
-                return first_difference(a, b, f"{path}[{i}]")
-    return f"{path or '.'}: {json.dumps(old)[:120]} -> {json.dumps(new)[:120]}"
+            record = {"report": grader.grade(item.request).model_dump(mode="json")}
+            yield f"{kind}:{item.id}", without_timings(record)["report"]
 
 
 def main(argv: list[str] | None = None) -> int:

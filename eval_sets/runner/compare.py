@@ -32,15 +32,16 @@ def read_results(out_dir: Path) -> dict[str, dict[str, Any]]:
     return {r["id"]: without_timings(r) for r in records}
 
 
-def _first_difference(a: Any, b: Any, where: str = "") -> str:
+def first_difference(a: Any, b: Any, where: str = "") -> str:
+    """Where two records first differ (a dotted path), with both values."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(a.keys() | b.keys()):
             if a.get(key) != b.get(key):
-                return _first_difference(a.get(key), b.get(key), f"{where}.{key}")
+                return first_difference(a.get(key), b.get(key), f"{where}.{key}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
-                return _first_difference(x, y, f"{where}[{i}]")
+                return first_difference(x, y, f"{where}[{i}]")
     return f"{where.lstrip('.') or '(record)'}: {a!r} != {b!r}"
 
 
@@ -49,6 +50,6 @@ def differences(a: Path, b: Path) -> list[str]:
     left, right = read_results(a), read_results(b)
     out = [f"{i}: only in {a}" for i in sorted(left.keys() - right.keys())]
     out += [f"{i}: only in {b}" for i in sorted(right.keys() - left.keys())]
-    out += [f"{i}: {_first_difference(left[i], right[i])}" for i in sorted(left.keys() & right.keys())
+    out += [f"{i}: {first_difference(left[i], right[i])}" for i in sorted(left.keys() & right.keys())
             if left[i] != right[i]]
     return out
