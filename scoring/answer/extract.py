@@ -92,8 +92,8 @@ _DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
 # part (a) and \boxed{(1,1)}"), any of these inside `\text{}`; and, right after the first part,
 # one word before a connective, its unit ("\boxed{1} papers and \boxed{2} bins"), unless the
 # word comments on the part ("\boxed{3} wrong, \boxed{4}", "\boxed{2} then, \boxed{5}").
-_GAP = (r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|[,，、;；]|\band\b|\bor\b|和|或|及"
-        r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
+_GAP = (r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|" + joiners.joiner_alternatives(joiners.BOXED_PARTS)
+        + r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
         r"|(?:\bfor\s+)?(?:\bpart\s+)?[(（]\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*[)）]\s*[:：]?"
         r"|\bpart\s+[a-z]\b")
 _COMMENT_WORDS = (r"not|but|so|then|thus|hence|therefore|also|which|is|are|was|were|wrong|"

@@ -101,7 +101,8 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     return None
 
 
-_SELECTION = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:[,，、;；]|\band\b|和|及)?\s*\(?[A-Z]\)?)*$")
+_SELECTION = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:" + joiners.joiner_alternatives(joiners.OPTION_LIST)
+                        + r")?\s*\(?[A-Z]\)?)*$")
 
 
 def option_set(text: str, options: str = OPTIONS) -> frozenset[str] | None:

@@ -56,8 +56,12 @@ LIST_END = Joiners(marks=",，;；。、.", words=("and",), cjk=("以及", "和"
 # Parts of one answer given side by side: "and" or "or", in either language, or wide spacing
 # (`\quad`); the commas between parts are read by the caller, which allows them before a word.
 PARTS = Joiners(words=("and", "or"), cjk=("以及", "或者", "或", "和", "及"), commands=("q?quad",))
+# Options of a multiple-select answer listed together (`A, C and D`, `B、C`, `A和C`).
+OPTION_LIST = Joiners(marks=",，、;；", words=("and",), cjk=("和", "及"))
 # Options of a multiple-choice answer named together ("A or B", "A、B", "neither A nor B").
 CHOICES = Joiners(marks=",、", words=("or", "and", "nor"), cjk=("或者", "或", "和"))
+# What joins two boxed parts of one answer (`\boxed{3} and \boxed{4}`, `\boxed{1}，\boxed{2}`).
+BOXED_PARTS = Joiners(marks=",，、;；", words=("and", "or"), cjk=("和", "或", "及"))
 # What separates two blocks of math in one step: a joiner, a clause that qualifies the first
 # block ("for", "where", "with"), a semicolon or a LaTeX line break.
 BLOCKS = Joiners(marks=";，；", words=("and", "or", "for", "where", "with"), commands=(r"\\",))

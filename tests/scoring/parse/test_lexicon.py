@@ -227,6 +227,11 @@ def test_relation_patterns_are_built_once_per_spec() -> None:
         (joiners.LIST_END, "2 cm.", ["."]),
         (joiners.PARTS, r"x = 1 \qquad y = 2", [r"\qquad"]),
         (joiners.PARTS, "a = 1 或 b = 2", ["或"]),
+        (joiners.OPTION_LIST, "A, C and D", [",", "and"]),
+        (joiners.OPTION_LIST, "A和C", ["和"]),
+        (joiners.OPTION_LIST, "A or C", []),  # a choice between options, not a list of them
+        (joiners.BOXED_PARTS, "3 or 4；5", ["or", "；"]),
+        (joiners.BOXED_PARTS, "3 并且 4", []),  # 且 joins conditions, not parts
         (joiners.CHOICES, "neither A nor B", ["nor"]),
         (joiners.CHOICES, "A、B", ["、"]),
         (joiners.BLOCKS, r"x = 1 \\ y = 2", ["\\\\"]),
