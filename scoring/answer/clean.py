@@ -16,11 +16,13 @@ import re
 from functools import lru_cache
 
 from scoring.parse.lexicon import (
-    CJK,
+    CJK_CHAR,
     PLAIN_PI,
     chinese_clock_times,
     chinese_fractions,
+    latex,
     latex_roots,
+    latin_words,
     plain_fractions,
 )
 from scoring.parse.mathspans import math_spans
@@ -29,13 +31,12 @@ from scoring.parse.number_words import number_in_words
 _WRAPPER = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|mathrm|mathbf|mathit|mbox|operatorname)\s*\{([^{}]*)\}"
 )
-_SPACING = re.compile(r"\\(?:left|right|[bB]igg?[lr]?|displaystyle|textstyle)(?![A-Za-z])|\\[,;:> ]")
-_FRAC_VARIANT = re.compile(r"\\[dtc]frac(?![A-Za-z])")
+_SPACING = latex.latex_commands((*latex.SIZING, *latex.STYLES), ",;:> ")
+_FRAC_VARIANT = latex.latex_commands(("[dtc]frac",))
 _COMMA_THIN = re.compile(r",\s*\\!\s*")
 _DELIMITED = re.compile(r"^(?:\$\$(.*)\$\$|\$(.*)\$|\\\((.*)\\\)|\\\[(.*)\\\])$", re.DOTALL)
-_BOXED = re.compile(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL)
+_BOXED = re.compile(r"^" + latex.BOX + r"\s*\{(.*)\}$", re.DOTALL)
 _END_PUNCT = re.compile(r"[\s.。,，;；:：!！]+$")
-CJK_CHAR = re.compile("[" + CJK + "]")
 _CONTROL = {"\x07": "\\a", "\x08": "\\b", "\x0b": "\\v", "\x0c": "\\f"}
 _CONTROL_TABLE = str.maketrans(_CONTROL)
 _TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za-z])\s*\}")
@@ -231,4 +232,4 @@ def is_prose(text: str) -> bool:
     Chinese characters, or two words of two or more letters, outside any `\\command`.
     """
     plain = re.sub(r"\\[A-Za-z]+", " ", text)
-    return bool(CJK_CHAR.search(plain)) or len(re.findall(r"(?<![A-Za-z\\])[A-Za-z]{2,}", plain)) >= 2
+    return bool(CJK_CHAR.search(plain)) or len(latin_words(2).findall(plain)) >= 2

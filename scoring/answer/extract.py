@@ -21,13 +21,17 @@ from scoring.parse.lexicon import (
     OTHER_ANSWER_WORDS,
     STEP_LABEL,
     STEP_NUMERAL,
+    UNESCAPED_DOLLAR,
     YES_WORDS,
     chinese_clock_times,
+    joiners,
+    latex,
+    relations,
 )
 from scoring.parse.mathspans import math_spans, strip_math
 from scoring.parse.number_words import numbers_in_words
 
-_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_BOXED = re.compile(latex.BOX + r"\s*\{")
 _CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")
 _LAST_BRACKET = re.compile(r"【([^【】]*)】\s*[。.]?\s*$")
 # "Final answer:" and its Chinese, 最终答案：/最终答案是 (the 【...】 form is `_CN_FINAL`)
@@ -62,18 +66,19 @@ _SENTENCE_END = re.compile(r"\.\s|。|；|;")
 _END = r"[-+]?(?:\d+(?:\.\d+)?|∞|\\infty)"
 _ONE_INTERVAL = r"[\[(（]\s*" + _END + r"\s*[,，]\s*" + _END + r"\s*[\])）]"
 _PLAIN_INTERVAL = re.compile(_ONE_INTERVAL + r"(?:\s*(?:∪|\\cup)\s*" + _ONE_INTERVAL + ")*")
-_SIGN = r"\s*(?:<=?|>=?|≤|≥|\\[lg]eq?(?![A-Za-z]))\s*"
+_SIGN = r"\s*(?:" + relations.relation_alternatives(relations.BOUND) + r")\s*"
 _PLAIN_CONDITION = re.compile(
     r"(?:" + _END + _SIGN + r")?(?<![A-Za-z])[A-Za-z](?![A-Za-z])" + _SIGN + _END)
-_PART_BREAK = re.compile(r"\s*(?:[,，、;；]|以及|和|及|\band\b)\s*", re.IGNORECASE)
+_PART_BREAK = re.compile(r"\s*(?:" + joiners.joiner_alternatives(joiners.LIST) + r")\s*",
+                         re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"(?<=[.!?])\s+|[。！？]")
 _LEAD = re.compile(r"^(?:(?:" + "|".join(LEAD_WORDS) + r")(?![A-Za-z])\s*[,，:：]?\s*)+",
                    re.IGNORECASE)
-_JOINING = re.compile(r"\b(?:or|and)\b|或者|或|且|和", re.IGNORECASE)
+_JOINING = joiners.joiner_pattern(joiners.STATEMENTS, re.IGNORECASE)
 _MAX_STATEMENT = 80
 _ANY_DELIMITER = re.compile(r"\$|\\[()\[\]]")
-_INEQUALITY = re.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt)(?![A-Za-z])")
-_RELATION_SIGN = re.compile(r"=|" + _INEQUALITY.pattern)
+_INEQUALITY = relations.relation_pattern(relations.INEQUALITY)
+_RELATION_SIGN = relations.relation_pattern(relations.EQUATION_OR_INEQUALITY)
 _FULL_STOP = re.compile(r"\.\s|\.$|。")
 _VERDICT_FIRST = re.compile(
     r"(?:" + "|".join(sorted(map(re.escape, YES_WORDS + NO_WORDS), key=len, reverse=True))
@@ -81,15 +86,14 @@ _VERDICT_FIRST = re.compile(
 # "The answer is 7, not 8": the value the sentence rules out is not part of the answer
 _NEGATED_TAIL = re.compile(r"\s*[,;，；]\s*(?:and\s+|but\s+)?not\s+[^,;，；]*$", re.IGNORECASE)
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
-_INNER_DOLLAR = re.compile(r"(?<!\\)\$")
 _DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
 # What may stand between two parts of one answer: spacing, delimiters, commas, "and"/"or", a
 # variable's label ("\boxed{3} and \(y = \boxed{4}\)"), a part's label ("\boxed{(3,3)} for
 # part (a) and \boxed{(1,1)}"), any of these inside `\text{}`; and, right after the first part,
 # one word before a connective, its unit ("\boxed{1} papers and \boxed{2} bins"), unless the
 # word comments on the part ("\boxed{3} wrong, \boxed{4}", "\boxed{2} then, \boxed{5}").
-_GAP = (r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|[,，、;；]|\band\b|\bor\b|和|或|及"
-        r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
+_GAP = (r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|" + joiners.joiner_alternatives(joiners.BOXED_PARTS)
+        + r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
         r"|(?:\bfor\s+)?(?:\bpart\s+)?[(（]\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*[)）]\s*[:：]?"
         r"|\bpart\s+[a-z]\b")
 _COMMENT_WORDS = (r"not|but|so|then|thus|hence|therefore|also|which|is|are|was|were|wrong|"
@@ -118,7 +122,7 @@ def _clean(answer: str) -> str | None:
 
 def _unwrap(text: str) -> str:
     inner = _DELIMITERS.sub("", text).strip()
-    return text if _INNER_DOLLAR.search(inner) else inner
+    return text if UNESCAPED_DOLLAR.search(inner) else inner
 
 
 def joined(text: str, spans: list[tuple[int, int, str]]) -> str | None:

@@ -20,11 +20,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from scoring.parse.lexicon import UNESCAPED_DOLLAR, joiners, relations
+
 _SET_BUILDER = re.compile(r"^\\?\{\s*([A-Za-z])\s*(?:\||\\mid)\s*(.+?)\s*\\?\}$", re.DOTALL)
-_OR = re.compile(r"\s*(?:\\text\s*\{\s*(?:或|or)\s*\}|或者|或|\\lor|\bor\b)\s*")
-_AND = re.compile(r"\s*(?:\\text\s*\{\s*(?:且|and)\s*\}|并且|且|\\land|\band\b)\s*")
-_DOLLAR = re.compile(r"(?<!\\)\$")
-_RELATION = re.compile(r"<|>|\\[lg]eq?(?![a-z])|\\[lg]eqslant|≤|≥")
+_OR = re.compile(r"\s*(?:\\text\s*\{\s*(?:" + joiners.joiner_alternatives(joiners.UNION_IN_TEXT)
+                 + r")\s*\}|" + joiners.joiner_alternatives(joiners.UNION) + r")\s*")
+_AND = re.compile(r"\s*(?:\\text\s*\{\s*(?:" + joiners.joiner_alternatives(joiners.INTERSECTION_IN_TEXT)
+                  + r")\s*\}|" + joiners.joiner_alternatives(joiners.INTERSECTION) + r")\s*")
+_RELATION = relations.relation_pattern(relations.SOLUTION_SET_INEQUALITY)
 
 Parse = Callable[[str], list[Any]]
 
@@ -35,7 +38,7 @@ def condition_set(text: str, parse: Parse) -> tuple[Any, frozenset[Any]] | None:
     math-verify's, applied to one inequality at a time."""
     import sympy
 
-    text = _DOLLAR.sub(" ", text).strip()  # `x<1$ 或 $x>2`: math spans around the words
+    text = UNESCAPED_DOLLAR.sub(" ", text).strip()  # `x<1$ 或 $x>2`: math spans around the words
     variables: set[Any] = set()
     if m := _SET_BUILDER.match(text):
         text = m.group(2)

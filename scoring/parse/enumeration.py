@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from scoring.parse.lexicon import joiners
+
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
           "x": 10}
 _MARK = re.compile(
@@ -23,7 +25,8 @@ _MARK = re.compile(
 # What may come before a bracketed mark, and before the first of any style: nothing, spacing or
 # a separator (not a word: `由(1)得` cites an equation); a circled number marks a part anywhere
 _OPENERS = frozenset(" \t\n,，;；:：。、")
-_TRAILING = re.compile(r"(?:\s*(?:[,，;；。、.]|\band\b|以及|和|及)\s*)+$", re.IGNORECASE)
+_TRAILING = re.compile(r"(?:\s*(?:" + joiners.joiner_alternatives(joiners.LIST_END) + r")\s*)+$",
+                       re.IGNORECASE)
 
 
 def _opens(text: str, at: int) -> bool:

@@ -23,6 +23,8 @@ from scoring.parse.lexicon import (
     THOUSANDS,
     UNIT_WORDS,
     VULGAR_FRACTIONS,
+    latin_words,
+    relations,
 )
 from scoring.parse.mathparse import PLAIN_WORDS
 from scoring.parse.mathspans import math_spans
@@ -39,13 +41,8 @@ _DELIMS = re.compile(
     r"|\\begin\{(?:equation|align|gather|eqnarray|multline)\*?\}(?P<e>.*)\\end\{[a-z]+\*?\})$",
     re.DOTALL,
 )
-_PROSE_IN_SPAN = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 _TEXT_GROUP = re.compile(TEXT_COMMAND + r"\s*\{[^{}]*\}")
-_REL = re.compile(
-    r"\\(?:approx|simeq|neq|ne|leqslant|leq|le|geqslant|geq|ge|lt|gt|equiv|sim|cong|in|notin"
-    r"|subseteq|subset|mid|propto|doteq)(?![A-Za-z])"
-    r"|<=|>=|(?<![\w)}!])!=|:=|==|=|<|>|≈|≠|≤|≥|≡|≃"
-)
+_REL = relations.relation_pattern(relations.CHAIN)
 _OPS: dict[str, Op | None] = {
     "=": "=", ":=": "=", "==": "=", r"\doteq": "=", r"\approx": "approx", "≈": "approx",
     r"\simeq": "approx", "≃": "approx", r"\neq": "!=", r"\ne": "!=", "≠": "!=", "!=": "!=",
@@ -235,7 +232,7 @@ def find_statements(step: str) -> list[Statement]:
         span = text[start:end]
         m = _DELIMS.match(span)
         math = next((g for g in m.groups() if g is not None), "") if m else ""
-        if span.startswith("$") and not span.startswith("$$") and _PROSE_IN_SPAN.search(
+        if span.startswith("$") and not span.startswith("$$") and latin_words(3).search(
             _TEXT_GROUP.sub(" ", math)
         ):
             plain.append(text[last:end].replace("$", " "))  # `$5 and $6`: currency, not math

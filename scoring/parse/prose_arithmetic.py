@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.parse.lexicon import DECIMAL, SIGNED_DECIMAL
+from scoring.parse.lexicon import DECIMAL, SIGNED_DECIMAL, relations
 
 MAX_CHARS = 2_000
 
@@ -83,7 +83,7 @@ _TAINTED_BEFORE = re.compile(
     r"|plus|minus|over|than)\s*$",
     re.IGNORECASE,
 )
-_REL_IN_SPAN = re.compile(r"[=<>]|\\(?:le|ge|neq|approx|pm|mp)(?![A-Za-z])")
+_REL_IN_SPAN = relations.relation_pattern(relations.IN_SPAN)
 _DIVISION_WITH_REMAINDER = re.compile(
     r"\bdivid(?:e|ing)\s+(?:" + _NUM + r"|(it))\s+by\s+" + _NUM + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
     + _RES + r"\s*,?\s*(?:with|and)?\s*(?:a\s+)?remainder\s+(?:of\s+)?" + _RES

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
-from scoring.parse.lexicon import CJK
+from scoring.parse.lexicon import CJK_CHAR, latin_words
 from scoring.parse.mathspans import strip_math
-
-_CJK = re.compile(f"[{CJK}]")
-# Latin words of two or more letters, not LaTeX command names: single letters outside math are
-# variables ("设 x 为长"), and broken LaTeX left outside delimiters is mostly such letters.
-_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 
 
 def _cjk_share(text: str) -> float:
     """CJK characters among the CJK characters and Latin word letters outside math (0.0 if none)."""
     prose = strip_math(text)
-    cjk = len(_CJK.findall(prose))
-    total = cjk + sum(len(word) for word in _WORD.findall(prose))
+    cjk = len(CJK_CHAR.findall(prose))
+    # Latin words of two or more letters, not LaTeX command names: single letters outside math are
+    # variables ("设 x 为长"), and broken LaTeX left outside delimiters is mostly such letters.
+    total = cjk + sum(len(word) for word in latin_words(2).findall(prose))
     return cjk / total if total else 0.0
 
 

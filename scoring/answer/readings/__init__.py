@@ -34,10 +34,11 @@ from scoring.answer.readings.parts import (
 )
 from scoring.answer.readings.words import compare_choices, compare_option_sets, compare_yes_no
 from scoring.parse.enumeration import enumerated_parts
+from scoring.parse.lexicon import relations
 
 Reading = Callable[[str, str], bool | None]
 
-_CONDITION = re.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|leqslant|geqslant)(?![A-Za-z])")
+_CONDITION = relations.relation_pattern(relations.CONDITION)
 _MATH_DELIMITER = re.compile(r"(?<!\\)\$.*?(?<!\\)\$|\\\(|\\\[|\\boxed|\\begin\{", re.DOTALL)
 
 

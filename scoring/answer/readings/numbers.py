@@ -25,7 +25,14 @@ from functools import lru_cache
 from scoring.answer.clean import bare, too_long
 from scoring.answer.tolerance import COMPUTED_REL_TOL, MIN_SIGNIFICANT
 from scoring.parse.enumeration import enumerated_parts
-from scoring.parse.lexicon import CJK, CURRENCY_CODES, CURRENCY_SIGNS, DEGREE_MARK, SHORT_UNITS
+from scoring.parse.lexicon import (
+    CJK,
+    CURRENCY_CODES,
+    CURRENCY_SIGNS,
+    DEGREE_MARK,
+    SHORT_UNITS,
+    relations,
+)
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluate
 
@@ -70,7 +77,7 @@ _NOT_UNITS = frozenset([
     "x", "y", "z", "n", "k",
 ])
 _CLOSED = re.compile(r"\d|\\pi")
-_RELATION = re.compile(r"[=<>≤≥≠,;]|\\(?:le|ge|leq|geq|neq|ne|lt|gt|in|cup|cap|pm|mp|approx)(?![A-Za-z])")
+_RELATION = relations.relation_pattern(relations.AFTER_VALUE)
 
 
 @dataclass(frozen=True)

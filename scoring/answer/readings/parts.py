@@ -32,12 +32,12 @@ from scoring.answer.clean import bare, normalise, too_long
 from scoring.answer.readings.numbers import Value, numeric_value, read_quantity, values_equal
 from scoring.answer.readings.words import yes_no
 from scoring.parse.enumeration import enumerated_parts
-from scoring.parse.lexicon import CJK
+from scoring.parse.lexicon import CJK, joiners
 
 _OPEN, _CLOSE = "([{", ")]}"
 _STRONG_SEPARATOR = re.compile(r"\s*[;；]\s*")
 _WEAK_SEPARATOR = re.compile(
-    r"\s*[,，、]?\s*(?:\b(?:and|or)\b|以及|或者|或|和|及|\\q?quad)\s*|(?<=\S)\s*[,，、]\s*",
+    r"\s*[,，、]?\s*(?:" + joiners.joiner_alternatives(joiners.PARTS) + r")\s*|(?<=\S)\s*[,，、]\s*",
     re.IGNORECASE,
 )
 _LHS = re.compile(r"^([^=<>]{1,40}?)\s*=\s*(?!=)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from scoring.answer.clean import bare, too_long
-from scoring.parse.lexicon import ANSWER_WORDS, NO_WORDS, OTHER_ANSWER_WORDS, YES_WORDS
+from scoring.parse.lexicon import ANSWER_WORDS, NO_WORDS, OTHER_ANSWER_WORDS, YES_WORDS, joiners
 
 _POLARITY = {w: True for w in YES_WORDS} | {w: False for w in NO_WORDS}
 _LATIN_VERDICT = re.compile(r"^(" + "|".join(w for w in _POLARITY if w.isascii()) + r")(?:[,.;:!]|$)")
@@ -21,7 +21,7 @@ _CJK_VERDICT = re.compile(
 OPTIONS = "ABCDE"
 _LETTER = re.compile(r"(?<![A-Za-z\\'’*+^_/=\d])\(?([A-Z])\)?(?![A-Za-z'’]|\s*[*+^_/=\d])")
 _NEGATION = re.compile(r"(?:\bnot|\bcannot|\bnon|n['’]t)(?:\s+be)?\s*$|(?:不是|不|非)\s*$", re.IGNORECASE)
-_CHAIN = re.compile(r"^\s*(?:,|、|\bor\b|\band\b|\bnor\b|或|和|或者)\s*$", re.IGNORECASE)
+_CHAIN = re.compile(r"^\s*(?:" + joiners.joiner_alternatives(joiners.CHOICES) + r")\s*$", re.IGNORECASE)
 _ANCHOR = re.compile(
     r"(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS) + r")\s*(?:is|est|es|ist|是|为|:|：)?\s*[:：]?",
     re.IGNORECASE,
@@ -101,7 +101,8 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     return None
 
 
-_SELECTION = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:[,，、;；]|\band\b|和|及)?\s*\(?[A-Z]\)?)*$")
+_SELECTION = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:" + joiners.joiner_alternatives(joiners.OPTION_LIST)
+                        + r")?\s*\(?[A-Z]\)?)*$")
 
 
 def option_set(text: str, options: str = OPTIONS) -> frozenset[str] | None:

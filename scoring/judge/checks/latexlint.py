@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
+from scoring.parse.lexicon import latex
+
 _ESCAPED = re.compile(r"\\[{}$]")
 _FRAC = re.compile(r"\\[dt]?frac(?![a-zA-Z])\s*")
 _ENV = re.compile(r"\\(begin|end)\{([^}]*)\}")
-_LEFT_RIGHT = re.compile(r"\\(left|right)(?![a-zA-Z])")
+_LEFT_RIGHT = re.compile(r"\\(" + "|".join(latex.DELIMITER_PAIR) + r")(?![a-zA-Z])")
 
 
 def _brace_problem(text: str) -> str | None:

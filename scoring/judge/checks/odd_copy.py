@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
-from scoring.parse.lexicon import DECIMAL, without_thousands_separators
+from scoring.parse.lexicon import DECIMAL, NUMBER, latex, without_thousands_separators
 
 WINDOW = 5
 MIN_SUPPORT = 2
@@ -33,10 +33,10 @@ MAX_TOKENS = 4_000  # per text: bounds the work on very long steps
 MAX_TOTAL_TOKENS = 20_000  # per solution: beyond this nothing is decided (~0.15 s at the limit)
 
 _TOKEN = re.compile(DECIMAL + r"|[A-Za-z]+|\\[A-Za-z]+|[-+*/^=<>()]")
-_NUMBER = re.compile(DECIMAL)
 _OPERATOR = re.compile(r"[-+*/^]")
-_TIMES = re.compile(r"\\(?:cdot|times)(?![A-Za-z])")
-_SPACING = re.compile(r"\\(?:left|right|[,;:!]|quad|qquad)(?![A-Za-z])")
+_TIMES = latex.latex_commands(("cdot", "times"))
+# Layout between tokens; a thin space is one only before a non-letter (`\,x` is left as written).
+_SPACING = latex.latex_commands((*latex.DELIMITER_PAIR, *latex.WIDE_SPACES, "[,;:!]"))
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _kind(token: str) -> str | None:
-    if _NUMBER.fullmatch(token):
+    if NUMBER.fullmatch(token):
         return "number"
     if _OPERATOR.fullmatch(token):
         return "operator"

@@ -27,7 +27,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.parse.equations import Relation
-from scoring.parse.lexicon import DECIMAL, FRACTION
+from scoring.parse.lexicon import DECIMAL, FRACTION, joiners
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluator, to_float
 from scoring.parse.tentative import is_tentative
@@ -40,7 +40,7 @@ MAX_EVALUATIONS = 1_000  # per root search: the 127-point grid, the bisections o
 _GRID: tuple[float, ...] = tuple(sorted({
     s * m * 10.0**e for s in (-1, 1) for e in range(-2, 7) for m in (1, 1.5, 2, 3, 4, 5, 7)
 } | {0.0}))
-_BETWEEN_BLOCKS = re.compile(r"\band\b|\bor\b|;|，|；|\\\\|\bfor\b|\bwhere\b|\bwith\b", re.IGNORECASE)
+_BETWEEN_BLOCKS = joiners.joiner_pattern(joiners.BLOCKS, re.IGNORECASE)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
     r"[-+]?\s*(?:" + DECIMAL + r"|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|" + FRACTION + ")"

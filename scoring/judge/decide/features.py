@@ -17,17 +17,16 @@ where one fitted to the average of one mix does not.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
 from scoring.judge.findings import Evidence, Finding, FindingKind
 from scoring.judge.input import JudgeInput
+from scoring.parse.lexicon import NUMBER, relations
 from scoring.steps.difficulty import estimate_difficulty
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_RELATION = re.compile(r"=|\\(?:le|ge|lt|gt|neq|approx)(?![A-Za-z])|[<>≤≥≠≈]")
+_RELATION = relations.relation_pattern(relations.STATED)
 
 PRIOR_FEATURES: tuple[str, ...] = (
     "bias", "proof", "open_ended", "position", "first", "second", "third", "last",
@@ -115,7 +114,7 @@ def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding],
         "last": float(i == n - 1),
         "log_steps": math.log(n),
         "log_chars": math.log1p(len(step)),
-        "log_numbers": math.log1p(len(_NUMBER.findall(step))),
+        "log_numbers": math.log1p(len(NUMBER.findall(step))),
         "log_relations": math.log1p(len(_RELATION.findall(step))),
         "log_problem_chars": math.log1p(len(inp.problem)),
         "answer_correct_earlier": float(earlier and verdict is True),

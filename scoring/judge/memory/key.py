@@ -14,9 +14,12 @@ import hashlib
 import re
 import unicodedata
 
+from scoring.parse.lexicon import latex
+
 _SPACING = re.compile(r"\\(?:[,;:! ]|q?quad\b|enspace\b|thinspace\b|medspace\b|thickspace\b)|~")
-_SIZED = re.compile(r"\\(?:left|right|[Bb]igg?[lr]?|middle)\s*(?=[^A-Za-z]|\\[{}|]|\\[lr]?[A-Za-z]+)")
-_EMPTY_SIZED = re.compile(r"\\(?:left|right)\s*\.")
+_SIZED = re.compile(r"\\(?:" + "|".join((*latex.SIZING, "middle"))
+                    + r")\s*(?=[^A-Za-z]|\\[{}|]|\\[lr]?[A-Za-z]+)")
+_EMPTY_SIZED = re.compile(r"\\(?:" + "|".join(latex.DELIMITER_PAIR) + r")\s*\.")
 _DELIMITERS = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]")
 _SPACE = re.compile(r"\s+")
 _KEPT_SPACE = re.compile(r"(?<=[A-Za-z0-9]) (?=[A-Za-z0-9])")

@@ -27,6 +27,8 @@ SCIENTIFIC = (
     DECIMAL + r"(?:[eE][-+]?\d+|\s*(?:\\times|\\cdot|×|\*|·)\s*10\s*\^\s*\{?\s*[-+−]?\s*\d+\s*\}?)"
 )
 ELLIPSIS = r"\.\.\.|\\[lc]?dots|…"
+# A number written in digits, with its decimal part (`DECIMAL`), found anywhere.
+NUMBER = re.compile(DECIMAL)
 
 # A thousands separator: `1,000`, `1{,}000` (LaTeX). Commas between other numbers (`1, 2, 3`) are
 # lists and stay.
@@ -255,6 +257,17 @@ STEP_LABEL = re.compile(
 STEP_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")
 
 
+# One CJK ideograph.
+CJK_CHAR = re.compile(f"[{CJK}]")
+
+
+@lru_cache(maxsize=8)
+def latin_words(min_letters: int) -> re.Pattern[str]:
+    """Runs of at least `min_letters` Latin letters that are no LaTeX command's name (`\\frac`):
+    prose words, where math writes single letters (`x`, `ab` as a product)."""
+    return re.compile(rf"(?<![\\A-Za-z])[A-Za-z]{{{min_letters},}}")
+
+
 # --- symbols ------------------------------------------------------------------------------------
 
 # LaTeX commands that hold plain text (`\text{ cm}`, `\mbox{or}`), without their braces.
@@ -264,6 +277,8 @@ TEXT_COMMAND = r"\\(?:text|mathrm|textrm|mbox)"
 PLAIN_PI = r"(?<![A-Za-z\\])pi(?![A-Za-z])"
 PI = r"(?:\\pi(?![A-Za-z])|π|" + PLAIN_PI + ")"
 DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
+# A `$` that delimits math, not an escaped dollar sign `\$`.
+UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 
 
 # --- units and currencies ---------------------------------------------------------------------
