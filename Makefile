@@ -136,9 +136,9 @@ SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
 soak: $(BENCH_STAMP)
 	$(BIN)/python -m eval_sets.soak $(SOAK)
 
-# ruff over everything; mypy over scoring, agent, server and eval_sets ([tool.mypy] in pyproject.toml).
+# ruff over everything; mypy over scoring, agent, server, eval_sets and example_requests ([tool.mypy] in pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check agent prompts scoring server eval_sets tests
+	$(BIN)/ruff check agent prompts scoring server eval_sets example_requests tests
 	$(BIN)/mypy
 
 # The built wheel installed in a fresh venv, used from outside the source tree: `stepgrade serve`

@@ -50,7 +50,7 @@ from typing import Any
 import httpx
 
 from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
-from server.examples import ARITHMETIC_SLIP, example_names, load_example
+from example_requests import ARITHMETIC_SLIP, example_names, load_example
 
 _RESENT: list[int] = []
 

@@ -35,7 +35,7 @@ import httpx
 
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
-from server.examples import ARITHMETIC_SLIP
+from example_requests import ARITHMETIC_SLIP
 
 MAX_RSS_GROWTH_MB = 100.0
 
