@@ -21,10 +21,13 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from eval_sets.extras import require_bench_extra
 from eval_sets.halves import HALVES
-from eval_sets.plugins import STUDIES, StudySpec
+
+if TYPE_CHECKING:  # the registry is imported where a study runs: `stepgrade --help` stays light
+    from eval_sets.plugins import StudySpec
 
 STUDIES_PACKAGE = "eval_sets.studies"
 EXIT_USAGE = 2
@@ -38,6 +41,8 @@ class StudyInputError(ValueError):
 
 def load_studies() -> dict[str, StudySpec]:
     """Every study, by name: each module of `eval_sets/studies/` imported registers its own."""
+    from eval_sets.plugins import STUDIES
+
     package = importlib.import_module(STUDIES_PACKAGE)
     for info in pkgutil.iter_modules(package.__path__):
         if not info.name.startswith("_"):
@@ -51,6 +56,8 @@ def get_study(name: str) -> StudySpec:
     Raises:
         StudyInputError: no study has that name; the message lists the known ones.
     """
+    from eval_sets.plugins import STUDIES
+
     if name in STUDIES:
         return STUDIES[name]
     studies = load_studies()

@@ -131,3 +131,16 @@ def test_the_console_script_and_python_m_run_the_same_study(tmp_path):
         done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "items 3: gold_score reproduced 3/3, gold_score_01 3/3"
+
+
+def test_study_help_imports_no_study():
+    """`stepgrade study --help` builds the parser only: the studies, the grader and the
+    registries are imported when a study runs."""
+    script = ("import sys\nfrom server.cli import main\ntry:\n    main(['study', '--help'])\n"
+              "except SystemExit:\n    pass\nheavy = ['eval_sets.studies', 'eval_sets.plugins', "
+              "'agent.grader', 'scoring.schema', 'torch']\n"
+              "print([m for m in heavy if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert "usage: stepgrade study" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
