@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from eval_sets.plugins import register_study
-from eval_sets.study_cli import require_file, run_study
+from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.schema import ProblemType
 from scoring.score.aggregate import parse_human_label, score_solution
 
@@ -38,8 +38,7 @@ def aggregation_check(args: argparse.Namespace) -> int:
             labels = [parse_human_label(s) for s in row["gold_step_score"]]
             result = score_solution(labels, TYPES[row["type"]])
         except (KeyError, ValueError) as err:
-            print(f"aggregation_check: line {number}: {err}", file=sys.stderr)
-            return 2
+            raise StudyInputError(f"line {number}: {err}") from err
         total += 1
         score_ok += result.score == row["gold_score"]
         binary_ok += result.binary == row["gold_score_01"]

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from eval_sets.plugins import register_study
-from eval_sets.study_cli import require_file, run_study
+from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.steps.segment import SegmentConfig, segment_steps
 
 HUMAN_STEPS = ("gold_step", "model_output_step_format")
@@ -49,9 +49,7 @@ def segment_agreement(args: argparse.Namespace) -> int:
                              ("lines", SegmentConfig(split_sentences=False))):
             pairs = _pairs(path, config)
             if not pairs:
-                print(f"segment_agreement: {path}: no rows with model_output and human steps",
-                      file=sys.stderr)
-                return 2
+                raise StudyInputError(f"{path}: no rows with model_output and human steps")
             exact = sum(a == b for a, b in pairs) / len(pairs)
             mad = sum(abs(a - b) for a, b in pairs) / len(pairs)
             print(f"{path.name:<32} {name:<9} items {len(pairs):>4}  exact {exact:.2f}  "

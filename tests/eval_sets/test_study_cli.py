@@ -144,3 +144,10 @@ def test_study_help_imports_no_study():
                           timeout=60, check=True)
     assert "usage: stepgrade study" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_row_a_study_cannot_read_is_named_with_its_line(tmp_path, capsys):
+    bad = _rows(tmp_path / "bad.jsonl", [ROWS[0], {**ROWS[1], "gold_step_score": ["1", "x"]}])
+    assert main(["study", "aggregation_check", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("aggregation_check: line 2: ") and "'x'" in err
