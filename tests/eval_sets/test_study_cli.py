@@ -151,3 +151,13 @@ def test_a_row_a_study_cannot_read_is_named_with_its_line(tmp_path, capsys):
     assert main(["study", "aggregation_check", str(bad)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("aggregation_check: line 2: ") and "'x'" in err
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_every_studys_options_parse(name, capsys):
+    with pytest.raises(SystemExit) as stop:
+        run_study(name, ["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: python -m eval_sets.studies.{name}")
+    assert get_study(name).description.split()[0] in out
