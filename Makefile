@@ -78,10 +78,10 @@ snapshots: $(STAMP)
 # and $(BENCH_OUT)/review/risk_coverage.png.
 SERVICE_BENCH ?=
 bench: $(BENCH_STAMP)
-	-$(BIN)/python -m eval_sets.latency --data $(DATA)
-	$(BIN)/python -m eval_sets.aggregation_check $(DATA)/stepmathbench_dev.jsonl
-	$(BIN)/python -m eval_sets.answer_agreement $(DATA)/answer_equivalence_cases.jsonl
-	$(BIN)/python -m eval_sets.service_bench $(SERVICE_BENCH)
+	-$(BIN)/stepgrade study latency --data $(DATA)
+	$(BIN)/stepgrade study aggregation_check $(DATA)/stepmathbench_dev.jsonl
+	$(BIN)/stepgrade study answer_agreement $(DATA)/answer_equivalence_cases.jsonl
+	$(BIN)/stepgrade study service_bench $(SERVICE_BENCH)
 	rm -rf $(BENCH_OUT)/review
 	$(BIN)/stepgrade bench grade --dataset stepmath_steps --path $(DATA)/stepmathbench_dev.jsonl \
 		--out $(BENCH_OUT)/review --answer-timeout 30 --no-progress
@@ -105,7 +105,7 @@ bench-ray: $(RAY_STAMP)
 # the model's labels alone (mean ± sd over the seeds). Not in make test.
 FALLIBLE ?= --miss 0.3 --false-alarm 0.1 --seeds 0 1 2 3 4
 bench-fallible: $(BENCH_STAMP)
-	$(BIN)/python -m eval_sets.fallible_bench --data $(DATA)/stepmathbench_dev.jsonl \
+	$(BIN)/stepgrade study fallible_bench --data $(DATA)/stepmathbench_dev.jsonl \
 		--out $(BENCH_OUT)/fallible $(FALLIBLE)
 
 # LLM mode against two real models' own errors: a fake replaying GPT-4's and GPT-3.5-turbo's
@@ -117,7 +117,7 @@ bench-fallible: $(BENCH_STAMP)
 REPLAY_MODELS ?= --model replay-gpt-4=$(DATA)/mr_math_invalid_dev_gpt4.jsonl \
 	--model replay-gpt-3.5-turbo=$(DATA)/mr_math_invalid_dev_gpt3_5_turbo.jsonl
 bench-replay: $(BENCH_STAMP)
-	$(BIN)/python -m eval_sets.replay_bench --data $(DATA)/mr_math_invalid_dev.jsonl \
+	$(BIN)/stepgrade study replay_bench --data $(DATA)/mr_math_invalid_dev.jsonl \
 		--out $(BENCH_OUT)/replay $(REPLAY_MODELS)
 
 # The long hunt (hours; not in make test): schemathesis over the service's OpenAPI schema
@@ -134,11 +134,11 @@ fuzz: $(STAMP)
 # malformed answers): 5xx and lost requests must be 0, RSS growth after the first minute < 100 MB.
 SOAK ?= --minutes 10 --clients 64 --fault-rate 0.1
 soak: $(BENCH_STAMP)
-	$(BIN)/python -m eval_sets.soak $(SOAK)
+	$(BIN)/stepgrade study soak $(SOAK)
 
-# ruff over everything; mypy over scoring, agent, server and eval_sets ([tool.mypy] in pyproject.toml).
+# ruff over everything; mypy over scoring, agent, server, eval_sets and example_requests ([tool.mypy] in pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check agent prompts scoring server eval_sets tests
+	$(BIN)/ruff check agent prompts scoring server eval_sets example_requests tests
 	$(BIN)/mypy
 
 # The built wheel installed in a fresh venv, used from outside the source tree: `stepgrade serve`

@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from eval_sets.extras import require_bench_extra
 from eval_sets.halves import HALVES
+from eval_sets.study_cli import positive_float, positive_int
 
 EXIT_FAILED_ITEMS = 1  # as `stepgrade grade`: some items got an error in their place
 EXIT_USAGE = 2
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -86,7 +73,7 @@ def _list(args: argparse.Namespace) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dataset", required=True, help="loader name (see `stepgrade bench list`)")
     p.add_argument("--path", required=True, help="local file (or folder, for MATH) to read")
-    p.add_argument("--limit", type=_positive_int, help="keep the first N items (after --subsets)")
+    p.add_argument("--limit", type=positive_int, help="keep the first N items (after --subsets)")
     p.add_argument("--subsets", nargs="+", help="keep these subsets only (type, error type, ...)")
 
 
@@ -94,14 +81,10 @@ def _engine(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=["local", "ray"], default="local",
                    help="grade here (local) or on a Ray cluster (ray; pip install '.[ray]')")
     p.add_argument("--address", help="Ray cluster to join (default RAY_ADDRESS, else start Ray here)")
-    p.add_argument("--actors", type=_positive_int,
+    p.add_argument("--actors", type=positive_int,
                    help="Ray actors grading at once, each with its own grader (default: one per CPU)")
-    p.add_argument("--llm-concurrency", type=_positive_int, default=8,
+    p.add_argument("--llm-concurrency", type=positive_int, default=8,
                    help="LLM requests in flight across all Ray actors (default 8)")
-
-
-# What `stepgrade bench` needs beyond the service: the `bench` extra (progress bar, figures).
-BENCH_EXTRA_MODULES = ("tqdm", "matplotlib")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -113,9 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     Raises:
         ModuleNotFoundError: the `bench` extra is not installed; the CLI then says so.
     """
-    for module in BENCH_EXTRA_MODULES:
-        if importlib.util.find_spec(module) is None:
-            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+    require_bench_extra()
     bench = sub.add_parser("bench", help="run the benchmark runner over a data set")
     bsub = bench.add_subparsers(dest="bench_command", required=True)
 
@@ -123,11 +104,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(g)
     g.add_argument("--out", required=True, help="output folder (a rerun resumes it)")
     g.add_argument("--mode", choices=["offline", "llm"], default="offline")
-    g.add_argument("--concurrency", type=_positive_int, help="items in flight (1 offline, 4 llm)")
-    g.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
+    g.add_argument("--concurrency", type=positive_int, help="items in flight (1 offline, 4 llm)")
+    g.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per item")
     g.add_argument("--threshold", type=float, default=0.5,
                    help="validity/redundancy score cut for F1 (ReasonEval: 0.5)")
-    g.add_argument("--answer-timeout", type=_positive_float,
+    g.add_argument("--answer-timeout", type=positive_float,
                    help="seconds per symbolic answer check (grader default 2; raise it on a busy "
                         "machine for reproducible figures)")
     g.add_argument("--half", choices=list(HALVES),
@@ -139,7 +120,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     h = bsub.add_parser("fit-hazard", help="refit the HCRS first-error hazard from gold labels")
     _common(h)
-    h.add_argument("--max-step", type=_positive_int, default=12)
+    h.add_argument("--max-step", type=positive_int, default=12)
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=_bench(_fit_hazard))
 
@@ -151,9 +132,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     n.add_argument("--out", required=True, help="output folder (a rerun resumes it)")
     n.add_argument("--mode", choices=["offline", "llm"], default="offline",
                    help="how to grade the generated solutions")
-    n.add_argument("--concurrency", type=_positive_int, default=4)
-    n.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
-    n.add_argument("--max-tokens", type=_positive_int, default=2048)
+    n.add_argument("--concurrency", type=positive_int, default=4)
+    n.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per item")
+    n.add_argument("--max-tokens", type=positive_int, default=2048)
     n.add_argument("--no-progress", action="store_true")
     _engine(n)
     n.set_defaults(func=_bench(_generate))
@@ -172,9 +153,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--in-place", action="store_true",
                    help="write into the starting calibration itself (the shipped one included)")
     c.add_argument("--work", help="keep the graded run here (resumable); default a temp folder")
-    c.add_argument("--concurrency", type=_positive_int, default=4, help="items in flight")
-    c.add_argument("--timeout", type=_positive_float, default=120.0, help="seconds per item")
-    c.add_argument("--answer-timeout", type=_positive_float,
+    c.add_argument("--concurrency", type=positive_int, default=4, help="items in flight")
+    c.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per item")
+    c.add_argument("--answer-timeout", type=positive_float,
                    help="seconds per symbolic answer check")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
     c.set_defaults(func=_bench(_calibrate_llm))

@@ -1,9 +1,11 @@
 """StepMathBench dev items as the deployment benchmarks send them: one half, graded offline on
 the human segmentation with the reference answers, as `eval_sets.calibrate.uncertainty` grades
-it (`eval_sets.deployment_sim`, `eval_sets.memory_sim`)."""
+it (`eval_sets.studies.deployment_sim`, `eval_sets.studies.memory_sim`), and the A/B split of
+their problems."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,11 @@ from eval_sets.halves import half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
 from scoring.score.aggregate import parse_human_label
+
+
+def group(problem: str, seed: int) -> str:
+    """A or B, by a hash of the seed and the problem (solutions of one problem stay together)."""
+    return "AB"[hashlib.sha1(f"{seed}:{problem}".encode()).digest()[0] % 2]
 
 
 @dataclass(frozen=True)

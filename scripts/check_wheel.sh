@@ -5,7 +5,8 @@
 # - `stepgrade serve` answers GET /review with the review page and GET /examples with the bundled
 #   examples (package data);
 # - `stepgrade bench --help` finds the runner through its entry point;
-# - `python -m eval_sets.service_bench --help` runs (its fake LLM is in the wheel).
+# - `stepgrade study list` names the studies, and `stepgrade study service_bench --help` and
+#   `python -m eval_sets.studies.service_bench --help` run (its fake LLM is in the wheel).
 #
 # Usage: scripts/check_wheel.sh   (PYTHON picks the interpreter for the venv; default python3)
 set -euo pipefail
@@ -42,7 +43,10 @@ case "$location" in
 esac
 
 "$work/venv/bin/stepgrade" bench --help >/dev/null
-"$work/venv/bin/python" -m eval_sets.service_bench --help >/dev/null
+"$work/venv/bin/stepgrade" study list | grep "^service_bench " >/dev/null \
+    || { echo "check_wheel: FAIL: stepgrade study list does not name service_bench"; exit 1; }
+"$work/venv/bin/stepgrade" study service_bench --help >/dev/null
+"$work/venv/bin/python" -m eval_sets.studies.service_bench --help >/dev/null
 
 port=$("$work/venv/bin/python" -c "from eval_sets.processes import free_port; print(free_port())")
 STEPGRADE_LOG_LEVEL=warning "$work/venv/bin/stepgrade" serve --port "$port" >"$work/serve.log" 2>&1 &
@@ -63,4 +67,4 @@ esac
 examples=$(curl -fsS "$base/examples" | "$work/venv/bin/python" -c \
     "import json, sys; print(' '.join(e['name'] for e in json.load(sys.stdin)))")
 [ -n "$examples" ] || { echo "check_wheel: FAIL: GET /examples served no example"; exit 1; }
-echo "check_wheel: ok: $(basename "$wheel") serves /review and /examples ($examples) from outside the source tree; stepgrade bench and eval_sets.service_bench run"
+echo "check_wheel: ok: $(basename "$wheel") serves /review and /examples ($examples) from outside the source tree; stepgrade bench and stepgrade study service_bench run"

@@ -30,7 +30,7 @@ EXIT_USAGE = 2
 
 COMMAND_GROUP = "stepgrade.commands"
 # Subcommands an extra provides: named here only to say how to get them when they are missing.
-OPTIONAL_COMMANDS = {"bench": "bench"}
+OPTIONAL_COMMANDS = {"bench": "bench", "study": "bench"}
 
 
 def _read_input(source: str) -> bytes:

@@ -27,7 +27,7 @@ def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table
     check = kind_stats([o for o in observed if o.solution.natural and o.solution.half == "check"])
     rows = []
     for kind in WEIGHED_KINDS:
-        if kind in MEMORY_KINDS:  # measured where memory exists: `eval_sets.memory_sim --fit`
+        if kind in MEMORY_KINDS:  # measured where memory exists: `stepgrade study memory_sim --fit`
             continue
         fit = calibration.kinds.get(kind)
         unseen = fit is None or fit.wrong + fit.right == 0

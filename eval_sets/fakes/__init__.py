@@ -1,8 +1,8 @@
 """Test doubles: fake OpenAI-compatible servers for the tests and the benchmarks.
 
 They are not part of the service: nothing in `server/`, `agent/` or `scoring/` imports them.
-They ship in the wheel so that `python -m eval_sets.service_bench`, `eval_sets.soak` and
-`eval_sets.fallible_bench` run from an install as well as from a checkout:
+They ship in the wheel so that `stepgrade study service_bench`, `eval_sets.studies.soak` and
+`eval_sets.studies.fallible_bench` run from an install as well as from a checkout:
 
 - `openai_server`: a real HTTP server on 127.0.0.1 answering like a model (latency, faults,
   streaming), `python -m eval_sets.fakes.openai_server --port P`;

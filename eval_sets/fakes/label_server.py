@@ -5,7 +5,7 @@ label_oracle.py).
     python -m eval_sets.fakes.label_server --data stepmathbench.jsonl --port P \
         [--miss 0.3 --false-alarm 0.1 --seed 0] [--latency L]
 
-`make bench-fallible` (eval_sets/fallible_bench.py) runs `stepgrade bench grade --mode llm`
+`make bench-fallible` (eval_sets/studies/fallible_bench.py) runs `stepgrade bench grade --mode llm`
 against it. It serves until killed.
 """
 

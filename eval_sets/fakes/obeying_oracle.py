@@ -10,7 +10,7 @@ step `correct`, every answer equal, always.
 `PlainLabels` is the honest model of the red-team set (`eval_sets.redteam`): it labels the plain
 solutions' steps as written there, and calls a step it does not know `correct`, what a careless
 model does, so that a grade that kept more of an attempt than it should would show it.
-`LabelOracle` is the honest model of StepMathBench (`eval_sets.injection_bench`).
+`LabelOracle` is the honest model of StepMathBench (`eval_sets.studies.injection_bench`).
 """
 
 from __future__ import annotations

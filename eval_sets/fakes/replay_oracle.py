@@ -14,7 +14,7 @@ the given steps; answer: the model's solution verdict), so that only the step la
 from a grade without a model.
 
 It lives beside the other fakes (not under `tests/`) because `make bench-replay`
-(`eval_sets.replay_bench`) runs it and `eval_sets/` may not import `tests/`; nothing in `server/`,
+(`eval_sets.studies.replay_bench`) runs it and `eval_sets/` may not import `tests/`; nothing in `server/`,
 `agent/` or `scoring/` imports it. It reads the verdict file the user names and keeps no rows.
 
     python -m eval_sets.fakes.replay_oracle --data mr_math_invalid_dev.jsonl \

@@ -141,7 +141,7 @@ def is_equivalent(
 class AnswerCheck:
     """The answer found, whether it equals the reference, whether the solution marked it, and
     the reading that decided (an `Equivalence.reading`; its precision is measured by
-    `eval_sets.answer_agreement`), "" when no one comparison decided (nothing compared, or every
+    `eval_sets.studies.answer_agreement`), "" when no one comparison decided (nothing compared, or every
     guessed candidate refused). `route` groups the reading (`scoring.answer.routes`).
 
     `timed_out`: a comparison ran out of time, so `correct` is None (undecided), never a guess.

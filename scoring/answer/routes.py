@@ -19,7 +19,7 @@ few routes that err alike:
 
 A route's precision is the share of its verdicts (equal or not) that agreed with human graders,
 measured on the fit half of the labelled answer pairs and of the development solutions by
-`python -m eval_sets.answer_agreement --write-routes scoring/answer/routes.json ...` and read once
+`stepgrade study answer_agreement --write-routes scoring/answer/routes.json ...` and read once
 from that file. A route measured on fewer than `MIN_CASES` fit verdicts (the firings a finding kind
 needs before it may decide) takes `DEFAULT_PRECISION`, a coin toss, below the threshold on
 purpose: a route not measured warns (and asks for review), it does not decide.
@@ -100,7 +100,7 @@ class RouteStats:
 
 @dataclass(frozen=True)
 class Routes:
-    """The measured routes, as written by `eval_sets.answer_agreement --write-routes`."""
+    """The measured routes, as written by `eval_sets.studies.answer_agreement --write-routes`."""
 
     stats: dict[AnswerRoute, RouteStats]
     meta: dict[str, Any]

@@ -166,7 +166,7 @@ class StepModel:
 # The calibration file's section of measured LLM reliabilities: model name -> language -> rates.
 LLM_SECTION = "llm_reliability"
 # The section of the kinds read against a problem's memory, measured by the memory benchmark
-# (`python -m eval_sets.deployment_sim --memory --fit`) on solutions of corrected problems.
+# (`stepgrade study memory_sim --fit`) on solutions of corrected problems.
 MEMORY_SECTION = "memory"
 
 

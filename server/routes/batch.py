@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
+from example_requests import BATCH_EXAMPLES
 from scoring.schema import GradeRequest
 from server.deps import RecorderDep, ServiceDep, SettingsDep
 from server.errors import ApiError
-from server.examples import BATCH_EXAMPLES
 from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, RejectedItem, served
 from server.security import require_api_key
 

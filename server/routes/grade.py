@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
 
+from example_requests import GRADE_EXAMPLES
 from scoring.schema import GradeRequest
 from server.deps import RecorderDep, ServiceDep
-from server.examples import GRADE_EXAMPLES
 from server.schemas import ERROR_RESPONSES, ServedReport, served
 from server.security import require_api_key
 

@@ -16,9 +16,9 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, RedirectResponse
 from pydantic import BaseModel, Field
 
+from example_requests import ARITHMETIC_SLIP, EXAMPLES_DIR
 from scoring.schema import GradeRequest
 from server.errors import ApiError
-from server.examples import ARITHMETIC_SLIP, EXAMPLES_DIR
 
 router = APIRouter()
 
@@ -37,7 +37,7 @@ _TYPES = {".js": "text/javascript", ".css": "text/css", ".woff2": "font/woff2",
 
 
 class Example(BaseModel):
-    """A bundled example request (`server/examples/<name>.json`)."""
+    """A bundled example request (`example_requests/<name>.json`)."""
 
     name: str = Field(description="The file's stem, e.g. `arithmetic_slip`.")
     request: GradeRequest

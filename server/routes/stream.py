@@ -14,10 +14,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends
 from fastapi.responses import StreamingResponse
 
+from example_requests import GRADE_EXAMPLES
 from scoring.schema import GradeRequest
 from server.deps import RecorderDep, ServiceDep
 from server.errors import ApiError
-from server.examples import GRADE_EXAMPLES
 from server.schemas import ERROR_RESPONSES
 from server.security import require_api_key
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from eval_sets.fakes.openai_server import FakeOpenAI
+from example_requests import EXAMPLES_DIR
 from server.cli import main
-from server.examples import EXAMPLES_DIR
 
 from .conftest import ANSWERS
 

@@ -21,9 +21,9 @@ import scoring.judge.collect
 import scoring.score.fuse
 from agent.context import Context
 from agent.grader import Grader
+from example_requests import load_example
 from scoring.judge.checks import CHECKS
 from scoring.schema import GradeReport, GradeRequest, Modules
-from server.examples import load_example
 
 from .conftest import BASE, URL, bag_of_words, ok, respx_grader
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from eval_sets.fakes.openai_server import FakeOpenAI
-from server.examples import load_example
+from example_requests import load_example
 
 from .conftest import llm_grader
 

@@ -7,8 +7,8 @@ import pytest
 
 from agent.context import Context
 from agent.grader import Grader, LlmUnavailableError
+from example_requests import load_example
 from scoring.schema import GradeRequest
-from server.examples import load_example
 
 NODES = {"prepare", "calibrate_difficulty", "segment", "judge_answer", "align", "score_steps",
          "collect_evidence", "verify", "build_tree", "aggregate"}

@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SCOPE = ("README.md", "docs/", "agent/", "scoring/", "server/", "eval_sets/", "prompts/",
+SCOPE = ("README.md", "docs/", "agent/", "scoring/", "server/", "eval_sets/", "example_requests/",
+         "prompts/",
          "scripts/", "tests/", "Makefile", "pyproject.toml", ".env.example", ".ci/")
 SKIP = ("server/static/vendor/",)
 BINARY = {".png", ".woff2", ".jpg", ".gif", ".ico", ".gguf"}

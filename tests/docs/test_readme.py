@@ -132,7 +132,7 @@ class Reader:
     def rewrite(self, command: str) -> str:
         command = command.replace(README_PORT, f"127.0.0.1:{self.port}")
         command = README_LLM.sub(self.llm_url, command)
-        for folder in ("server/examples/", "eval_sets/bundled/"):
+        for folder in ("example_requests/", "eval_sets/bundled/"):
             command = re.sub(rf"(?<![\w/]){re.escape(folder)}", f"{REPO / folder}/", command)
         return command
 

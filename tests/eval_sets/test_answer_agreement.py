@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from eval_sets import answer_agreement
-from eval_sets.answer_agreement import counted, half_of, read_pairs
+from eval_sets.studies import answer_agreement
+from eval_sets.studies.answer_agreement import counted, half_of, read_pairs
 
 
 @pytest.mark.parametrize(

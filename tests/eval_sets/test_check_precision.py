@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from eval_sets.check_precision import count, half_of, main, step_rows
+from eval_sets.studies.check_precision import count, half_of, main, step_rows
 
 
 def _write(path: Path, rows: list[dict]) -> None:

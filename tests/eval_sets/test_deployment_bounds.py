@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from eval_sets.deployment_bounds import Point, best_shift, bounds, main
-from eval_sets.deployment_sim import group
+from eval_sets.deployment_items import group
+from eval_sets.studies.deployment_bounds import Point, best_shift, bounds, main
 
 
 def _problems(side: str, n: int, seed: int = 0) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval_sets.fallible_bench import Spread, grading_env, summarise_runs, to_markdown
+from eval_sets.studies.fallible_bench import Spread, grading_env, summarise_runs, to_markdown
 
 
 def _table(fused: float, expected: float, alone: float | None) -> dict:

@@ -17,7 +17,7 @@ from agent.llm.factory import make_chat_model
 from agent.settings import GradingSettings
 from eval_sets.fakes.openai_server import ARITHMETIC_SLIP_ANSWERS, FakeOpenAI
 from eval_sets.runner.llm_gate import gate_grader, gated
-from server.examples import load_example
+from example_requests import load_example
 
 
 class CountingGate:

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from eval_sets.deployment_sim import main
 from eval_sets.halves import half_of
-from eval_sets.memory_sim import figures, first_zero, run
+from eval_sets.studies.memory_sim import figures, first_zero, main, run
 
 # Two problems of five solutions each (the shape StepMathBench has), written for this test.
 PROBLEMS = {
@@ -66,13 +65,13 @@ def test_without_a_reference_the_accepted_answer_teaches_the_other_solutions(dat
 
 
 def test_the_command_line(data, capsys):
-    assert main(["--memory", "--data", str(data), "--half", halves_used()[0], "--k", "1",
+    assert main(["--data", str(data), "--half", halves_used()[0], "--k", "1",
                  "--no-refit"]) == 0
     out = capsys.readouterr().out
     assert out.count("| all |") == 1 and "MAE without" in out
-    assert main(["--memory", "--data", str(data), "--k", "5"]) == 2
+    assert main(["--data", str(data), "--k", "5"]) == 2
     assert "--k must be 1 to 4" in capsys.readouterr().err
-    assert main(["--memory", "--data", str(data / "nowhere")]) == 2
+    assert main(["--data", str(data / "nowhere")]) == 2
 
 
 def test_first_error_reads_the_first_step_worth_nothing():

@@ -5,8 +5,8 @@ import textwrap
 
 import pytest
 
-from eval_sets import peer_suite
-from eval_sets.peer_suite import read_cases, reference_of
+from eval_sets.studies import peer_suite
+from eval_sets.studies.peer_suite import read_cases, reference_of
 
 TABLE = textwrap.dedent('''
     import pytest

@@ -18,8 +18,8 @@ from eval_sets.fakes.replay_oracle import (
     replayed_labels,
 )
 from eval_sets.registry import read_dataset
-from eval_sets.replay_bench import f1_pair, to_markdown
 from eval_sets.runner.store import ItemResult
+from eval_sets.studies.replay_bench import f1_pair, to_markdown
 from server.cli import main
 
 

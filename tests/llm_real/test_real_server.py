@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from eval_sets.processes import free_port, stop
-from server.examples import example_names, load_example
+from example_requests import example_names, load_example
 
 from .conftest import ROWS, RealServer
 

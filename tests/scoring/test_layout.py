@@ -20,16 +20,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORING = ROOT / "scoring"
-PACKAGES = ("scoring", "agent", "server", "eval_sets", "prompts")
+PACKAGES = ("scoring", "agent", "server", "eval_sets", "prompts", "example_requests")
 # package -> the project packages it may import. The service must not need the benchmarks (a
 # service install has no bench extra), and nothing shipped may need the tests.
 MAY_IMPORT: dict[str, frozenset[str]] = {
     # the fence reads student text as the checks do (`scoring.parse.fold`)
     "prompts": frozenset({"scoring"}),
     "scoring": frozenset(),
+    # the example requests, validated as requests where they are read
+    "example_requests": frozenset({"scoring"}),
     "agent": frozenset({"scoring", "prompts"}),
-    "server": frozenset({"scoring", "agent", "prompts"}),
-    "eval_sets": frozenset({"scoring", "agent", "server", "prompts"}),
+    "server": frozenset({"scoring", "agent", "prompts", "example_requests"}),
+    "eval_sets": frozenset({"scoring", "agent", "server", "prompts", "example_requests"}),
 }
 PROJECT = (*PACKAGES, "tests")
 MAX_SCORING_TOP_LEVEL = 8  # scoring reads as a few flat stages, not a sprawl of modules

@@ -5,7 +5,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from server.examples import EXAMPLES_DIR
+from example_requests import EXAMPLES_DIR
 from server.main import create_app
 
 from .conftest import settings_for

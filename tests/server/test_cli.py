@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from eval_sets.processes import free_port, start_service, stop
+from example_requests import EXAMPLES_DIR
 from server.cli import main
-from server.examples import EXAMPLES_DIR
 
 SLIP = str(EXAMPLES_DIR / "arithmetic_slip.json")
 

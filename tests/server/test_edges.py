@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from example_requests import ARITHMETIC_SLIP, GIVEN_STEPS
 from scoring.schema import GradeReport
-from server.examples import ARITHMETIC_SLIP, GIVEN_STEPS
 from server.middleware import BodyLimitMiddleware
 from server.pretty import format_report
 

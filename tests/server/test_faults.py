@@ -13,7 +13,7 @@ import time
 import pytest
 
 from eval_sets.fakes.openai_server import FakeOpenAI
-from server.examples import ARITHMETIC_SLIP
+from example_requests import ARITHMETIC_SLIP
 
 from .conftest import service
 from .test_service import sse_events

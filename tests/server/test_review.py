@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from example_requests import EXAMPLES_DIR, example_names
 from scoring.schema import GradeRequest
 from server.errors import ApiError
-from server.examples import EXAMPLES_DIR, example_names
 from server.routes.review import STATIC_DIR, static_file
 
 from .conftest import service

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from server.examples import ARITHMETIC_SLIP, GIVEN_STEPS
+from example_requests import ARITHMETIC_SLIP, GIVEN_STEPS
 
 from .conftest import service
 

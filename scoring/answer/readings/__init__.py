@@ -3,7 +3,7 @@
 Each reading is a general rule of the public graders (Math-Verify, lighteval, MARIO, NeMo-Skills,
 hendrycks MATH, simple-evals, Qwen2.5-Math) that math-verify alone does not apply; the name of
 the reading that decided a pair is reported so that its precision can be measured
-(`python -m eval_sets.answer_agreement`).
+(`stepgrade study answer_agreement`).
 """
 
 from __future__ import annotations

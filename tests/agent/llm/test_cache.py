@@ -8,8 +8,8 @@ import json
 from agent.build import make_grader
 from agent.settings import GradingSettings
 from eval_sets.fakes.openai_server import FakeOpenAI
+from example_requests import load_example
 from scoring.schema import Modules
-from server.examples import load_example
 from tests.agent.conftest import ANSWERS
 
 

@@ -39,7 +39,7 @@ from agent.llm.langchain_adapter import (
 from agent.llm.tokens import limits
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.runner.llm_gate import gated
-from server.examples import load_example
+from example_requests import load_example
 from tests.agent.conftest import ANSWERS, llm_grader, operation_of
 
 BASE = "http://pin.test/v1"

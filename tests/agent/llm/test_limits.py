@@ -10,7 +10,7 @@ import respx
 
 from agent.llm.schemas import Bounds, bounded_json_schema, strict_json_schema
 from agent.llm.tokens import approx_tokens, estimated_steps, limits, longest, max_tokens, shape
-from server.examples import load_example
+from example_requests import load_example
 from tests.agent.conftest import ANSWERS, JUDGED, body_of, ok, operation_of, respx_grader
 
 

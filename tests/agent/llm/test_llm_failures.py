@@ -19,8 +19,8 @@ import respx
 from agent.context import Context
 from agent.grader import Grader
 from eval_sets.fakes.openai_server import FakeOpenAI, completion, count_tokens
+from example_requests import load_example
 from scoring.schema import GradeReport
-from server.examples import load_example
 from tests.agent.conftest import (
     ANSWERS,
     BASE,

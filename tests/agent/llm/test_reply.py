@@ -19,7 +19,7 @@ from agent.llm.records import LlmError, LlmRun
 from agent.llm.reply import copied_verdict, json_objects, reply_problems
 from agent.llm.schemas import Bounds
 from agent.llm.structured import Ask, ask
-from server.examples import load_example
+from example_requests import load_example
 from tests.agent.conftest import (
     ANSWERS,
     BASE,

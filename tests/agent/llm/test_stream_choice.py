@@ -12,8 +12,8 @@ import respx
 from agent.llm.client import LlmClient
 from agent.llm.config import LlmConfig
 from eval_sets.fakes.openai_server import FakeOpenAI
+from example_requests import load_example
 from scoring.schema import GradeRequest
-from server.examples import load_example
 from tests.agent.conftest import llm_grader
 
 BASE = "http://llm.test/v1"

@@ -1,6 +1,6 @@
 """The detector of text addressed to the grader: what it finds, in which words, and what it
 leaves alone (docs/injection.md). Hand-written cases; the dev sets' figure is
-`python -m eval_sets.addressed_scan`."""
+`stepgrade study addressed_scan`."""
 
 from __future__ import annotations
 

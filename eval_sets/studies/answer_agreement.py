@@ -1,11 +1,11 @@
 """Agreement of `is_equivalent` with labelled answer pairs (e.g. answer_equivalence_cases.jsonl).
 
-    python -m eval_sets.answer_agreement PATH [--timeout SECONDS] [--show-disagreements]
-                                              [--without READING ...] [--ablation]
-    python -m eval_sets.answer_agreement --solutions PATH [PATH ...] [--save FILE]
-                                         [--changes-from FILE]
-    python -m eval_sets.answer_agreement PATH --inexact   # every pair within rounding
-    python -m eval_sets.answer_agreement PATH --write-routes FILE --with-solutions SOL [SOL ...]
+    stepgrade study answer_agreement PATH [--timeout SECONDS] [--show-disagreements]
+                                          [--without READING ...] [--ablation]
+    stepgrade study answer_agreement --solutions PATH [PATH ...] [--save FILE]
+                                     [--changes-from FILE]
+    stepgrade study answer_agreement PATH --inexact   # every pair within rounding
+    stepgrade study answer_agreement PATH --write-routes FILE --with-solutions SOL [SOL ...]
 
 Each line needs `gold`, `pred` and `equal`; `source`, when present, groups the figures. Counted
 are the string pairs not disabled in their source suite: rows with `disabled_in_source: true`
@@ -58,8 +58,10 @@ from pathlib import Path
 from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS
 from eval_sets.halves import half_of as problem_half
 from eval_sets.loaders.rows import read_records, require
+from eval_sets.plugins import register_study
 from eval_sets.processes import percentile
 from eval_sets.registry import DatasetError
+from eval_sets.study_cli import StudyInputError, add_timeout, require_file, run_study
 from scoring.answer.compare import AnswerCheck, Equivalence, check_answer, compare_answers
 from scoring.answer.pool import Outcome, default_verifier
 from scoring.answer.readings import READINGS, Reading
@@ -289,15 +291,13 @@ def _share(agree: int, total: int) -> str:
     return f"{agree:>4}/{total:<4} {agree / total:6.1%}" if total else f"{0:>4}/{0:<4}    -  "
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure the pairs (or, with `--solutions`, the graded solutions) and print the agreement;
-    2 on bad input."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
     parser.add_argument("path", type=Path)
     parser.add_argument("more", type=Path, nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--solutions", action="store_true",
                         help="the files are graded solutions: measure the whole answer check")
-    parser.add_argument("--timeout", type=float, default=2.0)
+    add_timeout(parser)
     parser.add_argument("--save", type=Path, metavar="FILE",
                         help="with --solutions: write every solution's verdict as JSON lines")
     parser.add_argument("--changes-from", type=Path, metavar="FILE",
@@ -314,38 +314,37 @@ def main(argv: list[str] | None = None) -> int:
                         help="write the routes' fit-half precision (scoring/answer/routes.json)")
     parser.add_argument("--with-solutions", type=Path, nargs="+", default=[], metavar="PATH",
                         help="graded solutions whose fit half joins the pairs' in --write-routes")
-    args = parser.parse_args(argv)
+
+
+@register_study("answer_agreement", arguments=add_arguments)
+def answer_agreement(args: argparse.Namespace) -> int:
+    """Measure the pairs (or, with `--solutions`, the graded solutions) and print the agreement;
+    2 on bad input."""
     if args.more and not args.solutions:
-        print("answer_agreement: one file of labelled pairs at a time (several only with "
-              "--solutions)", file=sys.stderr)
-        return 2
+        raise StudyInputError("one file of labelled pairs at a time (several only with "
+                              "--solutions)")
     if args.with_solutions and not args.write_routes:
-        print("answer_agreement: --with-solutions needs --write-routes", file=sys.stderr)
-        return 2
+        raise StudyInputError("--with-solutions needs --write-routes")
     if (args.save or args.changes_from) and not args.solutions:
-        print("answer_agreement: --save and --changes-from need --solutions", file=sys.stderr)
-        return 2
+        raise StudyInputError("--save and --changes-from need --solutions")
     for path in (args.path, *args.more, *args.with_solutions,
                  *([args.changes_from] if args.changes_from else [])):
-        if not path.is_file():
-            print(f"answer_agreement: no such file: {path}", file=sys.stderr)
-            return 2
-    if args.solutions:
-        try:
-            return solutions_report([args.path, *args.more], args.timeout, args.save,
-                                    args.changes_from)
-        except DatasetError as exc:
-            print(f"answer_agreement: {exc}", file=sys.stderr)
-            return 2
+        require_file(path)
     try:
-        pairs, skipped = read_pairs(args.path)
+        return _measure(args)
     except DatasetError as exc:
-        print(f"answer_agreement: {exc}", file=sys.stderr)
-        return 2
+        raise StudyInputError(str(exc)) from exc
+
+
+def _measure(args: argparse.Namespace) -> int:
+    """The measurement the checked options ask for."""
+    if args.solutions:
+        return solutions_report([args.path, *args.more], args.timeout, args.save,
+                                args.changes_from)
+    pairs, skipped = read_pairs(args.path)
     unknown = set(args.without) - {name for name, _ in READINGS}
     if unknown:
-        print(f"answer_agreement: no reading named {', '.join(sorted(unknown))}", file=sys.stderr)
-        return 2
+        raise StudyInputError(f"no reading named {', '.join(sorted(unknown))}")
     readings = [(n, r) for n, r in READINGS if n not in args.without]
     verifier = CachedVerifier()
     verifier.outcome(["1/2"], "0.5")  # start the worker before timing
@@ -356,12 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_routes:
         # The routes' precision is fitted on the fit half: measured, like the step model, without
         # the readings written from its own failures (`IN_SAMPLE_READINGS`).
-        try:
-            solved = [v for p in args.with_solutions
-                      for v in solution_verdicts(p, args.timeout, IN_SAMPLE_READINGS)]
-        except DatasetError as exc:
-            print(f"answer_agreement: {exc}", file=sys.stderr)
-            return 2
+        solved = [v for p in args.with_solutions
+                  for v in solution_verdicts(p, args.timeout, IN_SAMPLE_READINGS)]
         fitted, _ = judge(pairs, readings, args.timeout, verifier, args.inexact, IN_SAMPLE_READINGS)
         routes = measure_routes(pairs, fitted, solved)
         args.write_routes.write_text(json.dumps(routes.to_json(), indent=2) + "\n",
@@ -418,6 +413,11 @@ def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed:
             both = _share(agree["fit", name] + agree["check", name],
                           total["fit", name] + total["check", name])
             print(f"  {name.removeprefix(prefix):<34} {cells[0]:>16} {cells[1]:>16} {both:>16}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.answer_agreement`: the study over this process's arguments."""
+    return run_study("answer_agreement", argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
-"""Example requests: those shown in the OpenAPI docs (`/docs`), and the bundled files.
+"""Example grade requests, hand-written for this project: those shown in the OpenAPI docs
+(`/docs`), and the bundled files.
 
-The bundled files (`server/examples/*.json`, package data) are what `GET /examples` serves to
-the review page, so they ship with the service; the benchmarks and the tests read them too.
+A data package of its own so that the service and the benchmarks read the same examples without
+either importing the other. The bundled files (`example_requests/*.json`, package data) are what
+`GET /examples` serves to the review page, so they ship in the wheel; the benchmarks and the tests
+read them too.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""`python -m eval_sets.deployment_sim --memory --data ../shared/data [--half check] [--k 1 2]`
+"""The deployment benchmark of problem memory: do a few corrections improve the next grades?
+
+    stepgrade study memory_sim --data ../shared/data [--half check] [--k 1 2]
 
 The deployment benchmark of problem memory (docs/memory.md): a class hands in solutions of the
 same homework problems, a teacher corrects a few, the next solutions are graded against what the
@@ -48,6 +50,14 @@ from eval_sets.deployment_items import Item, load_items
 from eval_sets.halves import HALVES
 from eval_sets.metrics.bootstrap import LEVEL, cluster_interval
 from eval_sets.metrics.risk import corr_mae
+from eval_sets.plugins import register_study
+from eval_sets.study_cli import (
+    StudyInputError,
+    add_data,
+    add_half,
+    require_file,
+    run_study,
+)
 from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
 from scoring.judge.memory import problem_key
 from scoring.schema import GradeRequest
@@ -273,7 +283,9 @@ def run(data: Path, halves: Sequence[str], ks: Sequence[int], *, no_reference: b
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options `python -m eval_sets.deployment_sim --memory` reads."""
+    """The study's options."""
+    add_data(parser, "folder with stepmathbench_dev.jsonl", required=True)
+    add_half(parser, "check", help="the half simulated (develop on fit; report check)")
     parser.add_argument("--k", type=int, nargs="+", default=list(KS),
                         help="corrections per problem (default 1 2)")
     parser.add_argument("--no-reference", action="store_true",
@@ -288,16 +300,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "that section to OUT, then run the benchmark on it")
 
 
-def main(args: argparse.Namespace) -> int:
+@register_study("memory_sim", arguments=add_arguments)
+def memory_sim(args: argparse.Namespace) -> int:
     """Run the deployments the arguments ask for; 2 when the data is missing."""
-    path = args.data / "stepmathbench_dev.jsonl"
-    if not path.is_file():
-        print(f"deployment_sim: {path} not found", file=sys.stderr)
-        return 2
+    path = require_file(args.data / "stepmathbench_dev.jsonl")
     if any(k < 1 or k > 4 for k in args.k):
-        print("deployment_sim: --k must be 1 to 4 (each problem has five solutions)",
-              file=sys.stderr)
-        return 2
+        raise StudyInputError("--k must be 1 to 4 (each problem has five solutions)")
     halves = list(HALVES) if args.half == "both" else [args.half]
     calibration = args.calibration
     if args.fit is not None:
@@ -366,3 +374,12 @@ def fit_kinds(path: Path, start: Path | None, out: Path) -> Path:
     out.write_text(to_text(calibration), encoding="utf-8")
     print(f"wrote {out} (version {calibration.version})", flush=True)
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.memory_sim`: the study over this process's arguments."""
+    return run_study("memory_sim", argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Check Eq. 1 against StepMathBench: human step labels must give every item's gold scores.
 
-    python -m eval_sets.aggregation_check PATH/stepmathbench_dev.jsonl
+    stepgrade study aggregation_check PATH/stepmathbench_dev.jsonl
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+from eval_sets.plugins import register_study
+from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.schema import ProblemType
 from scoring.score.aggregate import parse_human_label, score_solution
 
@@ -17,15 +19,16 @@ TYPES: dict[str, ProblemType] = {"Calculation": "calculation", "Proof": "proof",
                                "Open-ended": "open_ended"}
 
 
-def main(argv: list[str] | None = None) -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    parser.add_argument("path", type=Path, help="StepMathBench JSON lines (gold_step_score, type)")
+
+
+@register_study("aggregation_check", arguments=add_arguments)
+def aggregation_check(args: argparse.Namespace) -> int:
     """Run the check: 0 when every item's gold scores come out, 1 when one does not, 2 on bad
     input."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("path", type=Path, help="StepMathBench JSON lines (gold_step_score, type)")
-    args = parser.parse_args(argv)
-    if not args.path.is_file():
-        print(f"aggregation_check: no such file: {args.path}", file=sys.stderr)
-        return 2
+    require_file(args.path)
     total = score_ok = binary_ok = 0
     for number, line in enumerate(args.path.open(encoding="utf-8"), 1):
         if not line.strip():
@@ -35,13 +38,17 @@ def main(argv: list[str] | None = None) -> int:
             labels = [parse_human_label(s) for s in row["gold_step_score"]]
             result = score_solution(labels, TYPES[row["type"]])
         except (KeyError, ValueError) as err:
-            print(f"aggregation_check: line {number}: {err}", file=sys.stderr)
-            return 2
+            raise StudyInputError(f"line {number}: {err}") from err
         total += 1
         score_ok += result.score == row["gold_score"]
         binary_ok += result.binary == row["gold_score_01"]
     print(f"items {total}: gold_score reproduced {score_ok}/{total}, gold_score_01 {binary_ok}/{total}")
     return 0 if score_ok == binary_ok == total else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.aggregation_check`: the study over this process's arguments."""
+    return run_study("aggregation_check", argv)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Precision of the step-level "this equation is false" finding against human step labels.
 
-    python -m eval_sets.check_precision --data ../shared/data [--show N]
+    stepgrade study check_precision --data ../shared/data [--show N]
 
 A check that calls a correct step's arithmetic false does more harm than one that stays silent
 (in LLM mode, symbolic overrides that fire wrongly move StepMathBench scores away from the
@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import Literal
 
 from eval_sets.loaders.perturbation import perturbed_step
+from eval_sets.plugins import register_study
+from eval_sets.study_cli import DEFAULT_DATA, StudyInputError, add_data, add_half, run_study
 from scoring.parse.equations import StepCheck, check_step, prose_relations
 from scoring.schema import StepLabel
 from scoring.score.aggregate import parse_human_label
@@ -236,19 +238,21 @@ def table(tallies: dict[tuple[str, str, str], Tally]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print the precision table (and with `--show`, false alarms); 2 when no development set is
-    found."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("../shared/data"))
-    parser.add_argument("--half", choices=("fit", "check", "both"), default="both")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    add_data(parser, "folder with the development sets", default=DEFAULT_DATA)
+    add_half(parser, "both")
     parser.add_argument("--show", type=int, default=0,
                         help="print up to N false alarms per set (fit half only)")
-    args = parser.parse_args(argv)
+
+
+@register_study("check_precision", arguments=add_arguments)
+def check_precision(args: argparse.Namespace) -> int:
+    """Print the precision table (and with `--show`, false alarms); 2 when no development set is
+    found."""
     if not any((args.data / f).is_file() for f in FILES.values()):
-        print(f"error: no development set found in {args.data} (expected one of "
-              f"{', '.join(FILES.values())})", file=sys.stderr)
-        return 2
+        raise StudyInputError(f"no development set found in {args.data} (expected one of "
+                              f"{', '.join(FILES.values())})")
     rows = (r for r in step_rows(args.data) if args.half in ("both", r.half))
     tallies = count(rows, keep_examples=args.show)
     print(table(tallies))
@@ -258,6 +262,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n### false alarms, {name} (fit)")
                 print("\n".join(t.examples))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.check_precision`: the study over this process's arguments."""
+    return run_study("check_precision", argv)
 
 
 if __name__ == "__main__":

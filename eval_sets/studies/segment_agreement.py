@@ -1,6 +1,6 @@
 """How close the offline segmenter's step counts are to a human segmentation.
 
-    python -m eval_sets.segment_agreement PATH/stepmathbench_dev.jsonl [PATH/mr_math_invalid_dev.jsonl]
+    stepgrade study segment_agreement PATH/stepmathbench_dev.jsonl [PATH/mr_math_invalid_dev.jsonl]
 
 Prints, per file, the share of items with exactly the human number of steps and the mean absolute
 difference, for sentence splitting (the default) and for line splitting. A measurement, not a
@@ -14,6 +14,8 @@ import json
 import sys
 from pathlib import Path
 
+from eval_sets.plugins import register_study
+from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.steps.segment import SegmentConfig, segment_steps
 
 HUMAN_STEPS = ("gold_step", "model_output_step_format")
@@ -32,28 +34,32 @@ def _pairs(path: Path, config: SegmentConfig) -> list[tuple[int, int]]:
     return pairs
 
 
-def main(argv: list[str] | None = None) -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    parser.add_argument("paths", type=Path, nargs="+")
+
+
+@register_study("segment_agreement", arguments=add_arguments)
+def segment_agreement(args: argparse.Namespace) -> int:
     """Print each file's step-count agreement for both splittings; 2 on a missing file or one with
     no usable rows."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("paths", type=Path, nargs="+")
-    args = parser.parse_args(argv)
     for path in args.paths:
-        if not path.is_file():
-            print(f"segment_agreement: no such file: {path}", file=sys.stderr)
-            return 2
+        require_file(path)
         for name, config in (("sentences", SegmentConfig()),
                              ("lines", SegmentConfig(split_sentences=False))):
             pairs = _pairs(path, config)
             if not pairs:
-                print(f"segment_agreement: {path}: no rows with model_output and human steps",
-                      file=sys.stderr)
-                return 2
+                raise StudyInputError(f"{path}: no rows with model_output and human steps")
             exact = sum(a == b for a, b in pairs) / len(pairs)
             mad = sum(abs(a - b) for a, b in pairs) / len(pairs)
             print(f"{path.name:<32} {name:<9} items {len(pairs):>4}  exact {exact:.2f}  "
                   f"mean |diff| {mad:.2f}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.segment_agreement`: the study over this process's arguments."""
+    return run_study("segment_agreement", argv)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ its own processes and `stepgrade serve` pointed at it, then measures over HTTP:
   in alternating blocks so that the machine's drift falls on both alike (`--store-requests`).
 A table of both latencies ends the run.
 
-    python -m eval_sets.service_bench [--latency 2 --latency 0.5] [--requests 30] [--clients 64]
+    stepgrade study service_bench [--latency 2 --latency 0.5] [--requests 30] [--clients 64]
         [--rounds 4] [--client-processes 4] [--fake-processes 2]
 """
 
@@ -49,8 +49,10 @@ from typing import Any
 
 import httpx
 
+from eval_sets.plugins import register_study
 from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
-from server.examples import ARITHMETIC_SLIP, example_names, load_example
+from eval_sets.study_cli import run_study
+from example_requests import ARITHMETIC_SLIP, example_names, load_example
 
 _RESENT: list[int] = []
 
@@ -387,9 +389,8 @@ def _run(args: argparse.Namespace, L: float) -> Result:
             stop(child)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure at each latency (and the store's cost), then print the throughput table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
     parser.add_argument("--latency", type=float, action="append",
                         help="fake LLM latency L in seconds; repeat for several (default: 2, 0.5)")
     parser.add_argument("--requests", type=int, default=30, help="sequential grades per mode")
@@ -405,7 +406,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--offline-rounds", type=int, default=15, help="0: no offline run")
     parser.add_argument("--store-requests", type=int, default=400,
                         help="offline grades per service, store on and off (0: not measured)")
-    args = parser.parse_args(argv)
+
+
+@register_study("service_bench", arguments=add_arguments)
+def service_bench(args: argparse.Namespace) -> int:
+    """Measure at each latency (and the store's cost), then print the throughput table."""
     results = [_run(args, L) for L in args.latency or [2.0, 0.5]]
     if args.store_requests:
         _store_overhead(args)
@@ -419,6 +424,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"targets (steady state): >= {THROUGHPUT_TARGET * 100:.0f}% of ideal, <= "
           f"{CPU_TARGET_MS:.0f} ms CPU per grade; load now: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.service_bench`: the study over this process's arguments."""
+    return run_study("service_bench", argv)
 
 
 if __name__ == "__main__":

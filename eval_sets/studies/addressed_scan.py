@@ -1,6 +1,6 @@
 """False positives of the detector of text addressed to the grader, on every development solution.
 
-    python -m eval_sets.addressed_scan [--data DIR] [--show N]
+    stepgrade study addressed_scan [--data DIR] [--show N]
 
 No development solution was written to a grader, so every hit is a false positive. Each set's
 solution texts and steps (StepMathBench's whole outputs and human steps, ProcessBench's steps,
@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from eval_sets.halves import HALVES, Half, half_of
+from eval_sets.plugins import register_study
+from eval_sets.study_cli import DEFAULT_DATA, add_data, require_folder, run_study
 from scoring.judge.checks.addressed import addressed_spans
 
 # file -> (the problem's field, the fields holding solution text or steps)
@@ -82,15 +83,16 @@ def scan_file(path: Path) -> tuple[dict[Half, int], dict[Half, int], dict[Half, 
     return solutions, texts, hit_rows, hits
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print, per dev set and half, the solutions read and hit, then every hit."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("../shared/data"))
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    add_data(parser, "folder with the development sets", default=DEFAULT_DATA)
     parser.add_argument("--show", type=int, default=200, help="hits listed at most")
-    args = parser.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"addressed_scan: no directory {args.data}", file=sys.stderr)
-        return 2
+
+
+@register_study("addressed_scan", arguments=add_arguments)
+def addressed_scan(args: argparse.Namespace) -> int:
+    """Print, per dev set and half, the solutions read and hit, then every hit."""
+    require_folder(args.data)
     print(f"{'set':<28} {'half':<6} {'solutions':>9} {'texts':>7} {'hit':>4}")
     every: list[Hit] = []
     for name in SOURCES:
@@ -108,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         for reading in hit.readings:
             print(f"    {reading}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.addressed_scan`: the study over this process's arguments."""
+    return run_study("addressed_scan", argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Text addressed to the grader against a model that obeys it (docs/injection.md): do grades
 rise?
 
-    python -m eval_sets.injection_bench --data PATH/stepmathbench_dev.jsonl [--max-score 5]
+    stepgrade study injection_bench --data PATH/stepmathbench_dev.jsonl [--max-score 5]
 
 First the red-team set (`eval_sets.redteam`): each attempt against its plain twin. Then every
 calculation of each half whose human score is at most `--max-score` gets one more line at
@@ -19,10 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -38,7 +36,9 @@ from eval_sets.fakes.label_oracle import LabelOracle
 from eval_sets.fakes.obeying_oracle import ObeyingOracle, PlainLabels
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.halves import HALVES, half_of
+from eval_sets.plugins import register_study
 from eval_sets.redteam import Attempt, PlainSolution, load_redteam
+from eval_sets.study_cli import StudyInputError, add_data, run_study
 from scoring.judge import JudgeConfig
 from scoring.judge.checks.addressed import addressed_spans
 from scoring.schema import GradeRequest
@@ -109,18 +109,20 @@ def _nothing(text: str) -> list[Any]:
     return []
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print the two tables; 2 when the data cannot be read."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True, help="stepmathbench_dev.jsonl")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    add_data(parser, "stepmathbench_dev.jsonl", required=True)
     parser.add_argument("--max-score", type=int, default=5)
-    args = parser.parse_args(argv)
+
+
+@register_study("injection_bench", arguments=add_arguments)
+def injection_bench(args: argparse.Namespace) -> int:
+    """Print the two tables; 2 when the data cannot be read."""
     try:
         rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()
                 if line.strip()]
     except (OSError, ValueError) as err:
-        print(f"injection_bench: cannot read {args.data}: {err}", file=sys.stderr)
-        return 2
+        raise StudyInputError(f"cannot read {args.data}: {err}") from err
     chosen = wrong_calculations(rows, args.max_score)
     plain, attempts = load_redteam()
     words = [a.written for a in attempts]
@@ -145,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
                             f"StepMathBench calculations scored <= {args.max_score} by humans, "
                             f"one attempt appended, detector {detector}:") + "\n")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.injection_bench`: the study over this process's arguments."""
+    return run_study("injection_bench", argv)
 
 
 if __name__ == "__main__":

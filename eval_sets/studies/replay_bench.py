@@ -11,7 +11,7 @@ and of the model's own labels alone (`model_label`: the first step it called inc
 meaningless), on the fit half, the check half and both, and writes `replay.json` and
 `replay.md` into `--out`. Nothing is tuned here: the check half is only reported.
 
-    python -m eval_sets.replay_bench --data PATH/mr_math_invalid_dev.jsonl --out DIR \
+    stepgrade study replay_bench --data PATH/mr_math_invalid_dev.jsonl --out DIR \
         --model gpt-4=PATH/mr_math_invalid_dev_gpt4.jsonl [--model NAME=VERDICTS ...]
 """
 
@@ -28,9 +28,11 @@ from pathlib import Path
 
 from eval_sets.halves import HALVES
 from eval_sets.metrics.processbench import processbench_score
+from eval_sets.plugins import register_study
 from eval_sets.processes import fake_model, llm_grading_env, stepgrade_command
 from eval_sets.runner.store import ItemResult, ResultStore
 from eval_sets.runner.summary import BAD, predicted_first_error
+from eval_sets.study_cli import add_answer_timeout, add_data, add_out, require_file, run_study
 from scoring.schema import GradeReport
 
 READY_TIMEOUT_S = 60.0
@@ -145,22 +147,21 @@ def _model_arg(text: str) -> tuple[str, Path]:
     return name, Path(path)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run every `--model`, then print the F1 table and write replay.md and replay.json; 2 when a
-    file is missing."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--data", type=Path, required=True, help="MR-MATH invalid JSON lines")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    add_data(parser, "MR-MATH invalid JSON lines", required=True)
     parser.add_argument("--model", type=_model_arg, action="append", required=True,
                         help="NAME=VERDICTS: a model's published verdicts on --data's rows")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
-    parser.add_argument("--answer-timeout", type=float, default=30.0,
-                        help="seconds per symbolic answer check (generous: load must not "
-                             "change a verdict)")
-    args = parser.parse_args(argv)
+    add_out(parser)
+    add_answer_timeout(parser)
+
+
+@register_study("replay_bench", arguments=add_arguments)
+def replay_bench(args: argparse.Namespace) -> int:
+    """Run every `--model`, then print the F1 table and write replay.md and replay.json; 2 when a
+    file is missing."""
     for path in [args.data, *(p for _, p in args.model)]:
-        if not path.is_file():
-            print(f"replay_bench: no such file: {path}", file=sys.stderr)
-            return 2
+        require_file(path)
     start = time.perf_counter()
     by_model = {name: run_model(args, name, path) for name, path in args.model}
     markdown = to_markdown(by_model)
@@ -171,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "replay.md").write_text(markdown, encoding="utf-8")
     (args.out / "replay.json").write_text(json.dumps(by_model, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.replay_bench`: the study over this process's arguments."""
+    return run_study("replay_bench", argv)
 
 
 if __name__ == "__main__":

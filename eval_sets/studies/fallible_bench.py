@@ -12,7 +12,7 @@ The decision layer is told the fake's rates (`STEPGRADE_LLM_SENSITIVITY` = 1 - m
 `STEPGRADE_LLM_FALSE_ALARM` = false alarm), as a user who measured their model would tell it,
 unless those variables are already set.
 
-    python -m eval_sets.fallible_bench --data PATH/stepmathbench_dev.jsonl --out DIR \
+    stepgrade study fallible_bench --data PATH/stepmathbench_dev.jsonl --out DIR \
         [--miss 0.3 --false-alarm 0.1 --seeds 0 1 2 --halves fit check]
 """
 
@@ -30,7 +30,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval_sets.halves import HALVES
+from eval_sets.plugins import register_study
 from eval_sets.processes import fake_model, llm_grading_env, stepgrade_command
+from eval_sets.study_cli import (
+    add_answer_timeout,
+    add_data,
+    add_limit,
+    add_out,
+    require_file,
+    run_study,
+)
 
 READINGS = ("score", "score_expected", "model labels alone")
 METRICS = ("Corr", "MSE", "OR")
@@ -142,25 +151,24 @@ def run_seed(args: argparse.Namespace, seed: int) -> None:
                                  f"{done.returncode} (seed {seed}, {half} half)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Grade every seed, then print the summary and write fallible.md and fallible.json; 2 when
-    `--data` is missing."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, required=True, help="StepMathBench JSON lines")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    add_data(parser, "StepMathBench JSON lines", required=True)
+    add_out(parser)
     parser.add_argument("--miss", type=float, default=0.3)
     parser.add_argument("--false-alarm", type=float, default=0.1)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--halves", nargs="+", choices=list(HALVES), default=list(HALVES))
     parser.add_argument("--concurrency", type=int, default=4, help="items in flight per run")
-    parser.add_argument("--limit", type=int, help="grade the first N items of each half only")
-    parser.add_argument("--answer-timeout", type=float, default=30.0,
-                        help="seconds per symbolic answer check (generous: load must not "
-                             "change a verdict)")
-    args = parser.parse_args(argv)
-    if not args.data.is_file():
-        print(f"fallible_bench: no such file: {args.data}", file=sys.stderr)
-        return 2
+    add_limit(parser, "grade the first N items of each half only")
+    add_answer_timeout(parser)
+
+
+@register_study("fallible_bench", arguments=add_arguments)
+def fallible_bench(args: argparse.Namespace) -> int:
+    """Grade every seed, then print the summary and write fallible.md and fallible.json; 2 when
+    `--data` is missing."""
+    require_file(args.data)
     start = time.perf_counter()
     for seed in args.seeds:
         run_seed(args, seed)
@@ -179,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
                         for h, rs in summary.items()}}
     (args.out / "fallible.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.fallible_bench`: the study over this process's arguments."""
+    return run_study("fallible_bench", argv)
 
 
 if __name__ == "__main__":

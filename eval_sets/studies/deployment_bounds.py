@@ -1,10 +1,12 @@
-"""`python -m eval_sets.deployment_bounds RESULTS.jsonl [--splits 5]`
+"""How far the simulated deployment could move the MAE with one level per group of grades.
 
-How far the simulated deployment (`eval_sets.deployment_sim`) could move the MAE on
+    stepgrade study deployment_bounds RESULTS.jsonl [--splits 5]
+
+How far the simulated deployment (`eval_sets.studies.deployment_sim`) could move the MAE on
 group B with no more than a level per group of grades: what a recalibration that learns nothing
 about partial credit inside a group can reach. RESULTS is a run of `stepgrade bench grade
 --dataset stepmath_steps` (StepMathBench on its human steps, as the simulation grades it); the
-problems are split into A and B by the simulation's own hash (`deployment_sim.group`), per half
+problems are split into A and B by the simulation's own hash (`deployment_items.group`), per half
 and seed. Per group (`eval_sets.runner.risk.group_of`; answer right is left alone), on B:
 
 - "A shift": the score moved by the integer shift that minimises A's absolute error (what a
@@ -25,10 +27,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval_sets.deployment_sim import group
+from eval_sets.deployment_items import group
 from eval_sets.halves import HALVES, half_of
+from eval_sets.plugins import register_study
 from eval_sets.runner.risk import group_of
 from eval_sets.runner.store import ItemResult
+from eval_sets.study_cli import StudyInputError, add_splits, run_study
 
 SHIFTS = range(-5, 6)
 MIN_GROUP = 5  # fewer grades of a group in A: it is left as it is
@@ -96,22 +100,22 @@ def bounds(points: Sequence[Point], seed: int) -> dict[str, float]:
             "B shift": mae(b, lambda p: _clip(p.score + b_shift.get(p.group, 0)))}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    parser.add_argument("results", type=Path, help="results.jsonl of a stepmath_steps run")
+    add_splits(parser)
+
+
+@register_study("deployment_bounds", arguments=add_arguments)
+def deployment_bounds(args: argparse.Namespace) -> int:
     """Print B's MAE shipped and under each per-group predictor, per half and split; 2 when RESULTS
     cannot be read or has no gold score."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", type=Path, help="results.jsonl of a stepmath_steps run")
-    parser.add_argument("--splits", type=int, default=5, help="seeds of the A/B split")
-    args = parser.parse_args(argv)
     try:
         points = read_points(args.results)
     except (OSError, ValueError, KeyError) as err:
-        print(f"deployment_bounds: cannot read {args.results}: {err}", file=sys.stderr)
-        return 2
+        raise StudyInputError(f"cannot read {args.results}: {err}") from err
     if not points:
-        print(f"deployment_bounds: {args.results} has no graded item with a gold score",
-              file=sys.stderr)
-        return 2
+        raise StudyInputError(f"{args.results} has no graded item with a gold score")
     names = ("A shift", "A median", "B shift")
     print("| half | split | A | B | MAE shipped | " + " | ".join(names) + " |")
     print("|---|---:|---:|---:|---:|" + "---:|" * len(names))
@@ -130,6 +134,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"| {half} | mean | | | | " + " | ".join(
             f"{statistics.fmean(changes[n]) * 100:+.1f}%" for n in names) + " |")
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m eval_sets.studies.deployment_bounds`: the study over this process's arguments."""
+    return run_study("deployment_bounds", argv)
 
 
 if __name__ == "__main__":

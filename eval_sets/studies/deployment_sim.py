@@ -1,6 +1,8 @@
-"""`python -m eval_sets.deployment_sim --data /work/shared/data [--splits 5] [--half check]`
+"""A simulated deployment of the review loop: does recalibrating on corrections lower the MAE?
 
-A simulated deployment of the review loop: on one half of StepMathBench dev, graded
+    stepgrade study deployment_sim --data ../shared/data [--splits 5] [--half check]
+
+On one half of StepMathBench dev, graded
 offline on the human segmentation (`solution_steps`) with the reference answers, as
 `eval_sets.calibrate.uncertainty` grades it:
 
@@ -13,13 +15,12 @@ offline on the human segmentation (`solution_steps`) with the reference answers,
 
 Prints MAE and Corr on B, shipped against recalibrated, per split. Exit status 2 on missing data.
 
-`--memory` runs the deployment benchmark of problem memory instead (`eval_sets.memory_sim`).
+The deployment benchmark of problem memory is a study of its own (`eval_sets.studies.memory_sim`).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import subprocess
 import sys
 import tempfile
@@ -31,20 +32,22 @@ from typing import Any
 
 import httpx
 
-from eval_sets import memory_sim
-from eval_sets.deployment_items import Item, load_items
-from eval_sets.halves import HALVES
+from eval_sets.deployment_items import Item, group, load_items
 from eval_sets.metrics.bootstrap import LEVEL, paired_change
 from eval_sets.metrics.risk import corr_mae
+from eval_sets.plugins import register_study
 from eval_sets.processes import free_port, start_service, stop, wait_ready
+from eval_sets.study_cli import (
+    add_data,
+    add_half,
+    add_splits,
+    positive_int,
+    require_file,
+    run_study,
+)
 
 CORRECTIONS = 100
 TIMEOUT = 60.0
-
-
-def group(problem: str, seed: int) -> str:
-    """A or B, by a hash of the seed and the problem (solutions of one problem stay together)."""
-    return "AB"[hashlib.sha1(f"{seed}:{problem}".encode()).digest()[0] % 2]
 
 
 @contextmanager
@@ -148,35 +151,23 @@ def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = Non
             "version": version, "log": run.stdout.strip()}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run `--splits` simulated deployments on one half and print each and their mean; 2 when the
-    data is missing."""
-    parser = argparse.ArgumentParser(prog="python -m eval_sets.deployment_sim",
-                                     description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--data", type=Path, required=True, help="folder with stepmathbench_dev.jsonl")
-    parser.add_argument("--splits", type=int, default=5, help="seeds of the A/B split")
-    parser.add_argument("--half", choices=[*HALVES, "both"], default="check",
-                        help="the half simulated (develop on fit; report check)")
-    parser.add_argument("--memory", action="store_true",
-                        help="the problem-memory benchmark (eval_sets.memory_sim): k corrections "
-                             "per problem, the other solutions graded with and without memory")
-    memory_sim.add_arguments(parser)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    add_data(parser, "folder with stepmathbench_dev.jsonl", required=True)
+    add_splits(parser)
+    add_half(parser, "check", both=False, help="the half simulated (develop on fit; report check)")
     parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
     parser.add_argument("--weight", help="the corrections' weight for stepgrade calibrate (a "
                         "number or cv; default: the command's own)")
-    parser.add_argument("--corrections", type=int, default=CORRECTIONS,
+    parser.add_argument("--corrections", type=positive_int, default=CORRECTIONS,
                         help=f"grades of the queue corrected (default {CORRECTIONS}, the issue's)")
-    args = parser.parse_args(argv)
-    if args.memory:
-        return memory_sim.main(args)
-    if args.half == "both":
-        parser.error("--half both is for --memory")
-    if args.corrections < 1:
-        parser.error("--corrections must be at least 1")
-    path = args.data / "stepmathbench_dev.jsonl"
-    if not path.is_file():
-        print(f"deployment_sim: {path} not found", file=sys.stderr)
-        return 2
+
+
+@register_study("deployment_sim", arguments=add_arguments)
+def deployment_sim(args: argparse.Namespace) -> int:
+    """Run `--splits` simulated deployments on one half and print each and their mean; 2 when the
+    data is missing."""
+    path = require_file(args.data / "stepmathbench_dev.jsonl")
     items = load_items(path, args.half)
     print(f"| half | split | A | B | A needs review | corrected | MAE shipped | MAE new | change "
           f"| {100 * LEVEL:.0f}% interval (B's problems resampled) | Corr shipped | Corr new |\n"
@@ -199,6 +190,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"| {args.half} | mean | | | | | {mae:.3f} | {mae_new:.3f} | "
           f"{100 * (mae_new / mae - 1):+.1f}% | | {corr:.1f} | {corr_new:.1f} |")
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m eval_sets.studies.deployment_sim`: the study over this process's arguments."""
+    return run_study("deployment_sim", argv)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Agreement of the answer check with a peer grader's own test tables (Math-Verify's).
 
-    python -m eval_sets.peer_suite DIR [--timeout SECONDS] [--quiet]
+    stepgrade study peer_suite DIR [--timeout SECONDS] [--quiet]
 
 `DIR` is the `tests/` folder of Math-Verify's source distribution, which the user fetches and
 unpacks (`pip download math-verify==0.9.0 --no-binary :all: --no-deps -d D`, then `tar xzf`);
@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from eval_sets.plugins import register_study
+from eval_sets.study_cli import StudyInputError, add_timeout, require_folder, run_study
 from scoring.answer.compare import AnswerCheck, check_answer
 from scoring.answer.extract import find_answer
 
@@ -152,28 +154,32 @@ def report(cases: list[PeerCase], checks: list[AnswerCheck], skipped: int, quiet
               f" {reference_of(case.gold)[:80]!r}; pred {case.pred[:100]!r}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    parser.add_argument("folder", type=Path, help="the peer's tests/ folder")
+    add_timeout(parser)
+    parser.add_argument("--quiet", action="store_true", help="do not list the disagreements")
+
+
+@register_study("peer_suite", arguments=add_arguments)
+def peer_suite(args: argparse.Namespace) -> int:
     """Read the peer's tables, run the answer check on each case and print the agreement; 2 on
     a missing folder or one without any table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path, help="the peer's tests/ folder")
-    parser.add_argument("--timeout", type=float, default=2.0)
-    parser.add_argument("--quiet", action="store_true", help="do not list the disagreements")
-    args = parser.parse_args(argv)
-    if not args.folder.is_dir():
-        print(f"peer_suite: no such folder: {args.folder}", file=sys.stderr)
-        return 2
+    require_folder(args.folder)
     try:
         cases, skipped = read_cases(args.folder)
     except (SyntaxError, UnicodeDecodeError) as err:
-        print(f"peer_suite: cannot read a test file: {err}", file=sys.stderr)
-        return 2
+        raise StudyInputError(f"cannot read a test file: {err}") from err
     if not cases:
-        print(f"peer_suite: no (gold, pred, expected) tables under {args.folder}", file=sys.stderr)
-        return 2
+        raise StudyInputError(f"no (gold, pred, expected) tables under {args.folder}")
     checks = [run_case(case, args.timeout) for case in cases]
     report(cases, checks, skipped, args.quiet)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.peer_suite`: the study over this process's arguments."""
+    return run_study("peer_suite", argv)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ process, with a fault drawn per call (HTTP
 - the service's resident memory (all its processes) at start, after the first minute and at the
   end: growth after the first minute must stay under 100 MB.
 
-    python -m eval_sets.soak [--minutes 10] [--clients 64] [--fault-rate 0.1] [--workers 2]
+    stepgrade study soak [--minutes 10] [--clients 64] [--fault-rate 0.1] [--workers 2]
 
 Exit status 1 when a target is missed. Not part of `make test` (`make soak`).
 """
@@ -34,8 +34,10 @@ from typing import Any
 import httpx
 
 from eval_sets.fakes.openai_server import FakeOpenAI
+from eval_sets.plugins import register_study
 from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
-from server.examples import ARITHMETIC_SLIP
+from eval_sets.study_cli import run_study
+from example_requests import ARITHMETIC_SLIP
 
 MAX_RSS_GROWTH_MB = 100.0
 
@@ -116,6 +118,22 @@ def _sample_rss(pid: int, start: float, marks: dict[str, float], done: threading
             marks["minute"] = now
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--fault-rate", type=float, default=0.1)
+    parser.add_argument("--latency", type=float, default=0.5, help="fake LLM latency (s)")
+    parser.add_argument("--llm-timeout", type=float, default=10.0,
+                        help="the service's LLM call timeout (s): how long a hanging call holds")
+    parser.add_argument("--request-timeout", type=float, default=120.0,
+                        help="client timeout (s); no answer by then counts as lost")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+
+
+@register_study("soak", arguments=add_arguments)
 def soak(args: argparse.Namespace) -> int:
     """Run the soak (module docstring) and report; 1 when a target is missed."""
     port, llm_port = free_port(), free_port()
@@ -184,20 +202,8 @@ def _report(args: argparse.Namespace, total: Outcome, marks: dict[str, float],
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the options and run the soak; 1 when a target is missed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=10.0)
-    parser.add_argument("--clients", type=int, default=64)
-    parser.add_argument("--client-processes", type=int, default=2)
-    parser.add_argument("--fault-rate", type=float, default=0.1)
-    parser.add_argument("--latency", type=float, default=0.5, help="fake LLM latency (s)")
-    parser.add_argument("--llm-timeout", type=float, default=10.0,
-                        help="the service's LLM call timeout (s): how long a hanging call holds")
-    parser.add_argument("--request-timeout", type=float, default=120.0,
-                        help="client timeout (s); no answer by then counts as lost")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    return soak(parser.parse_args(argv))
+    """`python -m eval_sets.studies.soak`: the study over this process's arguments."""
+    return run_study("soak", argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Offline grading latency: cold start, p50/p95 per bundled example, and per item over the
 StepMathBench and ProcessBench development sets (targets: p50 <= 25 ms, p95 <= 150 ms).
 
-    python -m eval_sets.latency [--repeat N] [--data DIR] [--limit N] [--memory]
+    stepgrade study latency [--repeat N] [--data DIR] [--limit N] [--memory]
 
 Each item is graded once, warm (after the bundled examples have loaded the models); the time is
 the grade's wall clock in this process, answer check included. Figures depend on the machine's
@@ -31,12 +31,14 @@ from agent.grader import Grader
 from eval_sets.items import GoldItem
 from eval_sets.loaders.processbench import load_processbench
 from eval_sets.loaders.stepmath import load_stepmath
+from eval_sets.plugins import register_study
 from eval_sets.processes import percentile
+from eval_sets.study_cli import add_data, add_limit, require_folder, run_study
+from example_requests import example_names, load_example
 from scoring.answer.extract import extract_answer
 from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import GradeRequest
 from scoring.steps.segment import segment_steps
-from server.examples import example_names, load_example
 
 TARGET_P50_MS = 25.0
 TARGET_P95_MS = 150.0
@@ -119,20 +121,21 @@ def dev_latency(grader: Grader, data: Path, limit: int | None, memory: bool = Fa
     return 0 if met else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print the cold start and each example's latency, then the dev sets' with `--data`; 1 when a
-    target is missed, 2 when the folder is missing."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The study's options."""
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--data", type=Path, help="folder with the StepMathBench and "
-                        "ProcessBench development sets")
-    parser.add_argument("--limit", type=int, help="at most this many items per set")
+    add_data(parser, "folder with the StepMathBench and ProcessBench development sets")
+    add_limit(parser, "at most this many items per set")
     parser.add_argument("--memory", action="store_true",
                         help="grade the dev items with a problem memory present")
-    args = parser.parse_args(argv)
-    if args.data is not None and not args.data.is_dir():
-        print(f"latency: no such folder: {args.data}", file=sys.stderr)
-        return 2
+
+
+@register_study("latency", arguments=add_arguments)
+def latency(args: argparse.Namespace) -> int:
+    """Print the cold start and each example's latency, then the dev sets' with `--data`; 1 when a
+    target is missed, 2 when the folder is missing."""
+    if args.data is not None:
+        require_folder(args.data)
     start = time.perf_counter()
     grader = Grader()
     requests = {name: load_example(name) for name in example_names()}
@@ -145,6 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         print(_row(name, steps[name], times))
     return dev_latency(grader, args.data, args.limit, args.memory) if args.data is not None \
         else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m eval_sets.studies.latency`: the study over this process's arguments."""
+    return run_study("latency", argv)
 
 
 if __name__ == "__main__":
