@@ -17,8 +17,8 @@ from sqlalchemy import create_engine
 from agent.build import make_grader
 from agent.grader import Grader
 from eval_sets.fakes.embedder import hashed_bag_of_words
+from server.core.settings import Settings
 from server.main import create_app
-from server.settings import Settings
 
 bag_of_words = hashed_bag_of_words
 

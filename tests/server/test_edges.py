@@ -9,8 +9,8 @@ import json
 import pytest
 
 from scoring.schema import GradeReport
+from server.core.middleware import BodyLimitMiddleware
 from server.examples import ARITHMETIC_SLIP, GIVEN_STEPS
-from server.middleware import BodyLimitMiddleware
 from server.pretty import format_report
 
 from .conftest import service

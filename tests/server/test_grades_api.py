@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from server.security import DEFAULT_OWNER
+from server.core.security import DEFAULT_OWNER
 from server.store import recording
 from server.store.engine import open_store
 from server.store.repository import new_grade, save_grades, utcnow

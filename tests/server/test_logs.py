@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from server.logs import JsonFormatter, configure_logging, request_id_var
+from server.core.logs import JsonFormatter, configure_logging, request_id_var
 
 from .conftest import service
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from scoring.schema import GradeRequest
-from server.errors import ApiError
+from server.api.routes.review import STATIC_DIR, static_file
+from server.core.errors import ApiError
 from server.examples import EXAMPLES_DIR, example_names
-from server.routes.review import STATIC_DIR, static_file
 
 from .conftest import service
 

@@ -197,7 +197,7 @@ def test_deadline_without_llm_is_504():
 
 
 def test_settings_split_comma_separated_keys(monkeypatch):
-    from server.settings import Settings
+    from server.core.settings import Settings
 
     monkeypatch.setenv("STEPGRADE_API_KEYS", " a ,b,, ")
     keys = Settings(_env_file=None).api_keys

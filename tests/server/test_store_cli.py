@@ -9,8 +9,8 @@ import logging
 import pytest
 
 from server.cli import main
+from server.core.security import DEFAULT_OWNER, owner_id
 from server.examples import ARITHMETIC_SLIP
-from server.security import DEFAULT_OWNER, owner_id
 from server.store.engine import open_store
 from server.store.repository import count_by_owner
 

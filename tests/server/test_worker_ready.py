@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from server.worker_ready import RUN_DIR_ENV, mark_gone, mark_ready, ready_workers
+from server.core.worker_ready import RUN_DIR_ENV, mark_gone, mark_ready, ready_workers
 
 from .conftest import service
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends
 
 from scoring.schema import GradeRequest
-from server.deps import RecorderDep, ServiceDep
+from server.api.deps import RecorderDep, ServiceDep
+from server.core.security import require_api_key
 from server.examples import GRADE_EXAMPLES
 from server.schemas import ERROR_RESPONSES, ServedReport, served
-from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 
