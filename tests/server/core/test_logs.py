@@ -8,8 +8,7 @@ import logging
 import pytest
 
 from server.core.logs import JsonFormatter, configure_logging, request_id_var
-
-from .conftest import service
+from tests.server.conftest import service
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ from server.core.security import DEFAULT_OWNER, owner_id
 from server.examples import ARITHMETIC_SLIP
 from server.store.engine import open_store
 from server.store.repository import count_by_owner
-
-from .conftest import service
+from tests.server.conftest import service
 
 
 def _grade_without_keys(data_dir) -> str:

@@ -15,10 +15,9 @@ from scoring.schema import GradeRequest
 from server.api.routes.review import STATIC_DIR, static_file
 from server.core.errors import ApiError
 from server.examples import EXAMPLES_DIR, example_names
+from tests.server.conftest import service
 
-from .conftest import service
-
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 OWN_FILES = [STATIC_DIR / "review.html", STATIC_DIR / "review.css",
              *sorted((STATIC_DIR / "js").glob("*.js"))]
 
