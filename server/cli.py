@@ -120,8 +120,8 @@ def _shown(item: Item, result: GradeReport | ItemError, pretty: bool) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from server.core.settings import Settings
     from server.serve import serve
-    from server.settings import Settings
 
     settings = Settings()
     serve(settings, args.host or settings.host, args.port or settings.port)

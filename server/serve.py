@@ -5,7 +5,7 @@ its warm-up (uvicorn creates a worker's server after its lifespan start-up): bef
 worker can grade, connections are refused rather than left waiting; after it, every connection
 is taken by a worker that can grade, and a worker that dies or restarts loses none, since the
 others accept from the same queue. `/readyz` is ready only when every worker is
-(`server.worker_ready`).
+(`server.core.worker_ready`).
 
 One shared socket rather than one SO_REUSEPORT socket per worker: with a socket per worker, the
 connections queued on a dying worker's socket are dropped, and a socket that listens before its
@@ -26,8 +26,8 @@ from typing import Any
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from server.settings import Settings
-from server.worker_ready import RUN_DIR_ENV
+from server.core.settings import Settings
+from server.core.worker_ready import RUN_DIR_ENV
 
 # uvicorn kills a worker that does not answer its supervisor's ping within this time (default
 # 5 s). A new worker answers only once it has re-imported `stepgrade`'s main module (spawn), and

@@ -84,11 +84,15 @@ class LlmClient:
     """Shared by every grade of a grader; safe to use from several event loops in turn."""
 
     def __init__(self, config: LlmConfig, http_client: Callable[[], Any] | None = None,
-                 slots: Slots | None = None) -> None:
+                 slots: Slots | None = None,
+                 chat_model: Callable[[], BaseChatOpenAI] | None = None) -> None:
         """`http_client` makes the HTTP client of each event loop (default: `grading_client`;
-        tests: one respx mocks); every request holds one of `slots`, when given, while it runs."""
+        tests: one respx mocks); every request holds one of `slots`, when given, while it runs;
+        `chat_model` makes each event loop's chat model in place of `make_chat_model` (tests:
+        `agent.llm.fake.ScriptedChatModel`, which answers in process)."""
         self.config = config
         self.http_client = http_client
+        self.chat_model = chat_model
         self.slots = slots
         self.bounded = grammar_bounds(config.base_url)
         self.identity: str | None = None  # the endpoint's `Server` header, once read
@@ -103,7 +107,8 @@ class LlmClient:
         models = self._loops.get(loop)
         if models is None:
             client = self.http_client() if self.http_client else grading_client(self.config)
-            models = self._loops[loop] = _LoopModels(client, make_chat_model(self.config, client))
+            model = self.chat_model() if self.chat_model else make_chat_model(self.config, client)
+            models = self._loops[loop] = _LoopModels(client, model)
         return models
 
     @property

@@ -111,8 +111,8 @@ def group_of(item: Item, report: dict[str, Any]) -> str:
 @contextmanager
 def api(work: Path, calibration: Path | None) -> Iterator[TestClient]:
     """The service on a fresh SQLite store under `work`, in process."""
+    from server.core.settings import Settings
     from server.main import create_app
-    from server.settings import Settings
 
     settings = Settings(data_dir=work, preload_embedding=False, log_json=False,
                         calibration=calibration, _env_file=None)  # type: ignore[call-arg]

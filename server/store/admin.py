@@ -31,8 +31,8 @@ def add_store_commands(sub: argparse._SubParsersAction) -> None:
 def _assign(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from server.security import DEFAULT_OWNER, owner_id
-    from server.settings import Settings
+    from server.core.security import DEFAULT_OWNER, owner_id
+    from server.core.settings import Settings
     from server.store.engine import open_store
     from server.store.repository import count_by_owner, reassign_owner
 

@@ -10,8 +10,8 @@ from datetime import timedelta
 import anyio
 from sqlalchemy.exc import SQLAlchemyError
 
-from server.security import DEFAULT_OWNER
-from server.settings import Settings
+from server.core.security import DEFAULT_OWNER
+from server.core.settings import Settings
 from server.store.engine import GradeStore, open_store
 from server.store.repository import count_by_owner, delete_older_than, utcnow
 

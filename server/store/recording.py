@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from scoring.judge.memory import ProblemMemory, problem_key
 from scoring.schema import GradeReport, GradeRequest
-from server.errors import ApiError
+from server.core.errors import ApiError
 from server.store.engine import GradeStore
 from server.store.memory import load_memory
 from server.store.repository import new_grade, save_grades

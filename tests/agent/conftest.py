@@ -7,6 +7,8 @@ production client (the OpenAI SDK's httpx2), for tests against the fake server o
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -16,6 +18,7 @@ from agent.context import Context
 from agent.grader import Grader
 from agent.llm.client import LlmClient
 from agent.llm.config import LlmConfig
+from agent.llm.fake import FAKE_CONFIG, ChatScript, scripted_client
 from eval_sets.fakes.embedder import hashed_bag_of_words
 from eval_sets.fakes.openai_server import (
     ARITHMETIC_SLIP_ANSWERS,
@@ -38,8 +41,28 @@ def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
     llm_config = LlmConfig(base_url=base_url, model=model, timeout=timeout,
                            max_retries=max_retries, **config)
     client = LlmClient(llm_config, http_client=httpx.AsyncClient if mock_http else None)
+    return grader_on(client, answer_timeout=answer_timeout, chunk_steps=chunk_steps, judge=judge)
+
+
+def scripted_grader(script: ChatScript | dict | Callable, *, answer_timeout: float = 2.0,
+                    chunk_steps: int = 30, judge=None, **config) -> Grader:
+    """A grader whose LLM answers in process from `script` (or from an operation -> answer
+    mapping, or an (operation, prompt) responder): no HTTP, for tests where it is not the point."""
+    if isinstance(script, ChatScript):
+        chat = script
+    elif callable(script):
+        chat = ChatScript(script)
+    else:
+        answers = script
+        chat = ChatScript(lambda operation, _prompt: answers.get(operation))
+    client = scripted_client(chat, replace(FAKE_CONFIG, max_retries=0, **config))
+    return grader_on(client, answer_timeout=answer_timeout, chunk_steps=chunk_steps, judge=judge)
+
+
+def grader_on(client: LlmClient, *, answer_timeout: float, chunk_steps: int, judge=None) -> Grader:
+    """The test grader (hand calibration, torch-free embedder) on `client`."""
     judge = JudgeConfig(**{"calibration": load_calibration(HAND_CALIBRATION), **(judge or {})})
-    context = Context(embedder=bag_of_words, llm=client, llm_model=model,
+    context = Context(embedder=bag_of_words, llm=client, llm_model=client.config.model,
                       answer_timeout=answer_timeout, chunk_steps=chunk_steps, judge=judge)
     return Grader(context)
 

@@ -10,9 +10,9 @@ import urllib.request
 import pytest
 
 from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
-from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.processes import fake_model
 from scoring.schema import GradeRequest
+from tests.agent.conftest import scripted_grader
 
 
 def _row(uid: str, labels: list[str], *, question: str = "Add the numbers.",
@@ -94,15 +94,14 @@ SLIP = _row("slip", ["0", "1(0)", "0"],
             answers=["315"])
 
 
-def test_an_overruled_model_label_is_kept_in_model_label(make_llm_grader) -> None:
+def test_an_overruled_model_label_is_kept_in_model_label() -> None:
     """The fake misses every wrong step; the checks find the false sum and the wrong answer."""
     oracle = LabelOracle([SLIP], ErrorRates(miss=1.0, false_alarm=0.0))
     said = answered_labels(SLIP, oracle.rates)
     assert said == ["correct", "meaningless", "correct"]
-    with FakeOpenAI(oracle) as server:
-        report = make_llm_grader(server.base_url).grade(GradeRequest(
-            problem=SLIP["question"], solution=SLIP["model_output"], reference_answer="315",
-            problem_type="calculation", mode="llm"))
+    report = scripted_grader(oracle).grade(GradeRequest(
+        problem=SLIP["question"], solution=SLIP["model_output"], reference_answer="315",
+        problem_type="calculation", mode="llm"))
     assert report.meta.mode == "llm" and not report.meta.degraded, report.meta.warnings
     assert [s.model_label for s in report.steps] == said
     overruled = [s.index for s in report.steps if s.label != s.model_label]

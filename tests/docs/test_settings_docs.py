@@ -7,8 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from server.settings import Settings
-from server.settings_doc import (
+from server.core.settings import Settings
+from server.core.settings_doc import (
     BEGIN,
     DESCRIPTIONS,
     END,
@@ -27,7 +27,7 @@ def test_the_readme_table_is_the_generated_one() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert readme.count(BEGIN) == 1 and readme.count(END) == 1
     assert spliced(readme) == readme, (
-        "the README's configuration table is stale: python -m server.settings_doc --write README.md")
+        "the README's configuration table is stale: python -m server.core.settings_doc --write README.md")
 
 
 def test_every_setting_is_described_and_nothing_else() -> None:

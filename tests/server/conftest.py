@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -16,9 +17,10 @@ from sqlalchemy import create_engine
 
 from agent.build import make_grader
 from agent.grader import Grader
+from agent.llm.client import LlmClient
 from eval_sets.fakes.embedder import hashed_bag_of_words
+from server.core.settings import Settings
 from server.main import create_app
-from server.settings import Settings
 
 bag_of_words = hashed_bag_of_words
 
@@ -70,10 +72,22 @@ def settings_for(**overrides: Any) -> Settings:
 
 
 @contextmanager
-def service(**overrides: Any) -> Iterator[TestClient]:
-    """A TestClient (lifespan run) on an app whose grader embeds with `bag_of_words`."""
+def service(llm: LlmClient | None = None, **overrides: Any) -> Iterator[TestClient]:
+    """A TestClient (lifespan run) on an app whose grader embeds with `bag_of_words` and, given
+    `llm` (say `agent.llm.fake.scripted_client`), asks that model in LLM mode."""
     settings = settings_for(**overrides)
-    built = make_grader(settings)
-    grader = Grader(replace(built.context, embedder=bag_of_words))
+    context = replace(make_grader(settings).context, embedder=bag_of_words)
+    if llm is not None:
+        context = replace(context, llm=llm, llm_model=llm.config.model)
+    grader = Grader(context)
     with TestClient(create_app(settings, grader=grader), raise_server_exceptions=False) as client:
         yield client
+
+
+def sse_events(text: str) -> list[tuple[str, dict]]:
+    """A `/grade/stream` body as (event, data) pairs, in order."""
+    events = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events

@@ -10,7 +10,7 @@ import pytest
 
 from example_requests import ARITHMETIC_SLIP, GIVEN_STEPS
 from scoring.schema import GradeReport
-from server.middleware import BodyLimitMiddleware
+from server.core.middleware import BodyLimitMiddleware
 from server.pretty import format_report
 
 from .conftest import service

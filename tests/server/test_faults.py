@@ -15,8 +15,7 @@ import pytest
 from eval_sets.fakes.openai_server import FakeOpenAI
 from example_requests import ARITHMETIC_SLIP
 
-from .conftest import service
-from .test_service import sse_events
+from .conftest import service, sse_events
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,8 +15,8 @@ from server.store.engine import open_store
 from server.store.lifecycle import prune
 from server.store.memory import load_memory, remembered_answer
 from server.store.models import Grade, MemorySolution
+from tests.server.api.routes.test_grades import stream_report
 from tests.server.conftest import service
-from tests.server.test_grades_api import stream_report
 
 PROBLEM = r"Tom buys 12 pens at 3 dollars each and 7 notebooks at 5 dollars each. How much " \
           r"does he pay in dollars?"

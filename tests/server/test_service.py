@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from example_requests import ARITHMETIC_SLIP, GIVEN_STEPS
 
-from .conftest import service
+from .conftest import service, sse_events
 
 
 @pytest.fixture(scope="module")
 def client():
     with service(max_body_bytes=300_000, batch_max_items=3) as c:
         yield c
-
-
-def sse_events(text: str) -> list[tuple[str, dict]]:
-    events = []
-    for block in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines())
-        events.append((fields["event"], json.loads(fields["data"])))
-    return events
 
 
 def test_grade_report_and_request_id(client):
@@ -197,7 +187,7 @@ def test_deadline_without_llm_is_504():
 
 
 def test_settings_split_comma_separated_keys(monkeypatch):
-    from server.settings import Settings
+    from server.core.settings import Settings
 
     monkeypatch.setenv("STEPGRADE_API_KEYS", " a ,b,, ")
     keys = Settings(_env_file=None).api_keys

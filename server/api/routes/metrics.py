@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from server.deps import MetricsDep
+from server.api.deps import MetricsDep
 
 router = APIRouter(tags=["health"])
 

@@ -7,9 +7,8 @@ import logging
 
 import pytest
 
-from server.logs import JsonFormatter, configure_logging, request_id_var
-
-from .conftest import service
+from server.core.logs import JsonFormatter, configure_logging, request_id_var
+from tests.server.conftest import service
 
 
 @pytest.fixture

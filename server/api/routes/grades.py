@@ -11,10 +11,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import Response
 
-from server.deps import OwnerDep, SessionDep
-from server.errors import ApiError
+from server.api.deps import OwnerDep, SessionDep
+from server.core.errors import ApiError
+from server.core.security import require_api_key
 from server.schemas import ErrorResponse
-from server.security import require_api_key
 from server.store import repository
 from server.store.schemas import (
     CorrectionIn,

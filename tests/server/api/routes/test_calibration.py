@@ -101,7 +101,7 @@ def test_it_only_reads(method: str) -> None:
 
 
 def test_the_documented_example_is_a_valid_answer() -> None:
-    from server.calibration_info import CalibrationInfo
-    from server.routes.calibration import EXAMPLE
+    from server.api.routes.calibration import EXAMPLE
+    from server.services.calibration_info import CalibrationInfo
 
     assert CalibrationInfo.model_validate(EXAMPLE).llm is not None

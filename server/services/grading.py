@@ -24,11 +24,11 @@ from agent.llm.records import LlmRun
 from agent.review import with_review
 from scoring.judge.memory import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest
-from server.errors import ApiError
-from server.events import StreamCollector
-from server.metrics import Metrics
+from server.core.errors import ApiError
+from server.core.metrics import Metrics
+from server.core.settings import Settings
 from server.schemas import BatchItem, ErrorDetail, RejectedItem, served
-from server.settings import Settings
+from server.services.events import StreamCollector
 
 log = logging.getLogger("stepgrade.grading")
 

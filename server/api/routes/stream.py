@@ -16,10 +16,10 @@ from fastapi.responses import StreamingResponse
 
 from example_requests import GRADE_EXAMPLES
 from scoring.schema import GradeRequest
-from server.deps import RecorderDep, ServiceDep
-from server.errors import ApiError
+from server.api.deps import RecorderDep, ServiceDep
+from server.core.errors import ApiError
+from server.core.security import require_api_key
 from server.schemas import ERROR_RESPONSES
-from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 

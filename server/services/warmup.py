@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from agent.grader import Grader
 from scoring.align.embed import load_model
 from scoring.answer.pool import default_verifier
-from server.settings import Settings
+from server.core.settings import Settings
 
 log = logging.getLogger("stepgrade.server")
 

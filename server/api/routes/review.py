@@ -18,11 +18,11 @@ from pydantic import BaseModel, Field
 
 from example_requests import ARITHMETIC_SLIP, EXAMPLES_DIR
 from scoring.schema import GradeRequest
-from server.errors import ApiError
+from server.core.errors import ApiError
 
 router = APIRouter()
 
-STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 
 # KaTeX styles its output through the CSSOM (element.style), which `style-src 'self'` allows.
 _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; "

@@ -16,9 +16,9 @@ import anyio
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.errors import error_body
-from server.logs import request_id_var
-from server.metrics import Metrics
+from server.core.errors import error_body
+from server.core.logs import request_id_var
+from server.core.metrics import Metrics
 
 log = logging.getLogger("stepgrade.access")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")

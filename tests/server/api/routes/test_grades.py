@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from server.security import DEFAULT_OWNER
+from server.core.security import DEFAULT_OWNER
 from server.store import recording
 from server.store.engine import open_store
 from server.store.repository import new_grade, save_grades, utcnow
 from tests.server.conftest import service
-from tests.server.test_store import report_json, request_json
+from tests.server.store.test_store import report_json, request_json
 
 SOLVED = {"problem": "Solve 2x + 3 = 11.", "solution_steps": ["2x = 8", "x = 4"],
           "reference_answer": "4"}

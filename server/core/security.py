@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader
 
-from server.errors import ApiError
+from server.core.errors import ApiError
 
 api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False,
                               description="Required when STEPGRADE_API_KEYS is set.")

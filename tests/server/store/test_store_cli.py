@@ -10,11 +10,10 @@ import pytest
 
 from example_requests import ARITHMETIC_SLIP
 from server.cli import main
-from server.security import DEFAULT_OWNER, owner_id
+from server.core.security import DEFAULT_OWNER, owner_id
 from server.store.engine import open_store
 from server.store.repository import count_by_owner
-
-from .conftest import service
+from tests.server.conftest import service
 
 
 def _grade_without_keys(data_dir) -> str:

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Body, Depends
 
 from example_requests import GRADE_EXAMPLES
 from scoring.schema import GradeRequest
-from server.deps import RecorderDep, ServiceDep
+from server.api.deps import RecorderDep, ServiceDep
+from server.core.security import require_api_key
 from server.schemas import ERROR_RESPONSES, ServedReport, served
-from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 

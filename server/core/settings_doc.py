@@ -1,8 +1,8 @@
 """The configuration table: every STEPGRADE_* setting, its default and what it does.
 
-`python -m server.settings_doc` prints the Markdown table that the README carries between its
+`python -m server.core.settings_doc` prints the Markdown table that the README carries between its
 `<!-- settings:begin -->` and `<!-- settings:end -->` markers. The names and defaults come from
-`server.settings.Settings` itself; a test checks that the README's table is this one, that every
+`server.core.settings.Settings` itself; a test checks that the README's table is this one, that every
 setting has a description here, and that `.env.example` names the same settings with the same
 defaults, so none of the three can drift from the code.
 """
@@ -73,7 +73,7 @@ def env_value(value: Any) -> str:
 
 def defaults() -> dict[str, str]:
     """Every setting's environment name and its default as written there."""
-    from server.settings import Settings
+    from server.core.settings import Settings
 
     return {PREFIX + name.upper(): env_value(field.get_default(call_default_factory=True))
             for name, field in Settings.model_fields.items()}
@@ -81,13 +81,13 @@ def defaults() -> dict[str, str]:
 
 def table() -> str:
     """The Markdown table of every setting: name, default, what it does."""
-    from server.settings import Settings
+    from server.core.settings import Settings
 
     lines = ["| setting | default | what |", "|---|---|---|"]
     for name, field in Settings.model_fields.items():
         default = env_value(field.get_default(call_default_factory=True))
         shown = "unset" if default == "unset" else f"`{default}`"
-        what = DESCRIPTIONS.get(name, "(not described: add it to server/settings_doc.py)")
+        what = DESCRIPTIONS.get(name, "(not described: add it to server/core/settings_doc.py)")
         lines.append(f"| `{PREFIX}{name.upper()}` | {shown} | {what} |")
     return "\n".join(lines)
 

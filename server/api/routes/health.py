@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from server.deps import SettingsDep
-from server.settings import Settings
-from server.worker_ready import ready_workers, run_dir
+from server.api.deps import SettingsDep
+from server.core.settings import Settings
+from server.core.worker_ready import ready_workers, run_dir
 
 if TYPE_CHECKING:
     from agent.llm.client import LlmClient

@@ -13,12 +13,11 @@ import pytest
 
 from example_requests import EXAMPLES_DIR, example_names
 from scoring.schema import GradeRequest
-from server.errors import ApiError
-from server.routes.review import STATIC_DIR, static_file
+from server.api.routes.review import STATIC_DIR, static_file
+from server.core.errors import ApiError
+from tests.server.conftest import service
 
-from .conftest import service
-
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 OWN_FILES = [STATIC_DIR / "review.html", STATIC_DIR / "review.css",
              *sorted((STATIC_DIR / "js").glob("*.js"))]
 

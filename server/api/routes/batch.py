@@ -8,10 +8,10 @@ from fastapi import APIRouter, Body, Depends
 
 from example_requests import BATCH_EXAMPLES
 from scoring.schema import GradeRequest
-from server.deps import RecorderDep, ServiceDep, SettingsDep
-from server.errors import ApiError
+from server.api.deps import RecorderDep, ServiceDep, SettingsDep
+from server.core.errors import ApiError
+from server.core.security import require_api_key
 from server.schemas import ERROR_RESPONSES, BatchRequest, BatchResponse, RejectedItem, served
-from server.security import require_api_key
 
 router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 

@@ -6,9 +6,8 @@ import os
 import subprocess
 import sys
 
-from server.worker_ready import RUN_DIR_ENV, mark_gone, mark_ready, ready_workers
-
-from .conftest import service
+from server.core.worker_ready import RUN_DIR_ENV, mark_gone, mark_ready, ready_workers
+from tests.server.conftest import service
 
 
 def test_only_live_workers_count(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from server.calibration_info import CalibrationInfo, describe
+from server.services.calibration_info import CalibrationInfo, describe
 
 router = APIRouter(tags=["health"])
 

@@ -14,11 +14,11 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
 from agent.grader import Grader
-from server.errors import ApiError
-from server.grading import GradingService
-from server.metrics import Metrics
-from server.security import get_owner
-from server.settings import Settings
+from server.core.errors import ApiError
+from server.core.metrics import Metrics
+from server.core.security import get_owner
+from server.core.settings import Settings
+from server.services.grading import GradingService
 from server.store.engine import GradeStore
 from server.store.recording import Recorder
 
@@ -57,18 +57,23 @@ async def get_store(request: Request) -> GradeStore:
     return store
 
 
-def get_session(store: Annotated[GradeStore, Depends(get_store)]) -> Iterator[Session]:
+StoreDep = Annotated[GradeStore, Depends(get_store)]
+
+
+def get_session(store: StoreDep) -> Iterator[Session]:
     """A database session for one request, closed after it."""
     with store.session() as session:
         yield session
 
 
-async def get_recorder(request: Request, owner: Annotated[str, Depends(get_owner)]) -> Recorder:
+OwnerDep = Annotated[str, Depends(get_owner)]
+
+
+async def get_recorder(request: Request, owner: OwnerDep) -> Recorder:
     """What stores a finished grade for the caller, before the answer leaves."""
     calibration = request.app.state.settings.calibration
     return Recorder(request.app.state.store, owner, calibration.name if calibration else None)
 
 
-OwnerDep = Annotated[str, Depends(get_owner)]
 SessionDep = Annotated[Session, Depends(get_session)]
 RecorderDep = Annotated[Recorder, Depends(get_recorder)]
