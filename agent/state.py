@@ -9,9 +9,9 @@ from scoring.align.realign import Alignment
 from scoring.judge import Evidence
 from scoring.judge.guard import CheckFailure
 from scoring.judge.memory import ProblemMemory
+from scoring.judge.stripping import AddressedPiece
 from scoring.schema import GradeReport, GradeRequest, ProblemType
 from scoring.score.tree import TreeResult
-from scoring.steps.addressed import AddressedPiece
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict
 
 

@@ -29,7 +29,7 @@ from scoring.judge.findings import MEMORY_KINDS, FindingKind
 from scoring.judge.input import JudgeInput
 from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import ProblemType
-from scoring.score.aggregate import parse_human_label
+from scoring.score.stepmath import parse_human_label
 from scoring.verdict import AnswerVerdict
 
 EPOCH = datetime(2000, 1, 1)

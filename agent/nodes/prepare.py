@@ -19,8 +19,8 @@ from agent.state import GradeState
 from scoring.answer.compare import AnswerCheck, check_answer
 from scoring.answer.verdict import answer_verdict, answer_warnings
 from scoring.judge.guard import Guard
+from scoring.judge.stripping import AddressedPiece, strip_steps, strip_text
 from scoring.schema import GradeRequest
-from scoring.steps.addressed import AddressedPiece, strip_steps, strip_text
 from scoring.steps.language import detect_language
 from scoring.steps.problem_type import detect_problem_type
 
@@ -35,7 +35,7 @@ def compares_answer(state: GradeState, ctx: Context) -> bool:
 
 def without_addressed(request: GradeRequest) -> tuple[GradeRequest, tuple[AddressedPiece, ...]]:
     """The request as graded: its solution without the text it addresses to the grader, and
-    the pieces cut (`scoring.steps.addressed`)."""
+    the pieces cut (`scoring.judge.stripping`)."""
     if request.solution_steps is not None:
         kept, pieces = strip_steps(request.solution_steps)
         update: dict[str, Any] = {"solution_steps": kept}

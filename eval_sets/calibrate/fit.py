@@ -41,7 +41,7 @@ from scoring.judge.findings import (
     FindingKind,
 )
 from scoring.judge.input import JudgeInput
-from scoring.score.aggregate import expected_score, score_solution
+from scoring.score.stepmath import expected_score, score_solution
 from scoring.score.tree import build_tree
 from scoring.verdict import FirstErrorGuess, StepVerdict
 

@@ -24,7 +24,7 @@ from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import TYPES, without_human_number
 from eval_sets.registry import load_dataset
 from scoring.schema import ProblemType
-from scoring.score.aggregate import parse_human_label
+from scoring.score.stepmath import parse_human_label
 from scoring.steps.segment import segment_steps
 
 # Answer readings written from grading failures of the fit half (`congruence`: one problem's

@@ -18,7 +18,7 @@ from scoring.judge.calibration import Calibration
 from scoring.judge.decide.features import finding_feature
 from scoring.judge.decide.posterior import posteriors
 from scoring.judge.findings import MEMORY_KINDS, WEIGHED_KINDS
-from scoring.score.aggregate import expected_score
+from scoring.score.stepmath import expected_score
 
 
 def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:

@@ -32,7 +32,7 @@ from eval_sets.loaders.stepmath import request_fields
 from eval_sets.runner.tables import Table, to_markdown
 from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
 from scoring.schema import GradeReport, GradeRequest
-from scoring.score.aggregate import parse_human_label
+from scoring.score.stepmath import parse_human_label
 from scoring.score.uncertainty import (
     SECTION,
     UncertaintyError,

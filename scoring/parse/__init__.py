@@ -7,7 +7,8 @@ nothing from `scoring.judge` (tests/scoring/test_layout.py holds it to that).
 - text: `lexicon` (the shared number patterns and hedging / case words), `mathspans` (where the
   math is), `mathstatements` (statements and relation chains), `currency`, `units`, `names`;
 - values: `mathparse` (LaTeX / plain text to sympy, bounded), `numeric` (bounded evaluation),
-  `differ` (same function or not), `bases`, `division`, `approximation`;
+  `differ` (same function or not), `bases`, `division`, `approximation`, `tolerance` (how close
+  two numbers must be: one policy for final answers and steps);
 - relations: `equations` (extract and evaluate, docs/architecture.md 4.7), `step_context` (how a step's
   words want its relations read), `prose_arithmetic` (arithmetic stated in words), `knowns` (values
   established earlier), `quantities` (what a step produces and uses, docs/architecture.md 4.4).
