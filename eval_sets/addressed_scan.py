@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from eval_sets.halves import HALVES, Half, half_of
-from scoring.judge.checks.addressed import addressed_spans
+from scoring.judge import addressed_spans
 
 # file -> (the problem's field, the fields holding solution text or steps)
 SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from scoring.schema import ProblemType
-from scoring.score.stepmath import parse_human_label, score_solution
+from scoring.score import parse_human_label, score_solution
 
 TYPES: dict[str, ProblemType] = {"Calculation": "calculation", "Proof": "proof",
                                "Open-ended": "open_ended"}

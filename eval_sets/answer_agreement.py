@@ -60,10 +60,19 @@ from eval_sets.halves import half_of as problem_half
 from eval_sets.loaders.rows import read_records, require
 from eval_sets.processes import percentile
 from eval_sets.registry import DatasetError
-from scoring.answer.compare import AnswerCheck, Equivalence, check_answer, compare_answers
-from scoring.answer.pool import Outcome, default_verifier
-from scoring.answer.readings import READINGS, Reading
-from scoring.answer.routes import ROUTES, Routes, RouteStats
+from scoring.answer import (
+    READINGS,
+    ROUTES,
+    AnswerCheck,
+    Equivalence,
+    Outcome,
+    Reading,
+    Routes,
+    RouteStats,
+    check_answer,
+    compare_answers,
+    default_verifier,
+)
 from scoring.schema import AnswerRoute
 
 HALVES = ("fit", "check")

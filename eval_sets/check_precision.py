@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Literal
 
 from eval_sets.loaders.perturbation import perturbed_step
-from scoring.parse.equations import StepCheck, check_step, prose_relations
+from scoring.parse import StepCheck, check_step, prose_relations
 from scoring.schema import StepLabel
-from scoring.score.stepmath import parse_human_label
+from scoring.score import parse_human_label
 
 Half = Literal["fit", "check"]
 FILES = {

@@ -38,8 +38,7 @@ from eval_sets.fakes.obeying_oracle import ObeyingOracle, PlainLabels
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.halves import HALVES, half_of
 from eval_sets.redteam import Attempt, PlainSolution, load_redteam
-from scoring.judge import JudgeConfig, stripping
-from scoring.judge.checks.addressed import addressed_spans
+from scoring.judge import JudgeConfig, addressed_spans, stripping
 from scoring.schema import GradeRequest
 
 

@@ -32,10 +32,10 @@ from eval_sets.items import GoldItem
 from eval_sets.loaders.processbench import load_processbench
 from eval_sets.loaders.stepmath import load_stepmath
 from eval_sets.processes import percentile
-from scoring.answer.extract import extract_answer
-from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.answer import extract_answer
+from scoring.judge import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import GradeRequest
-from scoring.steps.segment import segment_steps
+from scoring.steps import segment_steps
 from server.examples import example_names, load_example
 
 TARGET_P50_MS = 25.0

@@ -48,8 +48,7 @@ from eval_sets.deployment_items import Item, load_items
 from eval_sets.halves import HALVES
 from eval_sets.metrics.bootstrap import LEVEL, cluster_interval
 from eval_sets.metrics.risk import corr_mae
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
-from scoring.judge.memory import problem_key
+from scoring.judge import DEFAULT_PATH, Calibration, load_calibration, problem_key
 from scoring.schema import GradeRequest
 
 KS = (1, 2)
@@ -316,7 +315,7 @@ def fit_memory_cells(data: Path, calibration: Path) -> None:
     from eval_sets.calibrate.corrections import to_text
     from eval_sets.calibrate.uncertainty import with_uncertainty
     from scoring.schema import GradeReport
-    from scoring.score.uncertainty import features_of, uncertainty_of
+    from scoring.score import features_of, uncertainty_of
 
     graded: list[Graded] = []
     print("fitting the memory cells on the fit half's grades with memory:", flush=True)

@@ -30,8 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.answer.compare import AnswerCheck, check_answer
-from scoring.answer.extract import find_answer
+from scoring.answer import AnswerCheck, check_answer, find_answer
 
 DEFAULT_SETTINGS: dict[str, object] = {"precision": 6, "strict": True,
                                        "allow_set_relation_comp": False}

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from scoring.steps.segment import SegmentConfig, segment_steps
+from scoring.steps import SegmentConfig, segment_steps
 
 HUMAN_STEPS = ("gold_step", "model_output_step_format")
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from eval_sets.halves import Half
-from scoring.score.uncertainty import (
+from scoring.score import (
     CELL_NAMES,
     FALLBACK,
     UNCERTAINTY_FORMAT,

@@ -30,14 +30,14 @@ from eval_sets.halves import half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
 from eval_sets.runner.tables import Table, to_markdown
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
+from scoring.judge import DEFAULT_PATH, Calibration, load_calibration
 from scoring.schema import GradeReport, GradeRequest
-from scoring.score.stepmath import parse_human_label
-from scoring.score.uncertainty import (
+from scoring.score import (
     SECTION,
     UncertaintyError,
     UncertaintyModel,
     features_of,
+    parse_human_label,
     uncertainty_of,
 )
 

@@ -23,7 +23,7 @@ from eval_sets.metrics import avg_score, mse, overlap_ratio, pearson
 from eval_sets.runner.graded import Graded
 from eval_sets.runner.tables import Table
 from scoring.schema import GradeReport
-from scoring.score.stepmath import score_solution
+from scoring.score import score_solution
 
 Reading = Callable[[GradeReport], float | None]
 

@@ -53,7 +53,7 @@ class KindStats:
 # the most likely steps until Eq. 1 on the labels is closest to its expectation plus a lenience
 # in points (`scoring.judge.decide.expected`). The calibration chooses per language on the fit
 # half.
-Decision = Literal["threshold", "expected"]
+DecisionRule = Literal["threshold", "expected"]
 # The recalibration key of a language's own map, for a problem type without enough steps.
 ANY_TYPE = "any"
 # The prefixes of a recalibration key for steps in one state (`state:fails`) and for the steps
@@ -111,7 +111,7 @@ class StepModel:
     # (low, high) of a continuous feature on the data the weights were fit on: a value outside
     # is read as the nearest end, never extrapolated.
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
-    decision: Decision = "threshold"
+    decision: DecisionRule = "threshold"
     lenience: float = 0.0  # points, for the "expected" decision
     # Post-hoc recalibration of the reported P(wrong) by problem type (`ANY_TYPE`: the
     # language's own, for a type without a map); none: the log-odds as they are.
@@ -136,8 +136,8 @@ class StepModel:
             raise CalibrationError(f"verdict_prior must be in (0, 1), got {self.verdict_prior}")
         if not 0.0 <= self.lenience <= 10.0:
             raise CalibrationError(f"lenience must be in [0, 10] points, got {self.lenience}")
-        if self.decision not in get_args(Decision):
-            raise CalibrationError(f"decision must be one of {get_args(Decision)}, "
+        if self.decision not in get_args(DecisionRule):
+            raise CalibrationError(f"decision must be one of {get_args(DecisionRule)}, "
                                    f"got {self.decision!r}")
 
     def log_odds(self, features: dict[str, float]) -> float:
@@ -276,7 +276,7 @@ class Calibration:
             models = {str(lang): StepModel(
                 {str(k): float(v) for k, v in m["weights"].items()}, float(m["threshold"]),
                 {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
-                cast(Decision, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
+                cast(DecisionRule, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
                 {str(t): Platt(float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0)))
                  for t, c in m.get("recalibration", {}).items()},
                 None if m.get("verdict_prior") is None else float(m["verdict_prior"]),

@@ -14,16 +14,20 @@ nothing from `scoring.judge` (tests/scoring/test_layout.py holds it to that).
   established earlier), `quantities` (what a step produces and uses, docs/architecture.md 4.4).
 """
 
-from scoring.parse.equations import check_step, extract_relations
+from scoring.parse.equations import StepCheck, check_step, extract_relations, prose_relations
+from scoring.parse.fold import fold
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import evaluate
 from scoring.parse.quantities import dependencies, extract_quantities
 
 __all__ = [
+    "StepCheck",
     "check_step",
     "dependencies",
     "evaluate",
     "extract_quantities",
     "extract_relations",
+    "fold",
     "parse_math",
+    "prose_relations",
 ]
