@@ -12,7 +12,9 @@ from eval_sets.llm_reliability import Counts, rates_of, update_calibration
 from scoring.judge.calibration import DEFAULT_PATH
 from scoring.judge.decide.reliability import Reliability
 from scoring.schema import GradeRequest
-from scoring.score.uncertainty import GradeFeatures, load_uncertainty, review_reasons
+from scoring.score.features import GradeFeatures
+from scoring.score.interval import load_uncertainty
+from scoring.score.uncertainty import review_reasons
 
 
 @pytest.fixture

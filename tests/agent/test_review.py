@@ -11,7 +11,7 @@ from agent.grader import Grader
 from scoring.judge import JudgeConfig
 from scoring.judge.calibration import load_calibration
 from scoring.schema import GradeRequest
-from scoring.score.uncertainty import SECTION
+from scoring.score.interval import SECTION
 
 from .conftest import bag_of_words
 
