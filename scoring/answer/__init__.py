@@ -8,10 +8,10 @@ from scoring.answer.compare import (
     is_equivalent,
 )
 from scoring.answer.extract import extract_answer, find_answer, is_computation
-from scoring.answer.pool import Outcome, default_verifier
 from scoring.answer.readings import READINGS, Reading
 from scoring.answer.routes import ROUTES, Routes, RouteStats
 from scoring.answer.verdict import answer_verdict, answer_warnings, symbolic_verdict
+from scoring.answer.worker import Outcome, default_verifier
 
 __all__ = [
     "READINGS",

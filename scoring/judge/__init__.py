@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 from scoring.judge.calibration import (
     ANY_TYPE,
-    DEFAULT_PATH,
     GROUP_KEY,
     LLM_SECTION,
     MEMORY_SECTION,
@@ -32,7 +31,6 @@ from scoring.judge.calibration import (
     LlmRates,
     Platt,
     StepModel,
-    load_calibration,
 )
 from scoring.judge.checks.addressed import addressed_spans
 from scoring.judge.checks.final_answer import find_final_answer
@@ -63,6 +61,7 @@ from scoring.judge.findings import (
 )
 from scoring.judge.guard import CheckFailure, Guard, describe, failed_names, failure_warnings
 from scoring.judge.input import JudgeInput
+from scoring.judge.load import DEFAULT_PATH, load_calibration
 from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.judge.memory.match import read_memory
 from scoring.judge.memory.model import ACCEPTED_LABELS

@@ -6,7 +6,7 @@ There is one step model per language, because the labelled sets of each language
 in their own way; a language without a model of its own uses the default one. Each model carries
 a post-hoc recalibration of its reported probability (`Platt`): one map per problem type, or the
 language's one map for every type when that keeps held-out steps better calibrated. The judge
-reads the file once per process.
+reads the file once per process (`scoring.judge.load`, the one module here that reads it).
 
 The file may hold top-level sections this module does not read (the uncertainty statistics, a
 model's measured reliability): they are kept in `Calibration.sections`, so that one file,
@@ -15,16 +15,12 @@ swapped by `STEPGRADE_CALIBRATION`, carries everything fitted together.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
 from scoring.judge.findings import FINDING_KINDS, MEMORY_KINDS, FindingKind
 
-DEFAULT_PATH = Path(__file__).with_name("calibration.json")
 DEFAULT_LANGUAGE = "en"
 
 
@@ -292,13 +288,3 @@ class Calibration:
         sections = {str(k): v for k, v in data.items() if k not in OWN_KEYS | {LLM_SECTION}}
         return cls(str(data.get("version", "")), models, kinds, dict(data.get("meta", {})),
                    sections, llm_rates, memory_kinds)
-
-
-@lru_cache(maxsize=4)
-def load_calibration(path: Path = DEFAULT_PATH) -> Calibration:
-    """The calibration in `path` (the shipped file by default), read once per process."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise CalibrationError(f"cannot read calibration file {path}: {err}") from None
-    return Calibration.from_json(data)

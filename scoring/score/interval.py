@@ -43,7 +43,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, CalibrationError, load_calibration
+from scoring.judge.calibration import Calibration, CalibrationError
+from scoring.judge.load import DEFAULT_PATH, load_calibration
 from scoring.score.features import GradeFeatures, answer_unchecked, steps_against_answer
 
 SECTION = "uncertainty"  # the calibration file's section that holds these statistics

@@ -9,8 +9,8 @@ from agent.build import ConfigError, judge_config
 from agent.settings import GradingSettings
 from eval_sets.fakes.openai_server import ARITHMETIC_SLIP_STEPS, FakeOpenAI
 from eval_sets.llm_reliability import Counts, rates_of, update_calibration
-from scoring.judge.calibration import DEFAULT_PATH
 from scoring.judge.decide.reliability import Reliability
+from scoring.judge.load import DEFAULT_PATH
 from scoring.schema import GradeRequest
 from scoring.score.features import GradeFeatures
 from scoring.score.interval import load_uncertainty

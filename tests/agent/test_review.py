@@ -9,7 +9,7 @@ from dataclasses import replace
 from agent.context import Context
 from agent.grader import Grader
 from scoring.judge import JudgeConfig
-from scoring.judge.calibration import load_calibration
+from scoring.judge.load import load_calibration
 from scoring.schema import GradeRequest
 from scoring.score.interval import SECTION
 

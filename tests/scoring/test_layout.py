@@ -58,6 +58,15 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("scoring.judge",),  # checks find, the decision layer decides
     ("scoring.score",),  # from labels to the report: HCRS, tree, quadrants, interval, fusion
 )
+# The modules of scoring that read files or start processes, its edges; the rest is pure.
+IO_EDGES = (
+    "scoring.judge.load",  # the calibration file
+    "scoring.answer.load",  # the answer routes' measured precision
+    "scoring.answer.worker",  # the math-verify worker processes
+)
+IO_CALLS = frozenset({"open", "read_text", "read_bytes", "write_text", "write_bytes"})
+IO_MODULES = frozenset({"subprocess", "multiprocessing", "socket", "shutil", "tempfile",
+                        "urllib", "http", "sqlite3"})
 # Modules outside scoring that may name a scoring module past its face, and why.
 PAST_THE_FACE: dict[str, frozenset[str]] = {
     # the injection study replaces the span finder where the stripping looks it up
@@ -154,6 +163,30 @@ def floor_violations(root: Path) -> list[str]:
             floor = floor_of(target)
             if floor is None or floor > own:
                 found.append(f"{module} imports {target}: a lower floor imports no higher one")
+    return found
+
+
+def io_violations(root: Path) -> list[str]:
+    """Files read or written, or processes started, by a scoring module that is not an edge."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        module = module_name(path, root)
+        if any(_within(module, edge) for edge in IO_EDGES):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = (func.id if isinstance(func, ast.Name)
+                        else func.attr if isinstance(func, ast.Attribute) else "")
+                if name in IO_CALLS:
+                    found.append(f"{module}:{node.lineno} calls {name}: I/O only at the edges")
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if not node.level else [])
+                for name in names:
+                    if name.split(".")[0] in IO_MODULES:
+                        found.append(f"{module}:{node.lineno} imports {name}: I/O only at the "
+                                     "edges")
     return found
 
 
@@ -307,6 +340,37 @@ def scoring_top_level(root: Path) -> list[str]:
 
 def test_scoring_imports_run_one_way():
     assert violations(SCORING) == []
+
+
+def test_scoring_reads_files_and_starts_processes_only_at_its_edges():
+    assert io_violations(SCORING) == []
+
+
+def test_each_edge_is_a_module_of_scoring():
+    """An edge that moved would exempt nothing, and a new one would go unchecked."""
+    graph = import_graph(SCORING)
+    assert [edge for edge in IO_EDGES if edge not in graph] == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"parse/a.py": "def f(p):\n    return open(p).read()\n"}, "scoring.parse.a:2 calls open"),
+    ({"judge/c.py": "import json\ndef f(p):\n    return json.loads(p.read_text())\n"},
+     "scoring.judge.c:3 calls read_text"),
+    ({"parse/b.py": "from subprocess import run\n"}, "scoring.parse.b:1 imports subprocess"),
+    ({"judge/d.py": "def f():\n    import multiprocessing.pool\n"},
+     "scoring.judge.d:2 imports multiprocessing.pool"),
+])
+def test_the_scan_sees_io_away_from_the_edges(tmp_path, files, expected):
+    found = io_violations(_tree(tmp_path, files))
+    assert any(v.startswith(expected) for v in found), found
+
+
+def test_the_edges_may_read_files(tmp_path):
+    root = _tree(tmp_path, {"judge/load.py": "def f(p):\n    return p.read_text()\n",
+                            "answer/__init__.py": "",
+                            "answer/worker/__init__.py": "import subprocess\n",
+                            "parse/a.py": "from . import b\n", "parse/b.py": ""})
+    assert io_violations(root) == []
 
 
 def test_scoring_imports_run_down_its_floors():

@@ -303,6 +303,3 @@ def _reply(result: bool | None | str) -> None:
     sys.stdout.write(json.dumps({"result": result}) + "\n")
     sys.stdout.flush()
 
-
-if __name__ == "__main__":
-    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
