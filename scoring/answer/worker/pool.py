@@ -22,18 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, get_args
 
-__all__ = [
-    "WORKER_READINGS",
-    "AnswerVerifier",
-    "Comparer",
-    "Outcome",
-    "VerifierPool",
-    "VerifyConfig",
-    "WorkerReading",
-    "default_verifier",
-    "verdict_of",
-]
-
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])
 
 _TIMEOUT = object()
