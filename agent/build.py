@@ -11,11 +11,16 @@ from agent.context import Context
 from agent.grader import Grader
 from agent.llm.config import REPLAY_BASE_URL, LlmConfig
 from agent.settings import GradingSettings
-from scoring.align.embed import EmbedConfig
-from scoring.judge import JudgeConfig, Reliability, load_calibration
-from scoring.judge.calibration import Calibration
-from scoring.judge.decide.reliability import RELIABILITY, measured_reliability
-from scoring.score.fuse import FuseConfig
+from scoring.align import EmbedConfig
+from scoring.judge import (
+    RELIABILITY,
+    Calibration,
+    JudgeConfig,
+    Reliability,
+    load_calibration,
+    measured_reliability,
+)
+from scoring.score import FuseConfig
 
 
 def llm_config(settings: GradingSettings) -> LlmConfig | None:

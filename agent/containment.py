@@ -31,11 +31,9 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.inputs import judge_input
 from agent.state import ChunkState, ChunkVerdicts, GradeState
-from scoring.judge import Evidence
-from scoring.judge.checks.final_answer import find_final_answer
-from scoring.judge.guard import CheckFailure, describe
-from scoring.score.tree import build_tree
-from scoring.steps.segment import cap_steps
+from scoring.judge import CheckFailure, Evidence, describe, find_final_answer
+from scoring.score import build_tree
+from scoring.steps import cap_steps
 
 log = logging.getLogger("stepgrade.containment")
 

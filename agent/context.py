@@ -6,12 +6,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from agent.llm.records import LlmRun
-from scoring.align.embed import EmbedConfig, Embedder
-from scoring.align.realign import AlignConfig
+from scoring.align import AlignConfig, EmbedConfig, Embedder
 from scoring.judge import JudgeConfig
-from scoring.score.fuse import FuseConfig
-from scoring.score.uncertainty import UncertaintyModel, uncertainty_of
-from scoring.steps.difficulty import DifficultyConfig
+from scoring.score import FuseConfig, UncertaintyModel, uncertainty_of
+from scoring.steps import DifficultyConfig
 
 if TYPE_CHECKING:
     from agent.llm.client import LlmClient

@@ -18,7 +18,7 @@ from agent.context import Context
 from agent.graph import build_graph
 from agent.llm.records import LlmRun
 from agent.state import InputState
-from scoring.judge.memory import ProblemMemory
+from scoring.judge import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest
 
 

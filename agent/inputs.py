@@ -9,7 +9,7 @@ from agent.llm.operations import JudgeRequest
 from agent.state import GradeState
 from scoring.judge import JudgeInput
 from scoring.schema import GradeRequest
-from scoring.steps.segment import segment_steps
+from scoring.steps import segment_steps
 
 if TYPE_CHECKING:
     from agent.llm.client import LlmClient

@@ -7,7 +7,7 @@ that degraded after the graph ran is judged on what it finally is.
 from __future__ import annotations
 
 from scoring.schema import GradeReport, ReviewReason
-from scoring.score.uncertainty import ModelReliability, UncertaintyModel, assess, features_of
+from scoring.score import ModelReliability, UncertaintyModel, assess, features_of
 
 
 def with_review(report: GradeReport, model: UncertaintyModel | None,

@@ -5,13 +5,10 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, NamedTuple, NotRequired, TypedDict
 
-from scoring.align.realign import Alignment
-from scoring.judge import Evidence
-from scoring.judge.guard import CheckFailure
-from scoring.judge.memory import ProblemMemory
+from scoring.align import Alignment
+from scoring.judge import AddressedPiece, CheckFailure, Evidence, ProblemMemory
 from scoring.schema import GradeReport, GradeRequest, ProblemType
-from scoring.score.tree import TreeResult
-from scoring.steps.addressed import AddressedPiece
+from scoring.score import TreeResult
 from scoring.verdict import AnswerVerdict, DifficultyVerdict, FirstErrorGuess, StepVerdict
 
 

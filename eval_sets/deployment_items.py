@@ -13,7 +13,7 @@ from typing import Any
 from eval_sets.halves import half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
-from scoring.score.aggregate import parse_human_label
+from scoring.score import parse_human_label
 
 
 def group(problem: str, seed: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from eval_sets.items import GoldItem
-from scoring.score.hcrs import fit_hazard
+from scoring.score import fit_hazard
 
 
 def first_error_of(item: GoldItem) -> tuple[int, int | None] | None:

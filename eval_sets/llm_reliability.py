@@ -34,13 +34,7 @@ from pathlib import Path
 
 from eval_sets.halves import Half
 from eval_sets.runner.store import ItemResult
-from scoring.judge.calibration import (
-    DEFAULT_PATH,
-    LLM_SECTION,
-    Calibration,
-    CalibrationError,
-    LlmRates,
-)
+from scoring.judge import DEFAULT_PATH, LLM_SECTION, Calibration, CalibrationError, LlmRates
 
 Z95 = 1.959964
 

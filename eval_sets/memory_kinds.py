@@ -23,13 +23,21 @@ from eval_sets.calibrate.uncertainty import calibration_version
 from eval_sets.halves import half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import TYPES, request_fields
-from scoring.judge.calibration import MEMORY_SECTION, Calibration, KindStats
-from scoring.judge.checks.memory import find_memory
-from scoring.judge.findings import MEMORY_KINDS, FindingKind
-from scoring.judge.input import JudgeInput
-from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.judge import (
+    MEMORY_KINDS,
+    MEMORY_SECTION,
+    Calibration,
+    FindingKind,
+    JudgeInput,
+    KindStats,
+    ProblemMemory,
+    RememberedSolution,
+    RememberedStep,
+    find_memory,
+    problem_key,
+)
 from scoring.schema import ProblemType
-from scoring.score.aggregate import parse_human_label
+from scoring.score import parse_human_label
 from scoring.verdict import AnswerVerdict
 
 EPOCH = datetime(2000, 1, 1)

@@ -45,7 +45,7 @@ def _read_input(source: str) -> bytes:
 def _graded(grader: Grader, item: Item, mode: str | None) -> GradeReport | ItemError:
     """The item's report, or why it has none: a bad line or a failed grade is one item's loss."""
     from agent.grader import LlmUnavailableError
-    from scoring.judge.guard import describe
+    from scoring.judge import describe
     from server.requests_io import ItemError
 
     if item.error is not None:

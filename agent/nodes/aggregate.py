@@ -15,14 +15,9 @@ from agent.context import Context
 from agent.review import with_review
 from agent.state import GradeState
 from prompts.render import PROMPT_SET_VERSION
-from scoring.judge.findings import MEMORY_KINDS
-from scoring.judge.guard import Guard, failed_names, failure_warnings
-from scoring.judge.memory.match import read_memory
+from scoring.judge import MEMORY_KINDS, Guard, failed_names, failure_warnings, read_memory
 from scoring.schema import MemoryReport, Meta
-from scoring.score.addressed import splice_addressed
-from scoring.score.fuse import GradeInputs, fuse
-from scoring.score.hcrs import HcrsConfig
-from scoring.score.tree import TreeResult, build_tree
+from scoring.score import GradeInputs, HcrsConfig, TreeResult, build_tree, fuse, splice_addressed
 from scoring.verdict import StepVerdict
 
 NOT_EVALUATED = "process not evaluated: the difficulty module rated the problem simple"

@@ -13,8 +13,7 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context
 from agent.state import GradeState
-from scoring.align.embed import similarity_matrix
-from scoring.align.realign import align
+from scoring.align import align, similarity_matrix
 
 
 def _related(state: GradeState, ctx: Context) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.state import GradeState
-from scoring.score.tree import build_tree as build
+from scoring.score import build_tree as build
 
 
 def build_tree(state: GradeState) -> dict[str, Any]:

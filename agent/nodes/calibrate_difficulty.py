@@ -21,8 +21,8 @@ from agent.llm.fallback import degraded
 from agent.llm.operations import judge_difficulty, to_difficulty_verdict
 from agent.llm.records import LlmError
 from agent.state import GradeState
-from scoring.steps.difficulty import calibrate_difficulty as calibrate
-from scoring.steps.segment import segment_steps
+from scoring.steps import calibrate_difficulty as calibrate
+from scoring.steps import segment_steps
 from scoring.verdict import DifficultyVerdict
 
 

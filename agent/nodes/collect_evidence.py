@@ -14,8 +14,7 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.inputs import judge_input
 from agent.state import GradeState
-from scoring.judge import collect_findings
-from scoring.judge.guard import Guard
+from scoring.judge import Guard, collect_findings
 
 
 def collect_evidence(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:

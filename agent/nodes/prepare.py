@@ -16,13 +16,10 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.inputs import gold_answers, reference_steps, solution_text
 from agent.state import GradeState
-from scoring.answer.compare import AnswerCheck, check_answer
-from scoring.answer.verdict import answer_verdict, answer_warnings
-from scoring.judge.guard import Guard
+from scoring.answer import AnswerCheck, answer_verdict, answer_warnings, check_answer
+from scoring.judge import AddressedPiece, Guard, strip_steps, strip_text
 from scoring.schema import GradeRequest
-from scoring.steps.addressed import AddressedPiece, strip_steps, strip_text
-from scoring.steps.language import detect_language
-from scoring.steps.problem_type import detect_problem_type
+from scoring.steps import detect_language, detect_problem_type
 
 EMPTY_SOLUTION = "empty solution: nothing to grade"
 
@@ -35,7 +32,7 @@ def compares_answer(state: GradeState, ctx: Context) -> bool:
 
 def without_addressed(request: GradeRequest) -> tuple[GradeRequest, tuple[AddressedPiece, ...]]:
     """The request as graded: its solution without the text it addresses to the grader, and
-    the pieces cut (`scoring.steps.addressed`)."""
+    the pieces cut (`scoring.judge.stripping`)."""
     if request.solution_steps is not None:
         kept, pieces = strip_steps(request.solution_steps)
         update: dict[str, Any] = {"solution_steps": kept}

@@ -19,7 +19,7 @@ from agent.llm.operations import judge_fused, segment_solution
 from agent.llm.records import LlmError
 from agent.state import GradeState
 from scoring.schema import Language
-from scoring.steps.segment import cap_steps, segment_steps
+from scoring.steps import cap_steps, segment_steps
 
 COVERAGE_WARN = 0.5
 

@@ -18,8 +18,7 @@ from langgraph.runtime import Runtime
 from agent.context import Context
 from agent.inputs import judge_input
 from agent.state import GradeState
-from scoring.judge import decide
-from scoring.judge.decide.addressed import no_gain
+from scoring.judge import decide, no_gain
 
 
 def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -51,7 +51,7 @@ from eval_sets.calibrate.report import (
 from eval_sets.calibrate.uncertainty import LLM_SEEDS, refit, with_uncertainty
 from eval_sets.runner.bench import print_tables
 from eval_sets.runner.tables import Cell, Table
-from scoring.judge.calibration import (
+from scoring.judge import (
     DEFAULT_PATH,
     OWN_KEYS,
     Calibration,
@@ -59,7 +59,7 @@ from scoring.judge.calibration import (
     StepModel,
     load_calibration,
 )
-from scoring.score.uncertainty import SECTION
+from scoring.score import SECTION
 
 CALIBRATION_FORMAT = 1
 

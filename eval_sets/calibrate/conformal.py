@@ -1,4 +1,4 @@
-"""The score-interval model of `scoring.score.uncertainty`, fitted on graded items: Mondrian,
+"""The score-interval model of `scoring.score.interval`, fitted on graded items: Mondrian,
 locally weighted split conformal prediction (Vovk et al. 2005; Lei et al. 2018; out-of-fold
 residuals as in CV+, Barber et al. 2021; nominal levels set for 80% pooled coverage with a floor
 per cell). Folds inside the fit half are by problem, like the halves: five solutions of one
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from eval_sets.halves import Half
-from scoring.score.uncertainty import (
+from scoring.score import (
     CELL_NAMES,
     FALLBACK,
     UNCERTAINTY_FORMAT,

@@ -10,7 +10,7 @@ the shipped model (the Fisher information one step carries about a weight, for a
 feature). Each corrected step counts `weight` times in the likelihood: at `weight = 1` a
 corrected step is worth one shipped step, at 8 eight of them.
 
-The score interval (`scoring.score.uncertainty`) is refitted the same way: the corrected
+The score interval (`scoring.score.interval`) is refitted the same way: the corrected
 grades, rescored with the refitted step model, give each cell's statistics
 (`eval_sets.calibrate.conformal.fit_cell`), pooled with the shipped cell's by a weighted mean
 (`n0` shipped grades against `weight` times the corrected ones).
@@ -30,15 +30,17 @@ from eval_sets.calibrate.conformal import FOLDS as UNCERTAINTY_FOLDS
 from eval_sets.calibrate.conformal import fit_cell
 from eval_sets.calibrate.correction_rows import Corrected, fold
 from eval_sets.calibrate.fit import decided, verdict_score
-from scoring.judge.calibration import ANY_TYPE, Calibration, StepModel
-from scoring.judge.decide.features import (
+from scoring.judge import (
+    ANY_TYPE,
     GROUP_FEATURES,
+    Calibration,
+    StepModel,
     grade_group,
     solution_context,
     step_features,
 )
 from scoring.schema import StepLabel
-from scoring.score.uncertainty import CELL_NAMES, Cell, UncertaintyModel, cell_of, uncertainty_of
+from scoring.score import CELL_NAMES, Cell, UncertaintyModel, cell_of, uncertainty_of
 
 SHIFTS: tuple[float, ...] = tuple(round(0.5 * k, 1) for k in range(-6, 7))  # log-odds
 LABEL_REFIT = True

@@ -18,8 +18,7 @@ from eval_sets.calibrate.labelled import LabelledSolution
 from eval_sets.halves import problem_digest
 from scoring.judge import JudgeInput, collect_findings
 from scoring.schema import GradeReport, ProblemType, StepLabel
-from scoring.score.aggregate import score_solution
-from scoring.score.uncertainty import GradeFeatures, features_of
+from scoring.score import GradeFeatures, features_of, score_solution
 from scoring.verdict import AnswerVerdict
 
 HELD_SHARE = 5  # one problem in HELD_SHARE is held back to report the agreement

@@ -34,8 +34,14 @@ from eval_sets.calibrate.corrections_args import DEFAULT_WEIGHT, add_arguments
 from eval_sets.calibrate.uncertainty import with_uncertainty
 from eval_sets.metrics.bootstrap import LEVEL, Change, paired_change
 from eval_sets.metrics.risk import corr_mae
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, CalibrationError, load_calibration
-from scoring.judge.decide.features import GradeGroup, grade_group
+from scoring.judge import (
+    DEFAULT_PATH,
+    Calibration,
+    CalibrationError,
+    GradeGroup,
+    grade_group,
+    load_calibration,
+)
 
 # What a corrected step counts for, in shipped steps: the candidates cross-validation picks from.
 WEIGHTS: tuple[float, ...] = (0.0, 1.0, 4.0, 16.0, 64.0)

@@ -15,7 +15,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from eval_sets.calibrate.evidence import Observed
-from scoring.steps.difficulty import DIFFICULTY_FEATURES, difficulty_features, estimate_difficulty
+from scoring.steps import DIFFICULTY_FEATURES, difficulty_features, estimate_difficulty
 
 MIN_LEVELLED = 30  # solutions with a level, below which no estimate is fitted
 

@@ -7,10 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from eval_sets.calibrate.labelled import IN_SAMPLE_READINGS, LabelledSolution
-from scoring.answer.compare import check_answer
-from scoring.answer.verdict import symbolic_verdict
-from scoring.judge import Evidence, JudgeInput, collect_findings
-from scoring.judge.decide.features import SolutionContext, solution_context
+from scoring.answer import check_answer, symbolic_verdict
+from scoring.judge import Evidence, JudgeInput, SolutionContext, collect_findings, solution_context
 from scoring.verdict import AnswerVerdict
 
 

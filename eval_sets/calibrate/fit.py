@@ -29,20 +29,26 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.processbench import processbench_score
 from eval_sets.metrics.scores import mse
-from scoring.judge.calibration import Calibration, Decision, KindStats, StepModel
-from scoring.judge.decide.features import CONTINUOUS, finding_feature, step_features
-from scoring.judge.decide.labels import decide
-from scoring.judge.findings import (
+from scoring.judge import (
+    CONTINUOUS,
     MEMORY_KINDS,
     REDUNDANCY_KINDS,
     SUPPORT_KINDS,
     WEIGHED_KINDS,
+    Calibration,
     Evidence,
     FindingKind,
+    JudgeInput,
+    KindStats,
+    StepModel,
+    decide,
+    finding_feature,
+    step_features,
 )
-from scoring.judge.input import JudgeInput
-from scoring.score.aggregate import expected_score, score_solution
-from scoring.score.tree import build_tree
+from scoring.judge import (
+    DecisionRule as Decision,
+)
+from scoring.score import build_tree, expected_score, score_solution
 from scoring.verdict import FirstErrorGuess, StepVerdict
 
 MIN_PRECISION = 0.5

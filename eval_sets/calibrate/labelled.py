@@ -24,8 +24,8 @@ from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import TYPES, without_human_number
 from eval_sets.registry import load_dataset
 from scoring.schema import ProblemType
-from scoring.score.aggregate import parse_human_label
-from scoring.steps.segment import segment_steps
+from scoring.score import parse_human_label
+from scoring.steps import segment_steps
 
 # Answer readings written from grading failures of the fit half (`congruence`: one problem's
 # residue classes; `positive_values`: a pyramid's angle and a labelled pair's formula). On the fit

@@ -43,10 +43,19 @@ from eval_sets.calibrate.evidence import Observed
 from eval_sets.calibrate.fit import feature_ranges, fit_weights
 from eval_sets.calibrate.logistic import fit_logistic
 from eval_sets.metrics.risk import reliability
-from scoring.judge.calibration import ANY_TYPE, GROUP_KEY, STATE_KEY, Platt, StepModel
-from scoring.judge.decide.features import finding_feature, grade_group, step_features
-from scoring.judge.decide.posterior import check_state, sigmoid
-from scoring.judge.findings import FindingKind
+from scoring.judge import (
+    ANY_TYPE,
+    GROUP_KEY,
+    STATE_KEY,
+    FindingKind,
+    Platt,
+    StepModel,
+    check_state,
+    finding_feature,
+    grade_group,
+    sigmoid,
+    step_features,
+)
 
 FOLDS = 5
 MIN_STEPS = 150

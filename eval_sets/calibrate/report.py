@@ -14,11 +14,8 @@ from eval_sets.metrics.mix import HELD_OUT_MIX, mix_weights
 from eval_sets.metrics.risk import reliability, weighted_ece
 from eval_sets.metrics.scores import overlap_ratio, pearson
 from eval_sets.runner.tables import Cell, Table
-from scoring.judge.calibration import Calibration
-from scoring.judge.decide.features import finding_feature
-from scoring.judge.decide.posterior import posteriors
-from scoring.judge.findings import MEMORY_KINDS, WEIGHED_KINDS
-from scoring.score.aggregate import expected_score
+from scoring.judge import MEMORY_KINDS, WEIGHED_KINDS, Calibration, finding_feature, posteriors
+from scoring.score import expected_score
 
 
 def kinds_table(observed: Sequence[Observed], calibration: Calibration) -> Table:

@@ -3,7 +3,7 @@
 `python -m eval_sets.calibrate` runs this after fitting the step model (`refit`); this entry
 point refits the statistics alone on the step model already in the calibration file. Grades
 StepMathBench dev, offline and in LLM mode, fits the score-interval model of
-`scoring.score.uncertainty` on its FIT half (`eval_sets.calibrate.conformal`) and reports on
+`scoring.score.interval` on its FIT half (`eval_sets.calibrate.conformal`) and reports on
 both halves (`eval_sets.calibrate.uncertainty_report`).
 
 Every item is graded on the human segmentation (`solution_steps`) with its reference answer, so
@@ -30,14 +30,14 @@ from eval_sets.halves import half_of
 from eval_sets.loaders.rows import as_text, read_records
 from eval_sets.loaders.stepmath import request_fields
 from eval_sets.runner.tables import Table, to_markdown
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
+from scoring.judge import DEFAULT_PATH, Calibration, load_calibration
 from scoring.schema import GradeReport, GradeRequest
-from scoring.score.aggregate import parse_human_label
-from scoring.score.uncertainty import (
+from scoring.score import (
     SECTION,
     UncertaintyError,
     UncertaintyModel,
     features_of,
+    parse_human_label,
     uncertainty_of,
 )
 

@@ -17,14 +17,7 @@ from eval_sets.runner.figure_intervals import GradeRow, StepRow, figure_interval
 from eval_sets.runner.tables import Cell as TableCell
 from eval_sets.runner.tables import Table
 from scoring.schema import ReviewCode
-from scoring.score.uncertainty import (
-    CELL_NAMES,
-    FALLBACK,
-    Review,
-    UncertaintyModel,
-    assess,
-    cell_of,
-)
+from scoring.score import CELL_NAMES, FALLBACK, Review, UncertaintyModel, assess, cell_of
 
 # The cells' names as the benchmark runner names its groups, so both print the same rows.
 RUNNER_GROUP = {"right": "answer right", "wrong": "answer wrong", "no_verdict": "no verdict",

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from prompts.render import fence
-from scoring.answer.extract import extract_answer
+from scoring.answer import extract_answer
 from scoring.schema import StepLabel
-from scoring.score.aggregate import parse_human_label
+from scoring.score import parse_human_label
 
 TYPES = {"Calculation": "calculation", "Proof": "proof", "Open-ended": "open_ended"}
 _NUMBER = re.compile(r"^\s*\(\d+\)\s*")

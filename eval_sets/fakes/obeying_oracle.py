@@ -21,7 +21,7 @@ from typing import Any
 
 from eval_sets.fakes.openai_server import Oracle
 from eval_sets.redteam import PlainSolution
-from scoring.parse.fold import fold
+from scoring.parse import fold
 
 _SECTION = re.compile(r"<(solution|steps|answer)>\n(.*?)\n</\1>", re.DOTALL)
 _NUMBERED = re.compile(r"^\((\d+)\) (.*)$", re.MULTILINE)

@@ -25,7 +25,7 @@ from eval_sets.loaders.rows import (
     scan_records,
 )
 from eval_sets.plugins import DatasetError, register_loader
-from scoring.answer.extract import extract_answer
+from scoring.answer import extract_answer
 
 FIELDS = ("problem", "solution")
 

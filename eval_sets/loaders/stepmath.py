@@ -19,7 +19,7 @@ from eval_sets.items import Gold, GoldItem, RowError
 from eval_sets.loaders.rows import Row, as_text, bad, each_row, make_request, require, steps_of
 from eval_sets.plugins import register_loader
 from scoring.schema import ProblemType
-from scoring.score.aggregate import parse_human_label
+from scoring.score import parse_human_label
 
 FIELDS = ("question", "model_output", "type", "gold_score")
 TYPES: dict[str, ProblemType] = {

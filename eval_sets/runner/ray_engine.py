@@ -58,7 +58,7 @@ class GradeBatch:
     """One actor of the pool: builds its grader once, then grades each batch it is handed."""
 
     def __init__(self, recipe: Recipe, config: RunConfig, gate: Any = None) -> None:
-        from scoring.align.embed import load_model
+        from scoring.align import load_model
 
         self.grader, self.prepare = recipe.build(gate)
         self.config = config

@@ -5,7 +5,7 @@ StepMathAgent Table 3):
 - `score`: StepMathAgent Eq. 1 on the decided labels (in LLM mode, the model's labels fused with
   the checks' evidence);
 - `score_expected`: Eq. 1 in expectation under the steps' P(wrong)
-  (`scoring.score.aggregate.expected_score`); Corr and MSE on the expectation itself, OR after Eq. 1's
+  (`scoring.score.stepmath.expected_score`); Corr and MSE on the expectation itself, OR after Eq. 1's
   rounding φ, since a 0-10 integer is what OR compares;
 - model labels alone: Eq. 1 on the LLM's own labels before the evidence was weighed
   (`StepReport.model_label`), the score an LLM judge gives without the checks. Shown whenever the
@@ -23,7 +23,7 @@ from eval_sets.metrics import avg_score, mse, overlap_ratio, pearson
 from eval_sets.runner.graded import Graded
 from eval_sets.runner.tables import Table
 from scoring.schema import GradeReport
-from scoring.score.aggregate import score_solution
+from scoring.score import score_solution
 
 Reading = Callable[[GradeReport], float | None]
 

@@ -23,7 +23,7 @@ from typing import Any
 from eval_sets.halves import HALVES, Half, half_of
 from eval_sets.plugins import register_study
 from eval_sets.study_cli import DEFAULT_DATA, add_data, require_folder, run_study
-from scoring.judge.checks.addressed import addressed_spans
+from scoring.judge import addressed_spans
 
 # file -> (the problem's field, the fields holding solution text or steps)
 SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -13,7 +13,7 @@ from pathlib import Path
 from eval_sets.plugins import register_study
 from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.schema import ProblemType
-from scoring.score.aggregate import parse_human_label, score_solution
+from scoring.score import parse_human_label, score_solution
 
 TYPES: dict[str, ProblemType] = {"Calculation": "calculation", "Proof": "proof",
                                "Open-ended": "open_ended"}

@@ -62,10 +62,19 @@ from eval_sets.plugins import register_study
 from eval_sets.processes import percentile
 from eval_sets.registry import DatasetError
 from eval_sets.study_cli import StudyInputError, add_timeout, require_file, run_study
-from scoring.answer.compare import AnswerCheck, Equivalence, check_answer, compare_answers
-from scoring.answer.pool import Outcome, default_verifier
-from scoring.answer.readings import READINGS, Reading
-from scoring.answer.routes import ROUTES, Routes, RouteStats
+from scoring.answer import (
+    READINGS,
+    ROUTES,
+    AnswerCheck,
+    Equivalence,
+    Outcome,
+    Reading,
+    Routes,
+    RouteStats,
+    check_answer,
+    compare_answers,
+    default_verifier,
+)
 from scoring.schema import AnswerRoute
 
 HALVES = ("fit", "check")

@@ -38,9 +38,9 @@ from typing import Literal
 from eval_sets.loaders.perturbation import perturbed_step
 from eval_sets.plugins import register_study
 from eval_sets.study_cli import DEFAULT_DATA, StudyInputError, add_data, add_half, run_study
-from scoring.parse.equations import StepCheck, check_step, prose_relations
+from scoring.parse import StepCheck, check_step, prose_relations
 from scoring.schema import StepLabel
-from scoring.score.aggregate import parse_human_label
+from scoring.score import parse_human_label
 
 Half = Literal["fit", "check"]
 FILES = {

@@ -26,7 +26,6 @@ from unittest import mock
 
 import httpx
 
-import scoring.steps.addressed as stripping
 from agent.context import Context
 from agent.grader import Grader
 from agent.llm.client import LlmClient
@@ -39,8 +38,7 @@ from eval_sets.halves import HALVES, half_of
 from eval_sets.plugins import register_study
 from eval_sets.redteam import Attempt, PlainSolution, load_redteam
 from eval_sets.study_cli import StudyInputError, add_data, run_study
-from scoring.judge import JudgeConfig
-from scoring.judge.checks.addressed import addressed_spans
+from scoring.judge import JudgeConfig, addressed_spans, stripping
 from scoring.schema import GradeRequest
 
 

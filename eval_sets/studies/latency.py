@@ -35,10 +35,10 @@ from eval_sets.plugins import register_study
 from eval_sets.processes import percentile
 from eval_sets.study_cli import add_data, add_limit, require_folder, run_study
 from example_requests import example_names, load_example
-from scoring.answer.extract import extract_answer
-from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.answer import extract_answer
+from scoring.judge import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.schema import GradeRequest
-from scoring.steps.segment import segment_steps
+from scoring.steps import segment_steps
 
 TARGET_P50_MS = 25.0
 TARGET_P95_MS = 150.0

@@ -58,8 +58,7 @@ from eval_sets.study_cli import (
     require_file,
     run_study,
 )
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, load_calibration
-from scoring.judge.memory import problem_key
+from scoring.judge import DEFAULT_PATH, Calibration, load_calibration, problem_key
 from scoring.schema import GradeRequest
 
 KS = (1, 2)
@@ -319,12 +318,12 @@ def memory_sim(args: argparse.Namespace) -> int:
 def fit_memory_cells(data: Path, calibration: Path) -> None:
     """The score interval's memory cells, fitted on the fit half's grades made with memory (k =
     1 and 2, with and without the reference answer: the mixes a deployment meets), written
-    into the calibration's uncertainty section (`scoring.score.uncertainty`)."""
+    into the calibration's uncertainty section (`scoring.score.interval`)."""
     from eval_sets.calibrate.conformal import Graded, fit_cells
     from eval_sets.calibrate.corrections import to_text
     from eval_sets.calibrate.uncertainty import with_uncertainty
     from scoring.schema import GradeReport
-    from scoring.score.uncertainty import features_of, uncertainty_of
+    from scoring.score import features_of, uncertainty_of
 
     graded: list[Graded] = []
     print("fitting the memory cells on the fit half's grades with memory:", flush=True)

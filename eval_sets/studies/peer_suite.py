@@ -32,8 +32,7 @@ from pathlib import Path
 
 from eval_sets.plugins import register_study
 from eval_sets.study_cli import StudyInputError, add_timeout, require_folder, run_study
-from scoring.answer.compare import AnswerCheck, check_answer
-from scoring.answer.extract import find_answer
+from scoring.answer import AnswerCheck, check_answer, find_answer
 
 DEFAULT_SETTINGS: dict[str, object] = {"precision": 6, "strict": True,
                                        "allow_set_relation_comp": False}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from eval_sets.plugins import register_study
 from eval_sets.study_cli import StudyInputError, require_file, run_study
-from scoring.steps.segment import SegmentConfig, segment_steps
+from scoring.steps import SegmentConfig, segment_steps
 
 HUMAN_STEPS = ("gold_step", "model_output_step_format")
 

@@ -1,6 +1,15 @@
 """ReAlign's alignment of solution steps to reference steps over sentence embeddings."""
 
-from scoring.align.embed import similarity_matrix
-from scoring.align.realign import align, align_steps
+from scoring.align.embed import EmbedConfig, Embedder, load_model, similarity_matrix
+from scoring.align.realign import AlignConfig, Alignment, align, align_steps
 
-__all__ = ["align", "align_steps", "similarity_matrix"]
+__all__ = [
+    "AlignConfig",
+    "Alignment",
+    "EmbedConfig",
+    "Embedder",
+    "align",
+    "align_steps",
+    "load_model",
+    "similarity_matrix",
+]

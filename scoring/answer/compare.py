@@ -3,7 +3,7 @@
 The comparison pipeline: the answers are cleaned (`scoring.answer.clean`), read in code by the
 readings of `scoring.answer.readings` (as written, then as values), and only a pair none of them
 decides goes to math-verify, through a `Comparer` (by default the shared worker pool of
-`scoring.answer.pool`, the one place that starts processes).
+`scoring.answer.worker`, the one place that starts processes).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from scoring.answer.clean import clean_answer, for_math_verify, normalise
 from scoring.answer.extract import answer_candidates, find_answer
-from scoring.answer.pool import WORKER_READINGS, Comparer, Outcome, default_verifier, verdict_of
 from scoring.answer.readings import READINGS, Reading, read_pair, restate
 from scoring.answer.readings.parts import one_unknown_set
 from scoring.answer.readings.rounding import (
@@ -24,6 +23,7 @@ from scoring.answer.readings.rounding import (
 )
 from scoring.answer.readings.words import is_verdict, yes_no
 from scoring.answer.routes import route_of
+from scoring.answer.worker import WORKER_READINGS, Comparer, Outcome, default_verifier, verdict_of
 from scoring.schema import AnswerRoute
 
 __all__ = [
@@ -39,7 +39,7 @@ __all__ = [
 class Equivalence:
     """A verdict and the reading that decided it (`same_text`, a name from
     `scoring.answer.readings.READINGS`, `rounded_computation`, `stated_precision`,
-    `math_verify`, a reading of the worker's (`scoring.answer.pool.WORKER_READINGS`), or
+    `math_verify`, a reading of the worker's (`scoring.answer.worker.WORKER_READINGS`), or
     `empty`)."""
 
     verdict: bool | None

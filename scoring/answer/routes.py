@@ -20,9 +20,10 @@ few routes that err alike:
 A route's precision is the share of its verdicts (equal or not) that agreed with human graders,
 measured on the fit half of the labelled answer pairs and of the development solutions by
 `stepgrade study answer_agreement --write-routes scoring/answer/routes.json ...` and read once
-from that file. A route measured on fewer than `MIN_CASES` fit verdicts (the firings a finding kind
-needs before it may decide) takes `DEFAULT_PRECISION`, a coin toss, below the threshold on
-purpose: a route not measured warns (and asks for review), it does not decide.
+from that file (`scoring.answer.load`). A route measured on fewer than `MIN_CASES` fit verdicts
+(the firings a finding kind needs before it may decide) takes `DEFAULT_PRECISION`, a coin toss,
+below the threshold on purpose: a route not measured warns (and asks for review), it does not
+decide.
 
 A verdict decides step labels only when its route's precision reaches `DECIDE_PRECISION`; below
 it the verdict is reported and warns (`scoring.answer.verdict`). The threshold is stricter than
@@ -34,15 +35,11 @@ at 4:1 or better, the least a label that moves a whole score should rest on.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, get_args
 
 from scoring.schema import AnswerRoute
 
-DEFAULT_PATH = Path(__file__).with_name("routes.json")
 ROUTES_FORMAT = 1
 ROUTES: tuple[AnswerRoute, ...] = get_args(AnswerRoute)
 DECIDE_PRECISION = 0.8
@@ -145,15 +142,3 @@ class Routes:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise RoutesError(f"route statistics are malformed: {err!r}") from None
-
-
-@lru_cache(maxsize=4)
-def load_routes(path: Path = DEFAULT_PATH) -> Routes:
-    """The measured routes at `path`, read once per path (a bad file raises RoutesError)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        raise RoutesError(f"cannot read route statistics {path}: {err}") from None
-    if not isinstance(data, dict):
-        raise RoutesError(f"route statistics {path} are not a JSON object")
-    return Routes.from_json(data)

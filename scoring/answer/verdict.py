@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring.answer.compare import AnswerCheck, check_answer
+from scoring.answer.load import load_routes
 from scoring.answer.readings import READINGS
-from scoring.answer.routes import DECIDE_PRECISION, Routes, load_routes
+from scoring.answer.routes import DECIDE_PRECISION, Routes
 from scoring.verdict import AnswerVerdict
 
 # The readings that compare parsed values in code (numbers, letters, matrices, parts): a "not

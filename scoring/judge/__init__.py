@@ -17,12 +17,56 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.judge.calibration import Calibration, load_calibration
+from scoring.judge.calibration import (
+    ANY_TYPE,
+    GROUP_KEY,
+    LLM_SECTION,
+    MEMORY_SECTION,
+    OWN_KEYS,
+    STATE_KEY,
+    Calibration,
+    CalibrationError,
+    DecisionRule,
+    KindStats,
+    LlmRates,
+    Platt,
+    StepModel,
+)
+from scoring.judge.checks.addressed import addressed_spans
+from scoring.judge.checks.final_answer import find_final_answer
+from scoring.judge.checks.memory import find_memory
 from scoring.judge.collect import collect_findings
+from scoring.judge.decide.addressed import no_gain
+from scoring.judge.decide.features import (
+    CONTINUOUS,
+    GROUP_FEATURES,
+    GradeGroup,
+    SolutionContext,
+    finding_feature,
+    grade_group,
+    solution_context,
+    step_features,
+)
 from scoring.judge.decide.labels import DecideConfig, Decision, decide
-from scoring.judge.decide.reliability import Reliability
-from scoring.judge.findings import Evidence, Finding
+from scoring.judge.decide.posterior import check_state, posteriors, sigmoid
+from scoring.judge.decide.reliability import RELIABILITY, Reliability, measured_reliability
+from scoring.judge.findings import (
+    MEMORY_KINDS,
+    REDUNDANCY_KINDS,
+    SUPPORT_KINDS,
+    WEIGHED_KINDS,
+    Evidence,
+    Finding,
+    FindingKind,
+)
+from scoring.judge.guard import CheckFailure, Guard, describe, failed_names, failure_warnings
 from scoring.judge.input import JudgeInput
+from scoring.judge.load import DEFAULT_PATH, load_calibration
+from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
+from scoring.judge.memory.match import read_memory
+from scoring.judge.memory.model import ACCEPTED_LABELS
+from scoring.judge.memory.signature import solution_signature, typicality
+from scoring.judge.stripping import AddressedPiece, strip_steps, strip_text
 from scoring.verdict import StepVerdict
 
 
@@ -56,16 +100,67 @@ def judge_steps(inp: JudgeInput, config: JudgeConfig | None = None,
 
 
 __all__ = [
+    "ACCEPTED_LABELS",
+    "ANY_TYPE",
+    "CONTINUOUS",
+    "DEFAULT_PATH",
+    "GROUP_FEATURES",
+    "GROUP_KEY",
+    "LLM_SECTION",
+    "MEMORY_KINDS",
+    "MEMORY_SECTION",
+    "OWN_KEYS",
+    "REDUNDANCY_KINDS",
+    "RELIABILITY",
+    "STATE_KEY",
+    "SUPPORT_KINDS",
+    "WEIGHED_KINDS",
+    "AddressedPiece",
     "Calibration",
+    "CalibrationError",
+    "CheckFailure",
     "DecideConfig",
     "Decision",
+    "DecisionRule",
     "Evidence",
     "Finding",
+    "FindingKind",
+    "GradeGroup",
+    "Guard",
     "JudgeConfig",
     "JudgeInput",
+    "KindStats",
+    "LlmRates",
+    "Platt",
+    "ProblemMemory",
     "Reliability",
+    "RememberedSolution",
+    "RememberedStep",
+    "SolutionContext",
+    "StepModel",
+    "addressed_spans",
+    "check_state",
     "collect_findings",
     "decide",
+    "describe",
+    "failed_names",
+    "failure_warnings",
+    "find_final_answer",
+    "find_memory",
+    "finding_feature",
+    "grade_group",
     "judge_steps",
     "load_calibration",
+    "measured_reliability",
+    "no_gain",
+    "posteriors",
+    "problem_key",
+    "read_memory",
+    "sigmoid",
+    "solution_context",
+    "solution_signature",
+    "step_features",
+    "strip_steps",
+    "strip_text",
+    "typicality",
 ]

@@ -6,7 +6,7 @@ There is one step model per language, because the labelled sets of each language
 in their own way; a language without a model of its own uses the default one. Each model carries
 a post-hoc recalibration of its reported probability (`Platt`): one map per problem type, or the
 language's one map for every type when that keeps held-out steps better calibrated. The judge
-reads the file once per process.
+reads the file once per process (`scoring.judge.load`, the one module here that reads it).
 
 The file may hold top-level sections this module does not read (the uncertainty statistics, a
 model's measured reliability): they are kept in `Calibration.sections`, so that one file,
@@ -15,16 +15,12 @@ swapped by `STEPGRADE_CALIBRATION`, carries everything fitted together.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
 from scoring.judge.findings import FINDING_KINDS, MEMORY_KINDS, FindingKind
 
-DEFAULT_PATH = Path(__file__).with_name("calibration.json")
 DEFAULT_LANGUAGE = "en"
 
 
@@ -53,7 +49,7 @@ class KindStats:
 # the most likely steps until Eq. 1 on the labels is closest to its expectation plus a lenience
 # in points (`scoring.judge.decide.expected`). The calibration chooses per language on the fit
 # half.
-Decision = Literal["threshold", "expected"]
+DecisionRule = Literal["threshold", "expected"]
 # The recalibration key of a language's own map, for a problem type without enough steps.
 ANY_TYPE = "any"
 # The prefixes of a recalibration key for steps in one state (`state:fails`) and for the steps
@@ -111,7 +107,7 @@ class StepModel:
     # (low, high) of a continuous feature on the data the weights were fit on: a value outside
     # is read as the nearest end, never extrapolated.
     ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
-    decision: Decision = "threshold"
+    decision: DecisionRule = "threshold"
     lenience: float = 0.0  # points, for the "expected" decision
     # Post-hoc recalibration of the reported P(wrong) by problem type (`ANY_TYPE`: the
     # language's own, for a type without a map); none: the log-odds as they are.
@@ -136,8 +132,8 @@ class StepModel:
             raise CalibrationError(f"verdict_prior must be in (0, 1), got {self.verdict_prior}")
         if not 0.0 <= self.lenience <= 10.0:
             raise CalibrationError(f"lenience must be in [0, 10] points, got {self.lenience}")
-        if self.decision not in get_args(Decision):
-            raise CalibrationError(f"decision must be one of {get_args(Decision)}, "
+        if self.decision not in get_args(DecisionRule):
+            raise CalibrationError(f"decision must be one of {get_args(DecisionRule)}, "
                                    f"got {self.decision!r}")
 
     def log_odds(self, features: dict[str, float]) -> float:
@@ -276,7 +272,7 @@ class Calibration:
             models = {str(lang): StepModel(
                 {str(k): float(v) for k, v in m["weights"].items()}, float(m["threshold"]),
                 {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
-                cast(Decision, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
+                cast(DecisionRule, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
                 {str(t): Platt(float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0)))
                  for t, c in m.get("recalibration", {}).items()},
                 None if m.get("verdict_prior") is None else float(m["verdict_prior"]),
@@ -292,13 +288,3 @@ class Calibration:
         sections = {str(k): v for k, v in data.items() if k not in OWN_KEYS | {LLM_SECTION}}
         return cls(str(data.get("version", "")), models, kinds, dict(data.get("meta", {})),
                    sections, llm_rates, memory_kinds)
-
-
-@lru_cache(maxsize=4)
-def load_calibration(path: Path = DEFAULT_PATH) -> Calibration:
-    """The calibration in `path` (the shipped file by default), read once per process."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise CalibrationError(f"cannot read calibration file {path}: {err}") from None
-    return Calibration.from_json(data)

@@ -1,6 +1,6 @@
 """How close two values must be for a step's "=" or "≈" to hold: the precision a value is written with.
 
-The third rule of the tolerance policy (`scoring.answer.tolerance`, which says why it differs
+The third rule of the tolerance policy (`scoring.parse.tolerance`, which says why it differs
 from the answer rules). A value written as a decimal with k places claims k places: `2/3 = 0.67`
 and `2/3 = 0.66` (rounded or truncated) hold, `2/5 = 0.5` does not, since 0.4 is exact at one
 place. Tolerance: one unit in the last written place, 10^-k (rounding needs half of it,
@@ -20,8 +20,8 @@ import math
 import re
 from fractions import Fraction
 
-from scoring.answer.tolerance import APPROXIMATE_REL_TOL, FLOAT_NOISE
 from scoring.parse.numeric import Value, exact, to_float
+from scoring.parse.tolerance import APPROXIMATE_REL_TOL, FLOAT_NOISE
 from scoring.parse.units import without_units
 
 _LITERAL = re.compile(

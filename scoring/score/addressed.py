@@ -1,7 +1,7 @@
 """Text addressed to the grader, back in the report: a step of its own, labelled `not_math`,
 where it stood (docs/injection.md).
 
-The grade was made without it (`scoring.steps.addressed`): every number in the report is the
+The grade was made without it (`scoring.judge.stripping`): every number in the report is the
 grade of the solution as if the text were absent. Here each cut piece becomes a step that
 earns nothing and roots no error, carrying its `addressed_to_grader` finding, placed after the
 graded step it followed, and every step number the report holds (steps, dependencies, the error
@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from scoring.judge.findings import FindingKind
+from scoring.judge.stripping import AddressedPiece
 from scoring.schema import (
     AlignedPair,
     AlignmentReport,
@@ -29,7 +30,6 @@ from scoring.schema import (
     StepReport,
 )
 from scoring.score.summary import steps_en, steps_zh
-from scoring.steps.addressed import AddressedPiece
 
 NOT_MATH: Literal["not_math"] = "not_math"
 KIND: FindingKind = "addressed_to_grader"  # the finding such a step carries

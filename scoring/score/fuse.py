@@ -24,19 +24,9 @@ from scoring.schema import (
     Meta,
     PolicyScore,
     ProblemType,
-    Quadrant,
     ReasonEvalReport,
     ScoringPolicy,
     StepReport,
-)
-from scoring.score.aggregate import (
-    StepMathScore,
-    expected_score,
-    score_points,
-    simple_problem_score,
-    solution_redundancy,
-    solution_validity,
-    step_points,
 )
 from scoring.score.hcrs import (
     HcrsConfig,
@@ -45,6 +35,15 @@ from scoring.score.hcrs import (
     hcrs_score,
     holistic_score,
     is_lucky_guess,
+)
+from scoring.score.quadrants import quadrant
+from scoring.score.reasoneval import solution_redundancy, solution_validity
+from scoring.score.stepmath import (
+    StepMathScore,
+    expected_score,
+    score_points,
+    simple_problem_score,
+    step_points,
 )
 from scoring.score.summary import SummaryInput, plain_summary
 from scoring.score.tree import TreeResult
@@ -83,13 +82,6 @@ class GradeInputs:
     def process_evaluated(self) -> bool:
         """False when the difficulty module rated the problem simple (the answer alone scores)."""
         return self.difficulty is None or self.difficulty.process_evaluation_needed
-
-
-def quadrant(process: float, answer_correct: bool, threshold: float) -> Quadrant:
-    """ReAlign's taxonomy: high process x correct answer -> robust, and so on."""
-    if process >= threshold:
-        return "robust" if answer_correct else "hallucination"
-    return "lucky_guess" if answer_correct else "failure"
 
 
 def _step_reports(inputs: GradeInputs) -> list[StepReport]:

@@ -14,10 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from scoring.judge import JudgeConfig
-from scoring.judge.calibration import LlmRates
-from scoring.judge.decide.reliability import Reliability
-from scoring.score.uncertainty import UncertaintyModel
+from scoring.judge import JudgeConfig, LlmRates, Reliability
+from scoring.score import UncertaintyModel
 
 
 class ReliabilityInfo(BaseModel):

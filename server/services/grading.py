@@ -22,7 +22,7 @@ import anyio
 from agent.grader import Grader, LlmUnavailableError
 from agent.llm.records import LlmRun
 from agent.review import with_review
-from scoring.judge.memory import ProblemMemory
+from scoring.judge import ProblemMemory
 from scoring.schema import GradeReport, GradeRequest
 from server.core.errors import ApiError
 from server.core.metrics import Metrics

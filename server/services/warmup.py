@@ -7,8 +7,8 @@ import logging
 from starlette.concurrency import run_in_threadpool
 
 from agent.grader import Grader
-from scoring.align.embed import load_model
-from scoring.answer.pool import default_verifier
+from scoring.align import load_model
+from scoring.answer import default_verifier
 from server.core.settings import Settings
 
 log = logging.getLogger("stepgrade.server")

@@ -15,10 +15,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from scoring.answer.extract import extract_answer, is_computation
-from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep
-from scoring.judge.memory.model import ACCEPTED_LABELS
-from scoring.score.addressed import NOT_MATH
+from scoring.answer import extract_answer, is_computation
+from scoring.judge import ACCEPTED_LABELS, ProblemMemory, RememberedSolution, RememberedStep
+from scoring.score import NOT_MATH
 from server.store.engine import GradeStore
 from server.store.models import Correction, Grade, MemorySolution
 

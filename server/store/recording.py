@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-from scoring.judge.memory import ProblemMemory, problem_key
+from scoring.judge import ProblemMemory, problem_key
 from scoring.schema import GradeReport, GradeRequest
 from server.core.errors import ApiError
 from server.store.engine import GradeStore

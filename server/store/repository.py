@@ -18,7 +18,7 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import ColumnElement, Table, delete, func, insert, select, tuple_, update
 from sqlalchemy.orm import Session, selectinload
 
-from scoring.judge.memory import problem_key
+from scoring.judge import problem_key
 from scoring.schema import JudgedLabel
 from server.store.engine import GradeStore
 from server.store.memory import remember

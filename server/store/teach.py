@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from scoring.judge.memory.signature import solution_signature, typicality
+from scoring.judge import solution_signature, typicality
 from server.store.models import Grade
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-import scoring.steps.addressed as stripping
 from eval_sets.fakes.obeying_oracle import ObeyingOracle, PlainLabels
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.redteam import load_redteam
-from scoring.judge import load_calibration
+from scoring.judge import load_calibration, stripping
 from scoring.schema import GradeReport, GradeRequest, Modules
 from tests.agent.conftest import llm_grader
 

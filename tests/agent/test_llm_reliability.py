@@ -9,10 +9,12 @@ from agent.build import ConfigError, judge_config
 from agent.settings import GradingSettings
 from eval_sets.fakes.openai_server import ARITHMETIC_SLIP_STEPS, FakeOpenAI
 from eval_sets.llm_reliability import Counts, rates_of, update_calibration
-from scoring.judge.calibration import DEFAULT_PATH
 from scoring.judge.decide.reliability import Reliability
+from scoring.judge.load import DEFAULT_PATH
 from scoring.schema import GradeRequest
-from scoring.score.uncertainty import GradeFeatures, load_uncertainty, review_reasons
+from scoring.score.features import GradeFeatures
+from scoring.score.interval import load_uncertainty
+from scoring.score.uncertainty import review_reasons
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from dataclasses import replace
 from agent.context import Context
 from agent.grader import Grader
 from scoring.judge import JudgeConfig
-from scoring.judge.calibration import load_calibration
+from scoring.judge.load import load_calibration
 from scoring.schema import GradeRequest
-from scoring.score.uncertainty import SECTION
+from scoring.score.interval import SECTION
 
 from .conftest import bag_of_words
 

@@ -127,7 +127,7 @@ def test_solutions_mode_reads_mr_math_and_counts_what_rounding_changed(tmp_path,
 
 def test_write_routes_pools_the_fit_halves(tmp_path, capsys):
     from eval_sets.halves import half_of as problem_half
-    from scoring.answer.routes import load_routes
+    from scoring.answer.load import load_routes
 
     pairs = tmp_path / "pairs.jsonl"
     fit_golds = [g for g in (f"{n}" for n in range(40)) if half_of(g) == "fit"][:3]

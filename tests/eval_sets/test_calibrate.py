@@ -260,7 +260,7 @@ def test_a_refit_keeps_the_sections_it_does_not_fit(tmp_path):
     from eval_sets.calibrate.__main__ import kept_sections
     from eval_sets.calibrate.uncertainty import with_uncertainty
     from scoring.judge.calibration import Calibration, StepModel
-    from scoring.score.uncertainty import Cell, UncertaintyModel, uncertainty_of
+    from scoring.score.interval import Cell, UncertaintyModel, uncertainty_of
 
     cal = Calibration("1-a", {"en": StepModel({"bias": -1.0}, 0.5)}, {}, {},
                       {"future_section": {"en": {"sensitivity": 0.8}}})

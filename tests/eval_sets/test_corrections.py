@@ -19,7 +19,7 @@ from eval_sets.calibrate.correction_refit import map_logistic, refit_labels, ref
 from eval_sets.calibrate.correction_rows import Corrected, held_back, read_lines
 from eval_sets.cli import register_calibrate
 from eval_sets.processes import free_port, start_service, stop, wait_ready
-from scoring.judge.calibration import load_calibration
+from scoring.judge.load import load_calibration
 
 # Hand-written solutions: (problem, steps, reference answer, problem type).
 SOLUTIONS = [

@@ -12,7 +12,8 @@ import pytest
 from eval_sets.fakes.label_oracle import ErrorRates, LabelOracle, answered_labels
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.llm_reliability import Counts, jeffreys, rates_of, update_calibration, wilson
-from scoring.judge.calibration import DEFAULT_PATH, Calibration, CalibrationError, load_calibration
+from scoring.judge.calibration import Calibration, CalibrationError
+from scoring.judge.load import DEFAULT_PATH, load_calibration
 from server.cli import main
 
 # 24 hand-made items of 10 steps, each its own problem: 120 wrong steps, 120 right ones.

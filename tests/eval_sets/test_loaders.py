@@ -9,7 +9,7 @@ import pytest
 
 from eval_sets.bundled import bundled_path
 from eval_sets.registry import DatasetError, load_dataset, loader_names, register_loader
-from scoring.score.aggregate import score_solution
+from scoring.score.stepmath import score_solution
 
 
 def _write(tmp_path: Path, rows: list[dict]) -> Path:

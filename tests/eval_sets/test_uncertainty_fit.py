@@ -18,7 +18,8 @@ from eval_sets.calibrate.conformal import (
 )
 from eval_sets.calibrate.uncertainty_report import plain_rule
 from eval_sets.metrics.risk import corr_mae, coverage_of, reliability
-from scoring.score.uncertainty import GradeFeatures, assess
+from scoring.score.features import GradeFeatures
+from scoring.score.uncertainty import assess
 
 
 def test_conformal_bounds_take_the_finite_sample_ranks() -> None:

@@ -1,7 +1,9 @@
 """Imports run one way (docs/architecture.md 1 and 4.10): parsing helpers read, checks find, the decision
-layer decides, and `scoring/` uses neither the graph, the service nor the runner. Across the
-project: scoring <- prompts <- agent <- server <- eval_sets, nothing imports tests, no module
-imports another's underscore names, and no import cycle.
+layer decides, and `scoring/` uses neither the graph, the service nor the runner. Inside scoring,
+each stage stands on a floor and imports only from its own floor and those below (`FLOORS`).
+Across the project: scoring <- prompts <- agent <- server <- eval_sets, the packages outside
+scoring import it only through its faces (`scoring` and `scoring.<name>`), nothing imports tests,
+no module imports another's underscore names, and no import cycle.
 
 A scan of every module's import statements (the source, not a running interpreter, so an
 import inside a function counts too). Dependencies are followed through other `scoring`
@@ -12,6 +14,7 @@ layout as surely as importing the check itself.
 from __future__ import annotations
 
 import ast
+import importlib
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,6 +46,34 @@ RULES = [
     ("scoring.judge.decide", "scoring.judge.checks", "the decision layer reads findings only"),
 ]
 OUTSIDE = ("agent", "server", "eval_sets")
+
+# scoring's floors, lowest first: a module imports from its own floor and those below only. A
+# module's floor is that of the longest name here it lies within; `scoring` itself, the face
+# that gathers every stage, stands above them all.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("scoring.schema", "scoring.verdict"),  # the types every stage passes on
+    ("scoring.parse",),  # reading text into values and relations, and the tolerance policy
+    ("scoring.answer",),  # the final answer: extract, read, compare
+    ("scoring.align",),  # ReAlign's alignment to the reference steps
+    ("scoring.steps",),  # segmentation, language, problem type, difficulty
+    ("scoring.score.stepmath",),  # Eq. 1: the decision layer chooses labels by it
+    ("scoring.judge",),  # checks find, the decision layer decides
+    ("scoring.score",),  # from labels to the report: HCRS, tree, quadrants, interval, fusion
+)
+# The modules of scoring that read files or start processes, its edges; the rest is pure.
+IO_EDGES = (
+    "scoring.judge.load",  # the calibration file
+    "scoring.answer.load",  # the answer routes' measured precision
+    "scoring.answer.worker",  # the math-verify worker processes
+)
+IO_CALLS = frozenset({"open", "read_text", "read_bytes", "write_text", "write_bytes"})
+IO_MODULES = frozenset({"subprocess", "multiprocessing", "socket", "shutil", "tempfile",
+                        "urllib", "http", "sqlite3"})
+# Modules outside scoring that may name a scoring module past its face, and why.
+PAST_THE_FACE: dict[str, frozenset[str]] = {
+    # the injection study replaces the span finder where the stripping looks it up
+    "eval_sets.studies.injection_bench": frozenset({"scoring.judge.stripping"}),
+}
 
 
 def _within(module: str, prefix: str) -> bool:
@@ -108,6 +139,93 @@ def violations(root: Path) -> list[str]:
             if any(_within(name, outside) for outside in OUTSIDE):
                 found.append(f"{module} imports {name}: scoring/ uses neither agent, server "
                              "nor eval_sets")
+    return found
+
+
+def floor_of(module: str) -> int | None:
+    """The index in `FLOORS` of the floor `module` stands on; None for one on none (`scoring`)."""
+    best: tuple[int, int] | None = None  # (length of the matching name, floor)
+    for floor, names in enumerate(FLOORS):
+        for name in names:
+            if _within(module, name) and (best is None or len(name) > best[0]):
+                best = (len(name), floor)
+    return best[1] if best else None
+
+
+def floor_violations(root: Path) -> list[str]:
+    """Imports inside scoring that run from a lower floor up to a higher one (or to `scoring`,
+    which stands above every floor)."""
+    graph = import_graph(root)
+    found = []
+    for module, targets in sorted(module_edges(graph).items()):
+        own = floor_of(module)
+        if own is None:
+            continue
+        for target in sorted(targets):
+            floor = floor_of(target)
+            if floor is None or floor > own:
+                found.append(f"{module} imports {target}: a lower floor imports no higher one")
+    return found
+
+
+def io_violations(root: Path) -> list[str]:
+    """Files read or written, or processes started, by a scoring module that is not an edge."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        module = module_name(path, root)
+        if any(_within(module, edge) for edge in IO_EDGES):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = (func.id if isinstance(func, ast.Name)
+                        else func.attr if isinstance(func, ast.Attribute) else "")
+                if name in IO_CALLS:
+                    found.append(f"{module}:{node.lineno} calls {name}: I/O only at the edges")
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if not node.level else [])
+                for name in names:
+                    if name.split(".")[0] in IO_MODULES:
+                        found.append(f"{module}:{node.lineno} imports {name}: I/O only at the "
+                                     "edges")
+    return found
+
+
+def is_face(name: str) -> bool:
+    """`scoring` and each module or package directly under it: what the rest may import."""
+    return name.count(".") <= 1
+
+
+def face_exports(root: Path) -> dict[str, set[str]]:
+    """Each scoring face (a package directly under scoring) -> the names its `__all__` lists."""
+    exports: dict[str, set[str]] = {}
+    for init in sorted((root / "scoring").glob("*/__init__.py")):
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                exports[f"scoring.{init.parent.name}"] = set(ast.literal_eval(node.value))
+    return exports
+
+
+def face_violations(root: Path) -> list[str]:
+    """Imports from `agent`, `server` or `eval_sets` that reach past a scoring face: the module
+    a name is defined in (`scoring.judge.calibration`), or a module named through its package
+    (a name the face exports wins over a submodule of the same name)."""
+    graph = project_graph(root)
+    exports = face_exports(root)
+    scoring = {m for m in graph if _within(m, "scoring")}
+    found = []
+    for module, names in sorted(graph.items()):
+        if module.split(".")[0] not in OUTSIDE:
+            continue
+        for name in sorted(names):
+            target = _target(name, scoring) if _within(name, "scoring") else None
+            if target is None or is_face(target) or target in PAST_THE_FACE.get(module, ()):
+                continue
+            face, _, attr = name.rpartition(".")
+            if attr not in exports.get(face, ()):
+                found.append(f"{module} imports {name}: import scoring through its faces")
     return found
 
 
@@ -224,6 +342,120 @@ def scoring_top_level(root: Path) -> list[str]:
 
 def test_scoring_imports_run_one_way():
     assert violations(SCORING) == []
+
+
+def test_scoring_reads_files_and_starts_processes_only_at_its_edges():
+    assert io_violations(SCORING) == []
+
+
+def test_each_edge_is_a_module_of_scoring():
+    """An edge that moved would exempt nothing, and a new one would go unchecked."""
+    graph = import_graph(SCORING)
+    assert [edge for edge in IO_EDGES if edge not in graph] == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"parse/a.py": "def f(p):\n    return open(p).read()\n"}, "scoring.parse.a:2 calls open"),
+    ({"judge/c.py": "import json\ndef f(p):\n    return json.loads(p.read_text())\n"},
+     "scoring.judge.c:3 calls read_text"),
+    ({"parse/b.py": "from subprocess import run\n"}, "scoring.parse.b:1 imports subprocess"),
+    ({"judge/d.py": "def f():\n    import multiprocessing.pool\n"},
+     "scoring.judge.d:2 imports multiprocessing.pool"),
+])
+def test_the_scan_sees_io_away_from_the_edges(tmp_path, files, expected):
+    found = io_violations(_tree(tmp_path, files))
+    assert any(v.startswith(expected) for v in found), found
+
+
+def test_the_edges_may_read_files(tmp_path):
+    root = _tree(tmp_path, {"judge/load.py": "def f(p):\n    return p.read_text()\n",
+                            "answer/__init__.py": "",
+                            "answer/worker/__init__.py": "import subprocess\n",
+                            "parse/a.py": "from . import b\n", "parse/b.py": ""})
+    assert io_violations(root) == []
+
+
+def test_scoring_imports_run_down_its_floors():
+    assert floor_violations(SCORING) == []
+
+
+def test_every_scoring_stage_stands_on_a_floor():
+    """A stage added without a floor would import anything unchecked."""
+    assert [m for m in import_graph(SCORING) if m != "scoring" and floor_of(m) is None] == []
+
+
+def test_the_rest_imports_scoring_through_its_faces():
+    assert face_violations(ROOT) == []
+
+
+@pytest.mark.parametrize("face", sorted(face_exports(ROOT)))
+def test_each_face_has_every_name_it_lists(face):
+    module = importlib.import_module(face)
+    assert [name for name in module.__all__ if not hasattr(module, name)] == []
+
+
+def test_each_exception_to_the_faces_is_still_used():
+    """An exception left behind after its import went would let a new one in unnoticed."""
+    graph = project_graph(ROOT)
+    for module, targets in PAST_THE_FACE.items():
+        assert targets <= graph[module], module
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"parse/a.py": "from scoring.answer.b import x\n", "answer/__init__.py": "",
+      "answer/b.py": ""}, "scoring.parse.a imports scoring.answer.b"),
+    ({"judge/decide/d.py": "from scoring.score.fuse import x\n", "score/__init__.py": "",
+      "score/fuse.py": ""}, "scoring.judge.decide.d imports scoring.score.fuse"),
+    ({"schema.py": "def f():\n    from scoring.parse import a\n", "parse/a.py": ""},
+     "scoring.schema imports scoring.parse.a"),
+    ({"steps/s.py": "import scoring\n", "steps/__init__.py": ""},
+     "scoring.steps.s imports scoring:"),
+])
+def test_the_scan_sees_an_import_up_the_floors(tmp_path, files, expected):
+    found = floor_violations(_tree(tmp_path, files))
+    assert any(v.startswith(expected) for v in found), found
+
+
+def test_the_floors_allow_imports_down_and_across(tmp_path):
+    root = _tree(tmp_path, {
+        "score/__init__.py": "from scoring.score.fuse import fuse\n",
+        "score/stepmath.py": "from scoring.schema import X\n",
+        "score/fuse.py": "from scoring.judge.c import y\nfrom scoring.score.stepmath import z\n",
+        "judge/c.py": "from scoring.score.stepmath import z\nfrom scoring.parse.a import w\n",
+        "parse/a.py": "from scoring.parse.b import v\n", "parse/b.py": "", "schema.py": "",
+        "__init__.py": "from scoring.score import fuse\n",
+    })
+    assert floor_violations(root) == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({"agent/a.py": "from scoring.judge.calibration import load\n"},
+     "agent.a imports scoring.judge.calibration.load"),
+    ({"server/s.py": "def f():\n    from scoring.judge import calibration\n"},
+     "server.s imports scoring.judge.calibration"),
+    ({"eval_sets/e.py": "import scoring.score.fuse as fuse\n"},
+     "eval_sets.e imports scoring.score.fuse"),
+])
+def test_the_scan_sees_an_import_past_a_face(tmp_path, files, expected):
+    root = _project(tmp_path, {"scoring/judge/__init__.py": "", "scoring/judge/calibration.py": "",
+                               "scoring/score/__init__.py": "", "scoring/score/fuse.py": "",
+                               **files})
+    found = face_violations(root)
+    assert any(v.startswith(expected) for v in found), found
+
+
+def test_the_faces_allow_their_own_names(tmp_path):
+    root = _project(tmp_path, {
+        "scoring/judge/__init__.py": "from scoring.judge.calibration import load\n"
+                                     "from scoring.judge.decide.labels import decide\n"
+                                     "__all__ = ['decide', 'load']\n",
+        "scoring/judge/calibration.py": "", "scoring/schema.py": "",
+        "scoring/judge/decide/__init__.py": "", "scoring/judge/decide/labels.py": "",
+        "agent/a.py": "from scoring.judge import decide, load\nfrom scoring import judge\n",
+        "server/s.py": "import scoring.schema\nfrom scoring.schema import GradeReport\n",
+        "tests/t.py": "from scoring.judge.calibration import load\n",
+    })
+    assert face_violations(root) == []
 
 
 @pytest.mark.parametrize("package", [covered for covered, _, _ in RULES])

@@ -10,7 +10,7 @@ optional unit. Two quantities are compared here without math-verify:
 - a decimal written to k places stands for any value that rounds or truncates to it there, when
   it carries at least `MIN_SIGNIFICANT` significant digits: a reference 9.03 accepts 9.0312, and
   0.3333 approximates 1/3; 0.5 or 0.33 state no precision and must match exactly (the first rule
-  of the tolerance policy, `scoring.answer.tolerance`).
+  of the tolerance policy, `scoring.parse.tolerance`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 from scoring.answer.clean import bare, too_long
-from scoring.answer.tolerance import COMPUTED_REL_TOL, MIN_SIGNIFICANT
 from scoring.parse.enumeration import enumerated_parts
 from scoring.parse.lexicon import (
     CJK,
@@ -35,6 +34,7 @@ from scoring.parse.lexicon import (
 )
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluate
+from scoring.parse.tolerance import COMPUTED_REL_TOL, MIN_SIGNIFICANT
 
 MAX_DIGITS = 40
 

@@ -1,6 +1,6 @@
 """Numbers computed with rounded quantities: equal within a relative tolerance, and only then.
 
-The second rule of the tolerance policy (`scoring.answer.tolerance`): when a computation runs
+The second rule of the tolerance policy (`scoring.parse.tolerance`): when a computation runs
 through an inexact quantity (a conversion factor or constant written to a few decimals, a stated
 approximation or rounding), numbers that agree to `ROUNDED_REL_TOL` are equal (Qwen2.5-Math's
 `numeric_equal`, `math.isclose(reference, prediction, rel_tol=1e-4)`, applies it to every
@@ -24,13 +24,13 @@ from fractions import Fraction
 from scoring.answer.clean import too_long
 from scoring.answer.readings.numbers import Quantity, numeric_value
 from scoring.answer.readings.parts import read_parts
-from scoring.answer.tolerance import (
+from scoring.parse.lexicon import INEXACT_WORDS, words
+from scoring.parse.tolerance import (
     APPROXIMATE_REL_TOL,
     FACTOR_DIGITS,
     ROUNDED_REL_TOL,
     STATED_PLACE_UNITS,
 )
-from scoring.parse.lexicon import INEXACT_WORDS, words
 
 _APPROXIMATION = words(INEXACT_WORDS)
 # `1 unit = 2204.62262 unit`: a unit stated as a decimal multiple of another

@@ -19,7 +19,7 @@ Patterns read the text folded (`scoring.parse.fold`: zero-width and look-alike c
 LaTeX `\\text{}`, markdown and HTML comments undone), so a disguised phrase is read as written.
 What a match marks is its clause (between sentence ends, commas, brackets, math delimiters and
 comment marks); a note opened by an `address` runs to the end of its line or its bracket. The
-grade never reads such text (`scoring.steps.addressed` cuts it out before grading); the report
+grade never reads such text (`scoring.judge.stripping` cuts it out before grading); the report
 shows it as a step of its own with an `addressed_to_grader` finding (`scoring.score.addressed`).
 The phrases themselves are in `scoring.judge.checks.grader_phrases`.
 """

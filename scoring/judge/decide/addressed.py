@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from scoring.schema import ScoringPolicy
-from scoring.score.aggregate import step_points
+from scoring.score.stepmath import step_points
 from scoring.verdict import StepVerdict
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring.schema import ProblemType
-from scoring.score.aggregate import expected_score, stepmath_raw
+from scoring.score.stepmath import expected_score, stepmath_raw
 
 
 def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,

@@ -8,7 +8,7 @@ precision earns them a say, `Calibration.decisive`):
 
 Offline the label follows the state: `incorrect`, `correct`, `unchecked` (`redundant` for a step
 that repeats an earlier one). A prior never makes a label: it makes the step's P(wrong), which an
-`unchecked` step turns into its expected points (`scoring.score.aggregate`). A step that uses the
+`unchecked` step turns into its expected points (`scoring.score.stepmath`). A step that uses the
 result of a wrong step is `meaningless` (StepMathAgent), whatever its own state.
 
 In LLM mode the model's label stands, with the findings beside it; it changes only where the

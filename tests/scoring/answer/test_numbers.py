@@ -1,5 +1,5 @@
 """Answers that are one number, read in code: what a plain quantity is, when two are equal (the
-first rule of `scoring.answer.tolerance`), units, clock times and closed expressions."""
+first rule of `scoring.parse.tolerance`), units, clock times and closed expressions."""
 
 from fractions import Fraction
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from scoring.answer.compare import is_equivalent
-from scoring.answer.pool import AnswerVerifier, VerifierPool, VerifyConfig
+from scoring.answer.worker import AnswerVerifier, VerifierPool, VerifyConfig
 
 SLOW = (r"[1,+\infty)", r"[2^{\frac{1}{2^{1000}}}, \infty)")  # runs until the deadline
 
@@ -71,7 +71,7 @@ def test_workers_outlive_the_thread_that_started_them_but_not_the_process():
 
     script = (
         "import threading\n"
-        "from scoring.answer.pool import VerifierPool\n"
+        "from scoring.answer.worker import VerifierPool\n"
         "pool = VerifierPool(1)\n"
         "t = threading.Thread(target=pool.warm); t.start(); t.join()\n"
         "import time; time.sleep(1.0)\n"

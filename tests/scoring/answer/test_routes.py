@@ -5,6 +5,7 @@ import json
 import pytest
 
 from scoring.answer.compare import AnswerCheck, compare_answers
+from scoring.answer.load import load_routes
 from scoring.answer.readings import READINGS
 from scoring.answer.routes import (
     DECIDE_PRECISION,
@@ -15,7 +16,6 @@ from scoring.answer.routes import (
     Routes,
     RoutesError,
     RouteStats,
-    load_routes,
     route_of,
 )
 from scoring.answer.verdict import answer_verdict, answer_warnings

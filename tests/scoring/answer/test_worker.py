@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from math_verify import parse, verify
 
-from scoring.answer.pool import WORKER_READINGS
-from scoring.answer.worker import AFTER_MATH_VERIFY, compare, differ_at_sample_points, wrap
+from scoring.answer.worker import WORKER_READINGS
+from scoring.answer.worker.process import AFTER_MATH_VERIFY, compare, differ_at_sample_points, wrap
 
 
 def _parsed(answer: str) -> list[object]:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.judge.decide.addressed import earns, no_gain
-from scoring.score.aggregate import expected_score, score_points, step_points
+from scoring.score.stepmath import expected_score, score_points, step_points
 from scoring.verdict import StepVerdict
 from tests.property.strategies import PROFILE
 

@@ -4,14 +4,9 @@ import json
 
 import pytest
 
-from scoring.judge.calibration import (
-    DEFAULT_PATH,
-    Calibration,
-    CalibrationError,
-    StepModel,
-    load_calibration,
-)
+from scoring.judge.calibration import Calibration, CalibrationError, StepModel
 from scoring.judge.findings import MEMORY_KINDS, WEIGHED_KINDS
+from scoring.judge.load import DEFAULT_PATH, load_calibration
 
 
 def test_the_shipped_calibration_loads_and_holds_statistics_only():

@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.judge.decide.expected import closest_to_expected
-from scoring.score.aggregate import expected_score, score_solution
+from scoring.score.stepmath import expected_score, score_solution
 
 FREE = [[], [], [], [], []]
 OPEN = [False] * 5

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.judge.stripping import AddressedPiece
 from scoring.score.addressed import placement, renumber
-from scoring.steps.addressed import AddressedPiece
 
 SHIFTED = {1: 1, 2: 3, 3: 4, 4: 5, 7: 9}  # a step inserted after step 1, another after step 4
 

@@ -4,7 +4,7 @@ import pytest
 
 from scoring.align.realign import AlignedGroup, Alignment
 from scoring.schema import Meta
-from scoring.score.fuse import GradeInputs, fuse, quadrant
+from scoring.score.fuse import GradeInputs, fuse
 from scoring.score.tree import build_tree
 from scoring.verdict import (
     AnswerVerdict,
@@ -30,15 +30,6 @@ def inputs(labels, answer_ok, deps=None, **kw):
         answer=AnswerVerdict("42", ("42",), symbolic=answer_ok),
         **kw,
     )
-
-
-@pytest.mark.parametrize(
-    ("process", "correct", "expected"),
-    [(0.9, True, "robust"), (0.9, False, "hallucination"), (0.2, True, "lucky_guess"),
-     (0.2, False, "failure"), (0.7, True, "robust")],
-)
-def test_quadrants(process, correct, expected):
-    assert quadrant(process, correct, 0.7) == expected
 
 
 def test_clean_solution():

@@ -10,19 +10,18 @@ from pathlib import Path
 import pytest
 
 from scoring.schema import Meta, StepLabel
+from scoring.score.features import GradeFeatures, features_of
 from scoring.score.fuse import GradeInputs, fuse
-from scoring.score.tree import build_tree
-from scoring.score.uncertainty import (
+from scoring.score.interval import (
     DEFAULT_PATH,
     Cell,
-    GradeFeatures,
     UncertaintyError,
     UncertaintyModel,
-    assess,
-    features_of,
     load_uncertainty,
     score_interval,
 )
+from scoring.score.tree import build_tree
+from scoring.score.uncertainty import assess
 from scoring.verdict import AnswerVerdict, StepVerdict
 
 # right answers: humans give 10 (-0 / +0); wrong answers: centred on 3, wide; pooled: moderate.

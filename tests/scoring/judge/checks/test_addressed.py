@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.judge.checks.addressed import addressed_spans
-from scoring.steps.addressed import strip_text
+from scoring.judge.stripping import strip_text
 
 ZW = "\u200b"
 

@@ -4,9 +4,9 @@ ratio, and a kind measured precise enough labels its step."""
 from datetime import datetime
 
 from scoring.judge import collect_findings
-from scoring.judge.calibration import load_calibration
 from scoring.judge.decide import decide, posteriors
 from scoring.judge.input import JudgeInput
+from scoring.judge.load import load_calibration
 from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
 from scoring.verdict import AnswerVerdict
 from tests.conftest import HAND_CALIBRATION

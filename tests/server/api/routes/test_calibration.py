@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.judge.calibration import DEFAULT_PATH
+from scoring.judge.load import DEFAULT_PATH
 from tests.server.conftest import HAND_CALIBRATION, service
 
 PROBLEM = {"problem": "Compute 2 + 3.", "solution": "2 + 3 = 5. The answer is 5.",

@@ -223,7 +223,7 @@ def same_set(gold: Parsed, pred: Parsed) -> bool:
 
 
 # Readings the worker tries where math-verify finds two parsed answers different, in order;
-# `compare` answers with the name of the first that equates them (`scoring.answer.pool
+# `compare` answers with the name of the first that equates them (`scoring.answer.worker.pool
 # .WORKER_READINGS` names them for the parent; `scoring.answer.routes` routes them).
 AFTER_MATH_VERIFY: tuple[tuple[str, Callable[[Parsed, Parsed], bool]], ...] = (
     ("antiderivative", differ_by_a_constant),
@@ -303,6 +303,3 @@ def _reply(result: bool | None | str) -> None:
     sys.stdout.write(json.dumps({"result": result}) + "\n")
     sys.stdout.flush()
 
-
-if __name__ == "__main__":
-    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

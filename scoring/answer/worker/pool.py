@@ -1,8 +1,8 @@
-"""The math-verify worker processes: the one I/O corner of `scoring/` (docs/architecture.md 4.7).
+"""The math-verify worker processes, started, fed and restarted from the caller (docs/architecture.md 4.7).
 
 Everything else in `scoring/` is a pure function. Equivalence that the readings of
 `scoring.answer.readings` leave undecided goes to math-verify, and math-verify runs in worker
-processes (`scoring.answer.worker`) with a hard deadline and a memory cap, so adversarial answers
+processes (`scoring.answer.worker.process`) with a hard deadline and a memory cap, so adversarial answers
 cannot hang or exhaust the caller. This module starts, feeds, restarts and closes those processes;
 `scoring.answer.compare` takes any `Comparer`, so tests can pass a stand-in.
 """
@@ -22,23 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, get_args
 
-__all__ = [
-    "WORKER_READINGS",
-    "AnswerVerifier",
-    "Comparer",
-    "Outcome",
-    "VerifierPool",
-    "VerifyConfig",
-    "WorkerReading",
-    "default_verifier",
-    "verdict_of",
-]
-
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])
 
 _TIMEOUT = object()
 # What a comparison came to: equal, different, undecided (None), out of time, or equal by one of
-# the worker's own readings where math-verify found no equality (`scoring.answer.worker
+# the worker's own readings where math-verify found no equality (`scoring.answer.worker.process
 # .AFTER_MATH_VERIFY`: the reading's name).
 WorkerReading = Literal["antiderivative", "positive_values", "solution_set"]
 WORKER_READINGS: tuple[WorkerReading, ...] = get_args(WorkerReading)
@@ -65,7 +53,7 @@ class Comparer(Protocol):
 class VerifyConfig:
     """Budget per comparison, memory cap of the worker, decimals math-verify rounds to.
 
-    `timeout` is CPU seconds in the worker (`scoring.answer.worker`), so a loaded machine does
+    `timeout` is CPU seconds in the worker (`scoring.answer.worker.process`), so a loaded machine does
     not cut a comparison short that a quiet one finishes; the wall-clock deadline behind it,
     `wall_factor * timeout + wall_slack`, only catches work no signal can interrupt.
     """

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from eval_sets.redteam import load_redteam
-from scoring.steps.addressed import has_content, strip_steps, strip_text
+from scoring.judge.stripping import has_content, strip_steps, strip_text
 
 
 @pytest.mark.parametrize(("text", "graded"), [

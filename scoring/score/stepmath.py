@@ -1,7 +1,9 @@
-"""Score aggregation: StepMathAgent's Eq. 1 and ReasonEval's solution-level scores.
+"""StepMathAgent's Eq. 1 (Yang et al. 2025): a solution's 0-10 score from its step labels.
 
 The model never computes the score; code does, from step labels (docs/architecture.md 4.3). With the human
-step labels of StepMathBench this reproduces every gold score.
+step labels of StepMathBench this reproduces every gold score. The decision layer chooses labels by
+it too (`scoring.judge.decide.expected`), so it sits on a floor below the judge
+(tests/scoring/test_layout.py).
 """
 
 from __future__ import annotations
@@ -123,12 +125,3 @@ def parse_human_label(raw: str | int) -> JudgedLabel:
         return "meaningless" if inner == "0" else "correct"
     return "correct" if first == "1" else "incorrect"
 
-
-def solution_validity(step_validity: Sequence[float]) -> float:
-    """ReasonEval: a solution is only as valid as its weakest step (min over steps)."""
-    return min(step_validity) if step_validity else 0.0
-
-
-def solution_redundancy(step_redundancy: Sequence[float]) -> float:
-    """ReasonEval: a solution is as redundant as its most redundant step (max over steps)."""
-    return max(step_redundancy) if step_redundancy else 0.0

@@ -2,13 +2,11 @@ import json
 
 import pytest
 
-from scoring.score.aggregate import (
+from scoring.score.stepmath import (
     expected_score,
     parse_human_label,
     score_solution,
     simple_problem_score,
-    solution_redundancy,
-    solution_validity,
     stepmath_raw,
     stepmath_score,
 )
@@ -71,11 +69,6 @@ def test_human_labels(raw, label):
 def test_human_labels_refuse_garbage(raw):
     with pytest.raises(ValueError):
         parse_human_label(raw)
-
-
-def test_reasoneval_solution_scores():
-    assert solution_validity([0.9, 0.2, 0.8]) == 0.2
-    assert solution_redundancy([0.1, 0.7, 0.3]) == 0.7
 
 
 def test_every_stepmathbench_dev_item_reproduces_its_gold_scores(shared_data):
