@@ -56,8 +56,9 @@ class ConfigError(ValueError):
     """A setting that cannot work: the service and the CLI stop with its message."""
 
 
-def reliabilities(settings: GradingSettings, calibration: Calibration
-                  ) -> tuple[Reliability, tuple[tuple[str, Reliability], ...]]:
+def reliabilities(
+    settings: GradingSettings, calibration: Calibration
+) -> tuple[Reliability, tuple[tuple[str, Reliability], ...]]:
     """The configured model's reliability: (the default, per-language ones).
 
     Measured rates come from the calibration's section for `STEPGRADE_LLM_MODEL` (written by
@@ -70,14 +71,18 @@ def reliabilities(settings: GradingSettings, calibration: Calibration
         ValueError: the rates cannot work together (0 < false alarm < sensitivity < 1).
     """
     sens, fa = settings.llm_sensitivity, settings.llm_false_alarm
-    measured = measured_reliability(calibration, settings.llm_model) if settings.llm_model \
-        else {}
+    measured = measured_reliability(calibration, settings.llm_model) if settings.llm_model else {}
 
     def overridden(base: Reliability) -> Reliability:
         if sens is None and fa is None:
             return base
-        return Reliability(base.sensitivity if sens is None else sens,
-                           base.false_alarm if fa is None else fa, "set", base.wrong, base.right)
+        return Reliability(
+            base.sensitivity if sens is None else sens,
+            base.false_alarm if fa is None else fa,
+            "set",
+            base.wrong,
+            base.right,
+        )
 
     by_language = tuple((lang, overridden(r)) for lang, r in sorted(measured.items()))
     return overridden(RELIABILITY), by_language
@@ -87,8 +92,9 @@ def judge_config(settings: GradingSettings) -> JudgeConfig:
     """The calibration file (`STEPGRADE_CALIBRATION`, else the shipped one) and the LLM's
     reliability; a bad file or an impossible reliability stops start-up with the reason."""
     try:
-        calibration = load_calibration(settings.calibration) if settings.calibration else \
-            load_calibration()
+        calibration = (
+            load_calibration(settings.calibration) if settings.calibration else load_calibration()
+        )
         reliability, by_language = reliabilities(settings, calibration)
     except ValueError as err:  # CalibrationError is one
         raise ConfigError(f"STEPGRADE_CALIBRATION / STEPGRADE_LLM_*: {err}") from None
@@ -102,8 +108,11 @@ def make_grader(settings: GradingSettings) -> Grader:
     (its `uncertainty` section; a file without one grades without an interval)."""
     judge = judge_config(settings)
     try:
-        context = Context(answer_timeout=settings.answer_timeout, judge=judge,
-                          fuse=FuseConfig(policy=settings.scoring_policy))
+        context = Context(
+            answer_timeout=settings.answer_timeout,
+            judge=judge,
+            fuse=FuseConfig(policy=settings.scoring_policy),
+        )
     except ValueError as err:  # UncertaintyError is one
         raise ConfigError(f"STEPGRADE_CALIBRATION: {err}") from None
     if settings.embedding_model:

@@ -61,8 +61,10 @@ def _offline_view(state: Any) -> Any:
 
 
 def _merge(update: Update, failure: Update) -> Update:
-    return {**update, "check_failures": [*failure["check_failures"],
-                                         *update.get("check_failures", [])]}
+    return {
+        **update,
+        "check_failures": [*failure["check_failures"], *update.get("check_failures", [])],
+    }
 
 
 def _uses_llm(state: Any) -> bool:
@@ -70,8 +72,9 @@ def _uses_llm(state: Any) -> bool:
     return bool(inner.get("use_llm"))
 
 
-def contain_asking(name: str, node: Asking, last_resort: Neutral | None = None,
-                   twin: Twin | None = None) -> Asking:
+def contain_asking(
+    name: str, node: Asking, last_resort: Neutral | None = None, twin: Twin | None = None
+) -> Asking:
     """A node that may ask the model, falling back to its offline `twin` (by default the node
     itself on the offline view of the state) when it raises anything its own error handling
     does not absorb, and to its `last_resort` when the twin fails too."""
@@ -88,8 +91,11 @@ def contain_asking(name: str, node: Asking, last_resort: Neutral | None = None,
             update: Update | Exception | None = None
             if _uses_llm(state):
                 try:
-                    update = (twin(state, runtime) if twin is not None
-                              else await node(_offline_view(state), runtime))
+                    update = (
+                        twin(state, runtime)
+                        if twin is not None
+                        else await node(_offline_view(state), runtime)
+                    )
                 except GraphBubbleUp:
                     raise
                 except Exception as twin_err:  # noqa: BLE001 - decided below
@@ -145,8 +151,9 @@ def judge_chunk_offline(payload: ChunkState, runtime: Runtime[Context]) -> Updat
 def _no_evidence(state: GradeState) -> Update:
     """No check's findings but the final answer's, which its own node decided."""
     answer = tuple(find_final_answer(judge_input(state)))
-    return {"evidence": Evidence(answer, tuple(() for _ in state["steps"]),
-                                 ("node.collect_evidence",))}
+    return {
+        "evidence": Evidence(answer, tuple(() for _ in state["steps"]), ("node.collect_evidence",))
+    }
 
 
 def _model_labels(state: GradeState) -> Update:

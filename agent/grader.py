@@ -29,9 +29,13 @@ class LlmUnavailableError(RuntimeError):
 class Grader:
     """Holds the compiled graph and the run context; build once, grade many."""
 
-    def __init__(self, context: Context | None = None, *, llm_configured: bool | None = None) -> None:
+    def __init__(
+        self, context: Context | None = None, *, llm_configured: bool | None = None
+    ) -> None:
         self.context = context or Context()
-        self.llm_configured = self.context.llm is not None if llm_configured is None else llm_configured
+        self.llm_configured = (
+            self.context.llm is not None if llm_configured is None else llm_configured
+        )
         self.graph = build_graph()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
@@ -57,8 +61,9 @@ class Grader:
             return LlmRun()
         return LlmRun(deadline=asyncio.get_running_loop().time() + seconds)
 
-    async def agrade(self, request: GradeRequest, run: LlmRun | None = None,
-                     memory: ProblemMemory | None = None) -> GradeReport:
+    async def agrade(
+        self, request: GradeRequest, run: LlmRun | None = None, memory: ProblemMemory | None = None
+    ) -> GradeReport:
         """Grade on the running event loop; `run` (from `new_run`) lets the caller set the
         deadline and read the LLM records even if the grade does not finish; `memory` is the
         caller's memory of the problem (left out when the request opts out)."""
@@ -68,25 +73,27 @@ class Grader:
         out = await self.graph.ainvoke(_input(request, memory), context=context)
         return _stamp(out, start)
 
-    def astream(self, request: GradeRequest, run: LlmRun | None = None,
-                memory: ProblemMemory | None = None) -> AsyncIterator[dict[str, Any]]:
+    def astream(
+        self, request: GradeRequest, run: LlmRun | None = None, memory: ProblemMemory | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
         """The graph's node updates (`stream_mode="updates"`), the report in the last one."""
         self.check_mode(request)
         context = replace(self.context, run=run or self.new_run())
-        return self.graph.astream(_input(request, memory), context=context,
-                                  stream_mode="updates")
+        return self.graph.astream(_input(request, memory), context=context, stream_mode="updates")
 
     def grade(self, request: GradeRequest, memory: ProblemMemory | None = None) -> GradeReport:
         """Blocking `agrade`, on the grader's event loop (a daemon thread, started once)."""
-        return asyncio.run_coroutine_threadsafe(self.agrade(request, memory=memory),
-                                                self._event_loop()).result()
+        return asyncio.run_coroutine_threadsafe(
+            self.agrade(request, memory=memory), self._event_loop()
+        ).result()
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
         with self._loop_lock:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()
-                threading.Thread(target=self._loop.run_forever, name="stepgrade-grader",
-                                 daemon=True).start()
+                threading.Thread(
+                    target=self._loop.run_forever, name="stepgrade-grader", daemon=True
+                ).start()
             return self._loop
 
 

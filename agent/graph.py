@@ -82,8 +82,9 @@ IN_THREAD_WHEN: dict[str, Callable[[GradeState, Context], bool]] = {
 }
 
 
-def _in_thread_when(node: Callable[..., Update],
-                    blocks: Callable[[GradeState, Context], bool]) -> Callable[..., Awaitable[Update]]:
+def _in_thread_when(
+    node: Callable[..., Update], blocks: Callable[[GradeState, Context], bool]
+) -> Callable[..., Awaitable[Update]]:
     """`node` in a worker thread when `blocks` says it will wait or work long, else on the loop."""
 
     @functools.wraps(node)
@@ -126,8 +127,10 @@ def build_graph() -> CompiledStateGraph[GradeState, Context, InputState, OutputS
         else:
             builder.add_node(name, timed(name, contained))
     for name, coroutine in ASKING.items():
-        builder.add_node(name, atimed(name, contain_asking(name, coroutine, LAST_RESORT.get(name),
-                                                           TWIN.get(name))))
+        builder.add_node(
+            name,
+            atimed(name, contain_asking(name, coroutine, LAST_RESORT.get(name), TWIN.get(name))),
+        )
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "calibrate_difficulty")
     builder.add_edge("prepare", "segment")

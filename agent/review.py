@@ -10,16 +10,20 @@ from scoring.schema import GradeReport, ReviewReason
 from scoring.score import ModelReliability, UncertaintyModel, assess, features_of
 
 
-def with_review(report: GradeReport, model: UncertaintyModel | None,
-                reliability: ModelReliability | None = None) -> GradeReport:
+def with_review(
+    report: GradeReport, model: UncertaintyModel | None, reliability: ModelReliability | None = None
+) -> GradeReport:
     """The report with `score_interval`, `needs_review` and `review_reasons` set from `model`
     (without fitted statistics the reasons are still given, with no interval); `reliability` is
     the LLM's in the report's language, so that a grade weighed with an unmeasured or unreliable
     model says so."""
     review = assess(features_of(report, reliability), model)
-    return report.model_copy(update={
-        "score_interval": review.score_interval,
-        "needs_review": review.needs_review,
-        "review_reasons": [ReviewReason(code=code, message=message)
-                           for code, message in review.reasons],
-    })
+    return report.model_copy(
+        update={
+            "score_interval": review.score_interval,
+            "needs_review": review.needs_review,
+            "review_reasons": [
+                ReviewReason(code=code, message=message) for code, message in review.reasons
+            ],
+        }
+    )

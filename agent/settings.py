@@ -30,7 +30,8 @@ class GradingSettings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0)
     llm_budget: float = Field(default=60.0, gt=0)
     llm_methods: Annotated[list[StructuredMethod], NoDecode] = Field(
-        default_factory=lambda: list(METHODS), min_length=1)
+        default_factory=lambda: list(METHODS), min_length=1
+    )
     llm_reason_tokens: int = Field(default=64, gt=0)
     llm_max_tokens: int = Field(default=4096, gt=0)
     llm_stream: StreamSetting = "auto"
@@ -60,8 +61,10 @@ class GradingSettings(BaseSettings):
     def _one_answer_folder(self) -> GradingSettings:
         record, replay = self.llm_record, self.llm_replay
         if record is not None and replay is not None and record.resolve() != replay.resolve():
-            raise ValueError("STEPGRADE_LLM_RECORD and STEPGRADE_LLM_REPLAY name different "
-                             "folders: set one, or both to the same folder (a cache)")
+            raise ValueError(
+                "STEPGRADE_LLM_RECORD and STEPGRADE_LLM_REPLAY name different "
+                "folders: set one, or both to the same folder (a cache)"
+            )
         return self
 
     @property

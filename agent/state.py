@@ -61,7 +61,9 @@ class GradeState(InputState, total=False):
     warnings: Annotated[list[str], operator.add]
     node_ms: Annotated[dict[str, float], merge_dicts]
     degraded: Annotated[bool, operator.or_]
-    check_failures: Annotated[list[CheckFailure], operator.add]  # contained failures (`scoring.judge.guard`)
+    check_failures: Annotated[
+        list[CheckFailure], operator.add
+    ]  # contained failures (`scoring.judge.guard`)
 
 
 class OutputState(TypedDict):

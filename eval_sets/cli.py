@@ -20,14 +20,28 @@ def _grade(args: argparse.Namespace) -> int:
     from eval_sets.runner.bench import bench_grade
     from eval_sets.runner.ray_engine import RayOptions
 
-    stats = bench_grade(args.dataset, Path(args.path), Path(args.out), mode=args.mode,
-                        limit=args.limit, subsets=args.subsets, concurrency=args.concurrency,
-                        timeout=args.timeout, cut=args.threshold, progress=not args.no_progress,
-                        answer_timeout=args.answer_timeout, engine=args.engine,
-                        ray=RayOptions.from_args(args), half=args.half)
+    stats = bench_grade(
+        args.dataset,
+        Path(args.path),
+        Path(args.out),
+        mode=args.mode,
+        limit=args.limit,
+        subsets=args.subsets,
+        concurrency=args.concurrency,
+        timeout=args.timeout,
+        cut=args.threshold,
+        progress=not args.no_progress,
+        answer_timeout=args.answer_timeout,
+        engine=args.engine,
+        ray=RayOptions.from_args(args),
+        half=args.half,
+    )
     if stats.failed:
-        print(f"stepgrade bench: {stats.failed} of {stats.total} items failed (results.jsonl "
-              "says why); the others were graded", file=sys.stderr)
+        print(
+            f"stepgrade bench: {stats.failed} of {stats.total} items failed (results.jsonl "
+            "says why); the others were graded",
+            file=sys.stderr,
+        )
         return EXIT_FAILED_ITEMS
     return 0
 
@@ -78,13 +92,26 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _engine(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--engine", choices=["local", "ray"], default="local",
-                   help="grade here (local) or on a Ray cluster (ray; pip install '.[ray]')")
-    p.add_argument("--address", help="Ray cluster to join (default RAY_ADDRESS, else start Ray here)")
-    p.add_argument("--actors", type=positive_int,
-                   help="Ray actors grading at once, each with its own grader (default: one per CPU)")
-    p.add_argument("--llm-concurrency", type=positive_int, default=8,
-                   help="LLM requests in flight across all Ray actors (default 8)")
+    p.add_argument(
+        "--engine",
+        choices=["local", "ray"],
+        default="local",
+        help="grade here (local) or on a Ray cluster (ray; pip install '.[ray]')",
+    )
+    p.add_argument(
+        "--address", help="Ray cluster to join (default RAY_ADDRESS, else start Ray here)"
+    )
+    p.add_argument(
+        "--actors",
+        type=positive_int,
+        help="Ray actors grading at once, each with its own grader (default: one per CPU)",
+    )
+    p.add_argument(
+        "--llm-concurrency",
+        type=positive_int,
+        default=8,
+        help="LLM requests in flight across all Ray actors (default 8)",
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -106,14 +133,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--mode", choices=["offline", "llm"], default="offline")
     g.add_argument("--concurrency", type=positive_int, help="items in flight (1 offline, 4 llm)")
     g.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per item")
-    g.add_argument("--threshold", type=float, default=0.5,
-                   help="validity/redundancy score cut for F1 (ReasonEval: 0.5)")
-    g.add_argument("--answer-timeout", type=positive_float,
-                   help="seconds per symbolic answer check (grader default 2; raise it on a busy "
-                        "machine for reproducible figures)")
-    g.add_argument("--half", choices=list(HALVES),
-                   help="grade only the problems of this half (split by a hash of the problem "
-                        "text; --limit then counts the half's items)")
+    g.add_argument(
+        "--threshold",
+        type=float,
+        default=0.5,
+        help="validity/redundancy score cut for F1 (ReasonEval: 0.5)",
+    )
+    g.add_argument(
+        "--answer-timeout",
+        type=positive_float,
+        help="seconds per symbolic answer check (grader default 2; raise it on a busy "
+        "machine for reproducible figures)",
+    )
+    g.add_argument(
+        "--half",
+        choices=list(HALVES),
+        help="grade only the problems of this half (split by a hash of the problem "
+        "text; --limit then counts the half's items)",
+    )
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     _engine(g)
     g.set_defaults(func=_bench(_grade))
@@ -124,14 +161,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=_bench(_fit_hazard))
 
-    n = bsub.add_parser("generate", help="ReAlign: generate solutions with a model, then grade them")
+    n = bsub.add_parser(
+        "generate", help="ReAlign: generate solutions with a model, then grade them"
+    )
     _common(n)
     n.add_argument("--model", required=True, help="model name at the OpenAI-compatible endpoint")
     n.add_argument("--base-url", help="endpoint (default STEPGRADE_LLM_BASE_URL)")
     n.add_argument("--api-key", help="bearer key (default STEPGRADE_LLM_API_KEY)")
     n.add_argument("--out", required=True, help="output folder (a rerun resumes it)")
-    n.add_argument("--mode", choices=["offline", "llm"], default="offline",
-                   help="how to grade the generated solutions")
+    n.add_argument(
+        "--mode",
+        choices=["offline", "llm"],
+        default="offline",
+        help="how to grade the generated solutions",
+    )
     n.add_argument("--concurrency", type=positive_int, default=4)
     n.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per item")
     n.add_argument("--max-tokens", type=positive_int, default=2048)
@@ -139,24 +182,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     _engine(n)
     n.set_defaults(func=_bench(_generate))
 
-    c = bsub.add_parser("calibrate-llm", help="measure a model's step sensitivity and false "
-                                              "alarms per language into a calibration file")
+    c = bsub.add_parser(
+        "calibrate-llm",
+        help="measure a model's step sensitivity and false "
+        "alarms per language into a calibration file",
+    )
     _common(c)
-    c.add_argument("--half", choices=[*HALVES, "all"], default="fit",
-                   help="measure on this half of the problems (default fit)")
+    c.add_argument(
+        "--half",
+        choices=[*HALVES, "all"],
+        default="fit",
+        help="measure on this half of the problems (default fit)",
+    )
     c.add_argument("--base-url", help="endpoint (default STEPGRADE_LLM_BASE_URL)")
     c.add_argument("--model", help="model name, the section's key (default STEPGRADE_LLM_MODEL)")
-    c.add_argument("--calibration", help="calibration to start from (default "
-                                         "STEPGRADE_CALIBRATION, else the shipped one)")
-    c.add_argument("--out", help="file to write (default ./calibration.json: a copy of the "
-                                 "starting calibration, updated in place if it exists)")
-    c.add_argument("--in-place", action="store_true",
-                   help="write into the starting calibration itself (the shipped one included)")
+    c.add_argument(
+        "--calibration",
+        help="calibration to start from (default STEPGRADE_CALIBRATION, else the shipped one)",
+    )
+    c.add_argument(
+        "--out",
+        help="file to write (default ./calibration.json: a copy of the "
+        "starting calibration, updated in place if it exists)",
+    )
+    c.add_argument(
+        "--in-place",
+        action="store_true",
+        help="write into the starting calibration itself (the shipped one included)",
+    )
     c.add_argument("--work", help="keep the graded run here (resumable); default a temp folder")
     c.add_argument("--concurrency", type=positive_int, default=4, help="items in flight")
     c.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per item")
-    c.add_argument("--answer-timeout", type=positive_float,
-                   help="seconds per symbolic answer check")
+    c.add_argument(
+        "--answer-timeout", type=positive_float, help="seconds per symbolic answer check"
+    )
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
     c.set_defaults(func=_bench(_calibrate_llm))
 
@@ -175,8 +234,13 @@ def _bench(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
 
         try:
             return int(fn(args))
-        except (DatasetError, RunMismatchError, LlmUnavailableError, FileNotFoundError,
-                ValueError) as err:
+        except (
+            DatasetError,
+            RunMismatchError,
+            LlmUnavailableError,
+            FileNotFoundError,
+            ValueError,
+        ) as err:
             print(f"stepgrade bench: {err}", file=sys.stderr)
             return EXIT_USAGE
         except EngineError as err:
@@ -197,8 +261,11 @@ def register_calibrate(sub: argparse._SubParsersAction) -> None:
     """
     from eval_sets.calibrate.corrections_args import add_arguments
 
-    c = sub.add_parser("calibrate", help="refit the calibration on the corrected grades of a "
-                       "service (or an export file) and write a new calibration file")
+    c = sub.add_parser(
+        "calibrate",
+        help="refit the calibration on the corrected grades of a "
+        "service (or an export file) and write a new calibration file",
+    )
     add_arguments(c)
     c.set_defaults(func=_calibrate)
 

@@ -39,6 +39,12 @@ def load_items(path: Path, half: str) -> list[Item]:
         if half_of(problem) != half:
             continue
         request = {**request_fields(row, human_steps=True), "mode": "offline"}
-        items.append(Item(problem, request, [parse_human_label(s) for s in row["gold_step_score"]],
-                          int(row["gold_score"])))
+        items.append(
+            Item(
+                problem,
+                request,
+                [parse_human_label(s) for s in row["gold_step_score"]],
+                int(row["gold_score"]),
+            )
+        )
     return items

@@ -58,30 +58,54 @@ def bench_generate(args: argparse.Namespace) -> RunStats:
     (resumably) and reported; the run's counts."""
     base_url = args.base_url or os.environ.get("STEPGRADE_LLM_BASE_URL")
     if not base_url:
-        raise ValueError("bench generate needs --base-url or STEPGRADE_LLM_BASE_URL "
-                         "(an OpenAI-compatible endpoint)")
+        raise ValueError(
+            "bench generate needs --base-url or STEPGRADE_LLM_BASE_URL "
+            "(an OpenAI-compatible endpoint)"
+        )
     out = Path(args.out)
     loaded = read_dataset(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets)
     if not loaded.items:
         raise DatasetError(f"{args.path}: no items selected (check --subsets and --limit)")
-    BenchSpec.check(out, BenchSpec(f"generate:{args.dataset}:{args.model}",
-                                   str(Path(args.path).resolve()), args.mode))
+    BenchSpec.check(
+        out,
+        BenchSpec(
+            f"generate:{args.dataset}:{args.model}", str(Path(args.path).resolve()), args.mode
+        ),
+    )
     cache = out / "llm_cache"
     cache.mkdir(parents=True, exist_ok=True)
-    config = LlmConfig(base_url=base_url, model=args.model,
-                       api_key=args.api_key or os.environ.get("STEPGRADE_LLM_API_KEY", "not-needed"),
-                       timeout=args.timeout, temperature=0.0, cache_dir=cache)
+    config = LlmConfig(
+        base_url=base_url,
+        model=args.model,
+        api_key=args.api_key or os.environ.get("STEPGRADE_LLM_API_KEY", "not-needed"),
+        timeout=args.timeout,
+        temperature=0.0,
+        cache_dir=cache,
+    )
     store = ResultStore.open(out)
     recipe = Recipe(args.mode, out, prepare=partial(solver, config, args.max_tokens))
-    run = RunConfig(mode=args.mode, concurrency=args.concurrency, timeout=args.timeout,
-                    progress=not args.no_progress)
+    run = RunConfig(
+        mode=args.mode,
+        concurrency=args.concurrency,
+        timeout=args.timeout,
+        progress=not args.no_progress,
+    )
     start = time.perf_counter()
-    stats = grade_items(loaded.items, loaded.failed, store, run, recipe, args.engine,
-                        RayOptions.from_args(args))
-    tables = report_run(loaded, store, out, f"generate {args.dataset} with {args.model}", 0.5,
-                        time.perf_counter() - start)
-    print(f"generate: {stats.total} items, {stats.resumed} resumed, {stats.graded} generated and "
-          f"graded now, {stats.failed} failed, {stats.wall_s:.1f} s ({args.engine} engine)",
-          file=sys.stderr)
+    stats = grade_items(
+        loaded.items, loaded.failed, store, run, recipe, args.engine, RayOptions.from_args(args)
+    )
+    tables = report_run(
+        loaded,
+        store,
+        out,
+        f"generate {args.dataset} with {args.model}",
+        0.5,
+        time.perf_counter() - start,
+    )
+    print(
+        f"generate: {stats.total} items, {stats.resumed} resumed, {stats.graded} generated and "
+        f"graded now, {stats.failed} failed, {stats.wall_s:.1f} s ({args.engine} engine)",
+        file=sys.stderr,
+    )
     print_tables(tables)
     return stats

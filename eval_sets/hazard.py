@@ -12,8 +12,14 @@ def first_error_of(item: GoldItem) -> tuple[int, int | None] | None:
     """(number of steps, 1-based first error or None) from the gold, None when not labelled."""
     gold = item.gold
     if gold.step_labels is not None:
-        first = next((i for i, label in enumerate(gold.step_labels, 1)
-                      if label in {"incorrect", "meaningless"}), None)
+        first = next(
+            (
+                i
+                for i, label in enumerate(gold.step_labels, 1)
+                if label in {"incorrect", "meaningless"}
+            ),
+            None,
+        )
         return len(gold.step_labels), first
     if gold.process_correct is not None and item.request.solution_steps is not None:
         return len(item.request.solution_steps), gold.first_error

@@ -41,14 +41,18 @@ class Gold:
 
     def to_json(self) -> dict[str, Any]:
         """The set fields only, for results.jsonl."""
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()
-                if v is not None}
+        return {
+            k: (list(v) if isinstance(v, tuple) else v)
+            for k, v in asdict(self).items()
+            if v is not None
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Gold:
         """The gold `to_json` wrote, its lists back as tuples."""
-        fields: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v)
-                                  for k, v in data.items()}
+        fields: dict[str, Any] = {
+            k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()
+        }
         return cls(**fields)
 
 
@@ -62,14 +66,20 @@ class GoldItem:
 
     def to_json(self) -> dict[str, Any]:
         """A plain-JSON form, to send an item to another process (a Ray actor)."""
-        return {"id": self.id, "request": self.request.model_dump(mode="json"),
-                "gold": self.gold.to_json()}
+        return {
+            "id": self.id,
+            "request": self.request.model_dump(mode="json"),
+            "gold": self.gold.to_json(),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GoldItem:
         """The item `to_json` wrote, as a Ray actor receives it."""
-        return cls(id=data["id"], request=GradeRequest.model_validate(data["request"]),
-                   gold=Gold.from_json(data["gold"]))
+        return cls(
+            id=data["id"],
+            request=GradeRequest.model_validate(data["request"]),
+            gold=Gold.from_json(data["gold"]),
+        )
 
 
 @dataclass(frozen=True)

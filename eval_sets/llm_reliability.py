@@ -85,15 +85,19 @@ def step_pairs(result: ItemResult) -> list[tuple[bool, bool]]:
     if gold.step_labels is not None:
         if len(gold.step_labels) != len(said):
             return []
-        humans = [True if h == "incorrect" else False if h == "correct" else None
-                  for h in gold.step_labels]
+        humans = [
+            True if h == "incorrect" else False if h == "correct" else None
+            for h in gold.step_labels
+        ]
     elif gold.process_correct is not None:
         given = result.request.solution_steps if result.request is not None else None
         if given is None or len(given) != len(said):
             return []
         first = gold.first_error
-        humans = [False if first is None or i < first else True if i == first else None
-                  for i in range(1, len(said) + 1)]
+        humans = [
+            False if first is None or i < first else True if i == first else None
+            for i in range(1, len(said) + 1)
+        ]
     else:
         return []
     return [(h, m) for h, m in zip(humans, said, strict=True) if h is not None and m is not None]
@@ -113,15 +117,20 @@ def measure(results: Iterable[ItemResult]) -> dict[str, Counts]:
 
 def rates_of(counts: Counts, source: str) -> LlmRates:
     """The smoothed rates and Wilson intervals of `counts`."""
-    return LlmRates(counts.wrong, counts.caught, counts.right, counts.alarms,
-                    jeffreys(counts.caught, counts.wrong), jeffreys(counts.alarms, counts.right),
-                    tuple(round(x, 4) for x in wilson(counts.caught, counts.wrong)),  # type: ignore[arg-type]
-                    tuple(round(x, 4) for x in wilson(counts.alarms, counts.right)),  # type: ignore[arg-type]
-                    source)
+    return LlmRates(
+        counts.wrong,
+        counts.caught,
+        counts.right,
+        counts.alarms,
+        jeffreys(counts.caught, counts.wrong),
+        jeffreys(counts.alarms, counts.right),
+        tuple(round(x, 4) for x in wilson(counts.caught, counts.wrong)),  # type: ignore[arg-type]
+        tuple(round(x, 4) for x in wilson(counts.alarms, counts.right)),  # type: ignore[arg-type]
+        source,
+    )
 
 
-def update_calibration(source: Path, out: Path, model: str,
-                       rates: Mapping[str, LlmRates]) -> None:
+def update_calibration(source: Path, out: Path, model: str, rates: Mapping[str, LlmRates]) -> None:
     """Write `source` to `out` with `model`'s measured rates in the `llm_reliability` section.
 
     Everything else in the file is kept as it is (another model's rates, and `model`'s rates in
@@ -149,15 +158,19 @@ def update_calibration(source: Path, out: Path, model: str,
 
 def table(rates: Mapping[str, LlmRates]) -> str:
     """The rates per language as a Markdown table, with their 95% Wilson intervals."""
-    header = ("| language | wrong steps | caught | sensitivity [95% Wilson] | right steps | "
-              "false alarms | false alarm [95% Wilson] |")
+    header = (
+        "| language | wrong steps | caught | sensitivity [95% Wilson] | right steps | "
+        "false alarms | false alarm [95% Wilson] |"
+    )
     lines = [header, "|---|---:|---:|---|---:|---:|---|"]
     for lang, r in sorted(rates.items()):
         s_lo, s_hi = r.sensitivity_interval
         f_lo, f_hi = r.false_alarm_interval
-        lines.append(f"| {lang} | {r.wrong} | {r.caught} | {r.sensitivity:.3f} [{s_lo:.3f}, "
-                     f"{s_hi:.3f}] | {r.right} | {r.alarms} | {r.false_alarm:.3f} [{f_lo:.3f}, "
-                     f"{f_hi:.3f}] |")
+        lines.append(
+            f"| {lang} | {r.wrong} | {r.caught} | {r.sensitivity:.3f} [{s_lo:.3f}, "
+            f"{s_hi:.3f}] | {r.right} | {r.alarms} | {r.false_alarm:.3f} [{f_lo:.3f}, "
+            f"{f_hi:.3f}] |"
+        )
     return "\n".join(lines)
 
 
@@ -170,20 +183,26 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path]:
         return start, start
     out = Path(args.out or "calibration.json")
     if out.resolve() == DEFAULT_PATH.resolve():
-        raise ValueError(f"--out names the shipped calibration {DEFAULT_PATH}; pass --in-place "
-                         "(with --calibration naming it) to overwrite it on purpose")
+        raise ValueError(
+            f"--out names the shipped calibration {DEFAULT_PATH}; pass --in-place "
+            "(with --calibration naming it) to overwrite it on purpose"
+        )
     # An existing --out accumulates: another model's or another language's rates stay.
     return (out if out.is_file() else start), out
 
 
 def calibrate_llm(args: argparse.Namespace) -> int:
     """The `stepgrade bench calibrate-llm` command (see the module docstring)."""
-    endpoint = {"STEPGRADE_LLM_BASE_URL": args.base_url or os.environ.get("STEPGRADE_LLM_BASE_URL"),
-                "STEPGRADE_LLM_MODEL": args.model or os.environ.get("STEPGRADE_LLM_MODEL")}
+    endpoint = {
+        "STEPGRADE_LLM_BASE_URL": args.base_url or os.environ.get("STEPGRADE_LLM_BASE_URL"),
+        "STEPGRADE_LLM_MODEL": args.model or os.environ.get("STEPGRADE_LLM_MODEL"),
+    }
     model = endpoint["STEPGRADE_LLM_MODEL"]
     if not model or not endpoint["STEPGRADE_LLM_BASE_URL"]:
-        raise ValueError("calibrate-llm needs a model endpoint: --base-url and --model (or "
-                         "STEPGRADE_LLM_BASE_URL and STEPGRADE_LLM_MODEL)")
+        raise ValueError(
+            "calibrate-llm needs a model endpoint: --base-url and --model (or "
+            "STEPGRADE_LLM_BASE_URL and STEPGRADE_LLM_MODEL)"
+        )
     with environment(endpoint):
         return _calibrate_llm(args, model)
 
@@ -213,18 +232,24 @@ def _calibrate_llm(args: argparse.Namespace, model: str) -> int:
 
     source, out = _paths(args)
     half: Half | None = None if args.half == "all" else args.half
-    loaded = select(args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets,
-                    half=half)
+    loaded = select(
+        args.dataset, Path(args.path), limit=args.limit, subsets=args.subsets, half=half
+    )
     if not loaded.items:
         raise DatasetError(f"{args.path}: no items selected (check --half and --limit)")
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="calibrate-llm-"))
     try:
         version = get_loader(args.dataset).version
-        BenchSpec.check(work, BenchSpec(args.dataset, str(Path(args.path).resolve()), "llm",
-                                        version, half))
+        BenchSpec.check(
+            work, BenchSpec(args.dataset, str(Path(args.path).resolve()), "llm", version, half)
+        )
         store = ResultStore.open(work)
-        config = RunConfig(mode="llm", concurrency=args.concurrency, timeout=args.timeout,
-                           progress=not args.no_progress)
+        config = RunConfig(
+            mode="llm",
+            concurrency=args.concurrency,
+            timeout=args.timeout,
+            progress=not args.no_progress,
+        )
         grade_items(loaded.items, [], store, config, Recipe("llm", work, args.answer_timeout))
         results = [store.done[i.id] for i in loaded.items if i.id in store.done]
     finally:
@@ -233,8 +258,10 @@ def _calibrate_llm(args: argparse.Namespace, model: str) -> int:
     graded = sum(r.report is not None for r in results)
     counts = measure(results)
     if not counts:
-        raise ValueError(f"no step of the {graded} graded item(s) could be compared: the model "
-                         "gave no labels, or its steps differ from the human ones")
+        raise ValueError(
+            f"no step of the {graded} graded item(s) could be compared: the model "
+            "gave no labels, or its steps differ from the human ones"
+        )
     where = f"{args.dataset}, {args.half} half, {graded} items"
     rates = {lang: rates_of(c, where) for lang, c in counts.items()}
     update_calibration(source, out, model, rates)

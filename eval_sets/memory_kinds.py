@@ -57,14 +57,23 @@ class Labelled:
 
 def remembered(solutions: Sequence[Labelled]) -> ProblemMemory:
     """The memory that correcting `solutions` (of one problem) with their labels builds."""
-    return ProblemMemory(problem_key(solutions[0].problem), tuple(
-        RememberedSolution(s.uid, tuple(RememberedStep(t, lab) for t, lab in
-                                        zip(s.steps, s.labels, strict=True)), EPOCH, s.answer)
-        for s in solutions))
+    return ProblemMemory(
+        problem_key(solutions[0].problem),
+        tuple(
+            RememberedSolution(
+                s.uid,
+                tuple(RememberedStep(t, lab) for t, lab in zip(s.steps, s.labels, strict=True)),
+                EPOCH,
+                s.answer,
+            )
+            for s in solutions
+        ),
+    )
 
 
-def memory_fires(problems: Iterable[Sequence[Labelled]]
-                 ) -> tuple[dict[FindingKind, list[int]], int, int]:
+def memory_fires(
+    problems: Iterable[Sequence[Labelled]],
+) -> tuple[dict[FindingKind, list[int]], int, int]:
     """Firings [on wrong, on right] of each memory kind, and the wrong and right steps read,
     over every choice of one corrected solution per problem."""
     fires: dict[FindingKind, list[int]] = defaultdict(lambda: [0, 0])
@@ -75,8 +84,13 @@ def memory_fires(problems: Iterable[Sequence[Labelled]]
             for other in solutions:
                 if other is taught:
                     continue
-                inp = JudgeInput(other.problem, other.steps, other.problem_type,
-                                 AnswerVerdict(None, ()), memory=memory)
+                inp = JudgeInput(
+                    other.problem,
+                    other.steps,
+                    other.problem_type,
+                    AnswerVerdict(None, ()),
+                    memory=memory,
+                )
                 by_step: dict[int, set[FindingKind]] = defaultdict(set)
                 for f in find_memory(inp):
                     by_step[f.step].add(f.kind)
@@ -97,8 +111,10 @@ def memory_kind_stats(problems: Iterable[Sequence[Labelled]]) -> dict[FindingKin
 
 def memory_section(stats: dict[FindingKind, KindStats], source: str) -> dict[str, Any]:
     """The calibration file's memory section."""
-    return {"kinds": {k: asdict(v) for k, v in sorted(stats.items())},
-            "meta": {"fitted_on": source, "fitted": datetime.now().date().isoformat()}}
+    return {
+        "kinds": {k: asdict(v) for k, v in sorted(stats.items())},
+        "meta": {"fitted_on": source, "fitted": datetime.now().date().isoformat()},
+    }
 
 
 def labelled_problems(path: Path, half: str) -> list[list[Labelled]]:
@@ -109,10 +125,15 @@ def labelled_problems(path: Path, half: str) -> list[list[Labelled]]:
         if half_of(problem) != half:
             continue
         fields = request_fields(row, human_steps=True)
-        by[problem].append(Labelled(
-            str(row["uid"]), problem, TYPES[str(row["type"]).strip().lower()],
-            tuple(fields["solution_steps"]),
-            tuple(parse_human_label(s) for s in row["gold_step_score"])))
+        by[problem].append(
+            Labelled(
+                str(row["uid"]),
+                problem,
+                TYPES[str(row["type"]).strip().lower()],
+                tuple(fields["solution_steps"]),
+                tuple(parse_human_label(s) for s in row["gold_step_score"]),
+            )
+        )
     return list(by.values())
 
 

@@ -42,7 +42,9 @@ def register_loader(name: str, *, version: str = "1", description: str = "") -> 
 
     def wrap(fn: F) -> F:
         if name in LOADERS:
-            raise ValueError(f"loader {name!r} is already registered ({LOADERS[name].fn.__module__})")
+            raise ValueError(
+                f"loader {name!r} is already registered ({LOADERS[name].fn.__module__})"
+            )
         doc = description or ((fn.__doc__ or "").strip().splitlines() or [""])[0]
         LOADERS[name] = LoaderSpec(name, fn, version, doc)  # type: ignore[arg-type]
         return fn
@@ -90,7 +92,9 @@ def register_study(name: str, *, arguments: Arguments) -> Callable[[Study], Stud
 
     def wrap(fn: Study) -> Study:
         if name in STUDIES:
-            raise ValueError(f"study {name!r} is already registered ({STUDIES[name].run.__module__})")
+            raise ValueError(
+                f"study {name!r} is already registered ({STUDIES[name].run.__module__})"
+            )
         module = sys.modules.get(fn.__module__)
         doc = ((module.__doc__ if module else None) or fn.__doc__ or "").strip()
         STUDIES[name] = StudySpec(name, fn, arguments, " ".join(doc.split("\n\n")[0].split()))

@@ -58,11 +58,18 @@ def llm_grading_env(base_url: str, model: str, drop: tuple[str, ...] = ()) -> di
     return env
 
 
-def start_service(llm_url: str | None, port: int, *, workers: int = 1,
-                  max_concurrency: int | None = None, env: Mapping[str, str] | None = None,
-                  drop: tuple[str, ...] = (), stdout: int | IO[bytes] | None = None,
-                  stderr: int | IO[bytes] | None = None,
-                  new_session: bool = False) -> subprocess.Popen[bytes]:
+def start_service(
+    llm_url: str | None,
+    port: int,
+    *,
+    workers: int = 1,
+    max_concurrency: int | None = None,
+    env: Mapping[str, str] | None = None,
+    drop: tuple[str, ...] = (),
+    stdout: int | IO[bytes] | None = None,
+    stderr: int | IO[bytes] | None = None,
+    new_session: bool = False,
+) -> subprocess.Popen[bytes]:
     """`stepgrade serve` on 127.0.0.1:`port`: in LLM mode against `llm_url` (the fake model),
     or, with None, with no model configured (every STEPGRADE_LLM_* setting of this environment
     left out).
@@ -71,21 +78,34 @@ def start_service(llm_url: str | None, port: int, *, workers: int = 1,
     `drop` leaves settings of this environment out; `new_session` starts it as the leader of its
     own process group (so that a test can kill the service with its workers at once).
     """
-    full = {k: v for k, v in os.environ.items()
-            if k not in drop and (llm_url is not None or not k.startswith("STEPGRADE_LLM"))}
+    full = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in drop and (llm_url is not None or not k.startswith("STEPGRADE_LLM"))
+    }
     if llm_url is not None:
         full |= {"STEPGRADE_LLM_BASE_URL": llm_url, "STEPGRADE_LLM_MODEL": "fake-model"}
     if max_concurrency is not None:
         full["STEPGRADE_MAX_CONCURRENCY"] = str(max_concurrency)
-    full |= {"STEPGRADE_LOG_LEVEL": "warning", "STEPGRADE_WORKERS": str(workers),
-             "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
-    return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], env=full, stdout=stdout, stderr=stderr,
-                            start_new_session=new_session)
+    full |= {
+        "STEPGRADE_LOG_LEVEL": "warning",
+        "STEPGRADE_WORKERS": str(workers),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        **(env or {}),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=full,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=new_session,
+    )
 
 
-def wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float = 180.0,
-               name: str = "the service") -> None:
+def wait_ready(
+    url: str, process: subprocess.Popen[bytes], seconds: float = 180.0, name: str = "the service"
+) -> None:
     """Poll `url` until it answers 200: a benchmark measures a server that is up, not its start.
 
     Raises:
@@ -105,8 +125,9 @@ def wait_ready(url: str, process: subprocess.Popen[bytes], seconds: float = 180.
 
 
 @contextmanager
-def fake_model(module: str, args: Sequence[str], name: str, tool: str,
-               seconds: float = 60.0) -> Iterator[str]:
+def fake_model(
+    module: str, args: Sequence[str], name: str, tool: str, seconds: float = 60.0
+) -> Iterator[str]:
     """The fake OpenAI-compatible model `python -m module --port P *args` on a free port; yields
     its base URL (`http://127.0.0.1:P/v1`) once it answers, and stops it on the way out.
 

@@ -35,14 +35,16 @@ class PlainSolution:
         """The solution as a student hands it in: one step a line."""
         return "\n".join(self.steps) + "\n"
 
-    def request(self, text: str | None = None, mode: Mode = "offline",
-                as_steps: bool = False) -> GradeRequest:
+    def request(
+        self, text: str | None = None, mode: Mode = "offline", as_steps: bool = False
+    ) -> GradeRequest:
         """A request grading `text` (default: this solution) for this problem, whole or as
         given steps (one a line)."""
         text = self.text if text is None else text
         body = {"solution_steps": text.splitlines()} if as_steps else {"solution": text}
-        return GradeRequest(problem=self.problem, reference_answer=self.reference_answer,
-                            mode=mode, **body)
+        return GradeRequest(
+            problem=self.problem, reference_answer=self.reference_answer, mode=mode, **body
+        )
 
 
 @dataclass(frozen=True)
@@ -70,17 +72,34 @@ class Attempt:
         old, new = self.replace
         head = len(os.path.commonprefix([old, new]))
         tail = len(os.path.commonprefix([old[head:][::-1], new[head:][::-1]]))
-        return new[head:len(new) - tail].strip()
+        return new[head : len(new) - tail].strip()
 
 
 def load_redteam(path: Path = REDTEAM_PATH) -> tuple[dict[str, PlainSolution], list[Attempt]]:
     """The plain solutions by id, and the attempts."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    plain = {s["id"]: PlainSolution(s["id"], s["language"], s["problem"], s["reference_answer"],
-                                    tuple(s["steps"]), tuple(s["labels"]))
-             for s in data["solutions"]}
-    attempts = [Attempt(a["id"], a["base"], a["language"], a["style"], a["where"],
-                        (a["replace"][0], a["replace"][1])) for a in data["attempts"]]
+    plain = {
+        s["id"]: PlainSolution(
+            s["id"],
+            s["language"],
+            s["problem"],
+            s["reference_answer"],
+            tuple(s["steps"]),
+            tuple(s["labels"]),
+        )
+        for s in data["solutions"]
+    }
+    attempts = [
+        Attempt(
+            a["id"],
+            a["base"],
+            a["language"],
+            a["style"],
+            a["where"],
+            (a["replace"][0], a["replace"][1]),
+        )
+        for a in data["attempts"]
+    ]
     unknown = sorted({a.base for a in attempts} - set(plain))
     if unknown:
         raise ValueError(f"attempts over unknown solutions: {unknown}")

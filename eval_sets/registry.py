@@ -30,9 +30,21 @@ from eval_sets.plugins import (
     register_metric,
 )
 
-__all__ = ["DatasetError", "Loaded", "Loader", "LoaderSpec", "Metric", "get_loader", "get_metric",
-           "load_dataset", "loader_names", "metric_names", "read_dataset", "register_loader",
-           "register_metric"]
+__all__ = [
+    "DatasetError",
+    "Loaded",
+    "Loader",
+    "LoaderSpec",
+    "Metric",
+    "get_loader",
+    "get_metric",
+    "load_dataset",
+    "loader_names",
+    "metric_names",
+    "read_dataset",
+    "register_loader",
+    "register_metric",
+]
 
 
 def loader_names() -> list[str]:
@@ -88,8 +100,10 @@ def read_dataset(
                 continue
             copies[entry.id] += 1
             if copies[entry.id] > 1:
-                entry = RowError(key=f"{entry.id}#{copies[entry.id]}",
-                                 reason=f"{path}: duplicate item id {entry.id!r} (the first is kept)")
+                entry = RowError(
+                    key=f"{entry.id}#{copies[entry.id]}",
+                    reason=f"{path}: duplicate item id {entry.id!r} (the first is kept)",
+                )
         if limit is not None and len(items) + len(failed) >= limit:
             if readable:
                 break
@@ -99,8 +113,10 @@ def read_dataset(
         else:
             failed.append(entry)
     if unreadable and not readable:
-        raise DatasetError(f"{path}: no row could be read as {kind} ({unreadable} tried); the "
-                           f"first: {first_reason}")
+        raise DatasetError(
+            f"{path}: no row could be read as {kind} ({unreadable} tried); the "
+            f"first: {first_reason}"
+        )
     return Loaded(items, failed)
 
 
@@ -116,6 +132,7 @@ def load_dataset(
 
 
 # ----------------------------------------------------------------------------------- metrics
+
 
 def get_metric(name: str) -> Metric:
     """The metric registered as `name`; a KeyError naming the known ones otherwise."""

@@ -70,8 +70,9 @@ def run_study(name: str, argv: Sequence[str] | None = None, prog: str | None = N
     """Parse `argv` (default: this process's arguments) with the study's options and run it; a
     StudyInputError becomes one line on stderr and exit code 2."""
     spec = get_study(name)
-    parser = argparse.ArgumentParser(prog=prog or f"python -m {STUDIES_PACKAGE}.{name}",
-                                     description=spec.description)
+    parser = argparse.ArgumentParser(
+        prog=prog or f"python -m {STUDIES_PACKAGE}.{name}", description=spec.description
+    )
     spec.arguments(parser)
     args = parser.parse_args(argv)
     try:
@@ -97,6 +98,7 @@ def require_folder(path: Path) -> Path:
 
 # ------------------------------------------------------------------------- shared options
 
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     value = int(text)
@@ -113,17 +115,24 @@ def positive_float(text: str) -> float:
     return value
 
 
-def add_data(parser: argparse.ArgumentParser, help: str, *, required: bool = False,
-             default: Path | None = None) -> None:
+def add_data(
+    parser: argparse.ArgumentParser,
+    help: str,
+    *,
+    required: bool = False,
+    default: Path | None = None,
+) -> None:
     """`--data`: the development set (a file) or the folder of them the study reads."""
     parser.add_argument("--data", type=Path, required=required, default=default, help=help)
 
 
-def add_half(parser: argparse.ArgumentParser, default: str, *, both: bool = True,
-             help: str | None = None) -> None:
+def add_half(
+    parser: argparse.ArgumentParser, default: str, *, both: bool = True, help: str | None = None
+) -> None:
     """`--half`: the half of the problems measured (`eval_sets.halves`), or both."""
-    parser.add_argument("--half", choices=[*HALVES, "both"] if both else list(HALVES),
-                        default=default, help=help)
+    parser.add_argument(
+        "--half", choices=[*HALVES, "both"] if both else list(HALVES), default=default, help=help
+    )
 
 
 def add_out(parser: argparse.ArgumentParser) -> None:
@@ -143,18 +152,23 @@ def add_splits(parser: argparse.ArgumentParser) -> None:
 
 def add_timeout(parser: argparse.ArgumentParser, default: float = 2.0) -> None:
     """`--timeout`: seconds per symbolic answer check of a study that runs the check itself."""
-    parser.add_argument("--timeout", type=float, default=default,
-                        help="seconds per symbolic answer check")
+    parser.add_argument(
+        "--timeout", type=float, default=default, help="seconds per symbolic answer check"
+    )
 
 
 def add_answer_timeout(parser: argparse.ArgumentParser, default: float = 30.0) -> None:
     """`--answer-timeout`: seconds per symbolic answer check of the grades a study makes."""
-    parser.add_argument("--answer-timeout", type=float, default=default,
-                        help="seconds per symbolic answer check (generous: load must not "
-                             "change a verdict)")
+    parser.add_argument(
+        "--answer-timeout",
+        type=float,
+        default=default,
+        help="seconds per symbolic answer check (generous: load must not change a verdict)",
+    )
 
 
 # ------------------------------------------------------------------------ stepgrade study
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `study list | NAME [options]` to the stepgrade parser (the `stepgrade.commands`
@@ -164,9 +178,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         ModuleNotFoundError: the `bench` extra is not installed; the CLI then says so.
     """
     require_bench_extra()
-    p = sub.add_parser("study", help="run a study by name (`stepgrade study list` names them)",
-                       description="Run a study by name; `stepgrade study NAME --help` shows "
-                                   "its options.")
+    p = sub.add_parser(
+        "study",
+        help="run a study by name (`stepgrade study list` names them)",
+        description="Run a study by name; `stepgrade study NAME --help` shows its options.",
+    )
     p.add_argument("name", help="the study to run, or `list`")
     p.add_argument("options", nargs=argparse.REMAINDER, help="the study's own options")
     p.set_defaults(func=_study)

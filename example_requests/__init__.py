@@ -28,6 +28,7 @@ def load_example(name: str) -> GradeRequest:
     path = EXAMPLES_DIR / f"{name}.json"
     return GradeRequest.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
+
 ARITHMETIC_SLIP: dict[str, Any] = {
     "problem": "A bakery sells muffins for $3 each. It sells 47 muffins on Monday and 58 on "
     "Tuesday. How many dollars does it take in over the two days?",
@@ -46,12 +47,16 @@ GIVEN_STEPS: dict[str, Any] = {
 }
 
 GRADE_EXAMPLES: dict[str, dict[str, Any]] = {
-    "arithmetic_slip": {"summary": "An early slip that corrupts later steps",
-                        "value": ARITHMETIC_SLIP},
+    "arithmetic_slip": {
+        "summary": "An early slip that corrupts later steps",
+        "value": ARITHMETIC_SLIP,
+    },
     "given_steps": {"summary": "Pre-segmented steps, format module on", "value": GIVEN_STEPS},
 }
 
 BATCH_EXAMPLES: dict[str, dict[str, Any]] = {
-    "two_items": {"summary": "Two solutions graded concurrently",
-                  "value": {"items": [ARITHMETIC_SLIP, GIVEN_STEPS]}},
+    "two_items": {
+        "summary": "Two solutions graded concurrently",
+        "value": {"items": [ARITHMETIC_SLIP, GIVEN_STEPS]},
+    },
 }

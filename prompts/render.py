@@ -19,18 +19,27 @@ from scoring.parse.fold import fold
 
 PROMPTS_DIR = Path(__file__).resolve().parent
 OPERATIONS = (
-    "difficulty", "segmentation", "step_judgement", "fused_judgement", "answer_judgement",
-    "generate_solution", "json_answer", "repair",
+    "difficulty",
+    "segmentation",
+    "step_judgement",
+    "fused_judgement",
+    "answer_judgement",
+    "generate_solution",
+    "json_answer",
+    "repair",
 )
 LANGUAGES = ("en", "zh")
 PROMPT_SET_VERSION = "llm-1"
 
 # One of our delimiter tags as the folded text reads it: a bracket (or an HTML entity, or LaTeX's
 # \lt), spaces, a slash, the name.
-_TAG = re.compile(r"(?:<|&lt;?|\\lt(?![a-z]))\s*([/⁄∕])?\s*(problem|solution|steps?|reference|"
-                  r"answer|data)\b")
-_ASCII_TAG = re.compile(r"(?:<|&lt;?|\\lt)\s*/?\s*(?:problem|solution|step|reference|answer|data)",
-                        re.IGNORECASE)
+_TAG = re.compile(
+    r"(?:<|&lt;?|\\lt(?![a-z]))\s*([/⁄∕])?\s*(problem|solution|steps?|reference|"
+    r"answer|data)\b"
+)
+_ASCII_TAG = re.compile(
+    r"(?:<|&lt;?|\\lt)\s*/?\s*(?:problem|solution|step|reference|answer|data)", re.IGNORECASE
+)
 
 
 def fence(text: str) -> str:

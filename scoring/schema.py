@@ -40,9 +40,19 @@ AnswerMethod = Literal["symbolic", "llm", "both", "none"]
 AnswerRoute = Literal["exact_value", "rounding", "units", "parts", "text", "math_verify"]
 Quadrant = Literal["robust", "hallucination", "lucky_guess", "failure"]
 ReviewCode = Literal[
-    "proof_without_model", "open_ended_without_model", "answer_unparsed", "answer_unchecked",
-    "answer_weak_reading", "steps_against_answer", "degraded", "checks_failed", "wide_interval",
-    "model_unmeasured", "model_unreliable", "unconfirmed_finding", "proof_by_example",
+    "proof_without_model",
+    "open_ended_without_model",
+    "answer_unparsed",
+    "answer_unchecked",
+    "answer_weak_reading",
+    "steps_against_answer",
+    "degraded",
+    "checks_failed",
+    "wide_interval",
+    "model_unmeasured",
+    "model_unreliable",
+    "unconfirmed_finding",
+    "proof_by_example",
     "memory_diverged",
     "addressed_to_grader",
 ]
@@ -172,36 +182,48 @@ class GradeRequest(_Strict):
 class CheckReport(BaseModel):
     """One check's finding about a step: the evidence a label rests on, or a note that did not
     decide it."""
+
     kind: str
     polarity: Literal["error", "support"]
     source: Evidence
     detail: str
-    decisive: bool = Field(description="The kind's measured precision lets it decide a label; "
-                           "otherwise it only raises or lowers P(wrong).")
+    decisive: bool = Field(
+        description="The kind's measured precision lets it decide a label; "
+        "otherwise it only raises or lowers P(wrong)."
+    )
 
 
 class StepReport(BaseModel):
     """One graded step as the API reports it."""
+
     index: int = Field(description="1-based step number.")
     text: str
-    label: StepLabel = Field(description="correct, incorrect, meaningless (right in itself, built "
-                             "on an earlier error), redundant, or unchecked (offline: no check "
-                             "could confirm or refute it; it earns 1 - p_wrong points).")
+    label: StepLabel = Field(
+        description="correct, incorrect, meaningless (right in itself, built "
+        "on an earlier error), redundant, or unchecked (offline: no check "
+        "could confirm or refute it; it earns 1 - p_wrong points)."
+    )
     state: StepState = Field(
-        default="unchecked", description="What the checks established about the step itself: "
+        default="unchecked",
+        description="What the checks established about the step itself: "
         "`holds` (a check confirmed it), `fails` (a check refuted it: the finding is the "
-        "reason), `unchecked` (no check could decide it).")
+        "reason), `unchecked` (no check could decide it).",
+    )
     reason: str
     evidence: list[Evidence] = Field(default_factory=list)
     checks: list[CheckReport] = Field(default_factory=list)
     depends_on: list[int] = Field(default_factory=list, description="1-based earlier steps.")
-    aligned_reference: list[int] = Field(default_factory=list, description="1-based reference steps.")
+    aligned_reference: list[int] = Field(
+        default_factory=list, description="1-based reference steps."
+    )
     similarity: float | None = None
     validity: float = Field(ge=0.0, le=1.0)
     redundancy: float = Field(ge=0.0, le=1.0)
     error_categories: list[str] = Field(default_factory=list)
     p_wrong: float | None = Field(
-        default=None, ge=0.0, le=1.0,
+        default=None,
+        ge=0.0,
+        le=1.0,
         description="Calibrated probability that the step itself is wrong (null where the "
         "process was not evaluated).",
     )
@@ -214,6 +236,7 @@ class StepReport(BaseModel):
 
 class ErrorTreeReport(BaseModel):
     """The error tree (1-based steps): where errors start and what they spoil."""
+
     roots: list[int] = Field(default_factory=list)
     edges: list[tuple[int, int]] = Field(default_factory=list)
     chains: list[list[int]] = Field(default_factory=list)
@@ -222,6 +245,7 @@ class ErrorTreeReport(BaseModel):
 
 class AnswerReport(BaseModel):
     """The final-answer check as the API reports it, both verdicts shown."""
+
     extracted: str | None = None
     reference: list[str] = Field(default_factory=list)
     correct: bool | None = None
@@ -229,15 +253,22 @@ class AnswerReport(BaseModel):
     symbolic: bool | None = None
     llm: bool | None = None
     route: AnswerRoute | None = Field(
-        default=None, description="The group of readings that decided the symbolic verdict "
-        "(None when nothing was compared).")
+        default=None,
+        description="The group of readings that decided the symbolic verdict "
+        "(None when nothing was compared).",
+    )
     route_precision: float | None = Field(
-        default=None, ge=0.0, le=1.0, description="The route's measured precision: the share "
-        "of its verdicts that agreed with human graders on the fit half.")
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="The route's measured precision: the share "
+        "of its verdicts that agreed with human graders on the fit half.",
+    )
 
 
 class AlignedPair(BaseModel):
     """One group of reference steps matched with solution steps."""
+
     reference: list[int] = Field(description="1-based reference steps of the group.")
     solution: list[int] = Field(description="1-based solution steps of the group.")
     similarity: float
@@ -245,6 +276,7 @@ class AlignedPair(BaseModel):
 
 class AlignmentReport(BaseModel):
     """The ReAlign alignment against the reference solution."""
+
     score: float
     pairs: list[AlignedPair] = Field(default_factory=list)
     insertions: list[int] = Field(default_factory=list)
@@ -254,6 +286,7 @@ class AlignmentReport(BaseModel):
 
 class HcrsReport(BaseModel):
     """The HCRS score and its parts."""
+
     score: float
     base: float
     format_penalty: float
@@ -263,12 +296,14 @@ class HcrsReport(BaseModel):
 
 class ReasonEvalReport(BaseModel):
     """ReasonEval's solution-level validity and redundancy."""
+
     validity: float
     redundancy: float
 
 
 class DifficultyReport(BaseModel):
     """The problem's difficulty and whether the process was graded at that level."""
+
     level: int = Field(ge=1, le=3)
     process_evaluated: bool
 
@@ -282,41 +317,56 @@ class LlmOperation(BaseModel):
 
     operation: str
     method: StructuredMethod | None = Field(
-        default=None, description="The structured-output method of the operation's last request: "
-        "the one that answered, unless the operation degraded.")
-    requests: int = Field(default=0, description="HTTP requests made: retries, fall-throughs and the repair turn included.")
+        default=None,
+        description="The structured-output method of the operation's last request: "
+        "the one that answered, unless the operation degraded.",
+    )
+    requests: int = Field(
+        default=0,
+        description="HTTP requests made: retries, fall-throughs and the repair turn included.",
+    )
     repaired: bool = False
     prompt_tokens: int = 0
     completion_tokens: int = 0
     max_tokens: int = 0
     ms: float = 0.0
     degraded: DegradeReason | None = Field(
-        default=None, description="Why the operation fell back to its offline twin: transport, "
-        "format (no usable structured answer), content (answer rejected by the checks), deadline.")
+        default=None,
+        description="Why the operation fell back to its offline twin: transport, "
+        "format (no usable structured answer), content (answer rejected by the checks), deadline.",
+    )
     detail: str = ""
 
 
 class MemoryReport(BaseModel):
     """What this owner's memory of the problem held, and what of it the grade used
     (docs/architecture.md 4.12)."""
+
     solutions: int = Field(description="Corrected solutions of the problem remembered.")
     accepted_solutions: int = Field(description="Of them, accepted as a whole (reference paths).")
     mistakes: int = Field(description="Steps teachers rejected: known mistakes.")
     last_corrected: datetime | None = Field(default=None, description="The latest correction.")
     aligned_solution: str | None = Field(
-        default=None, description="`meta.grade_id` of the accepted solution this one was read "
-        "against (the best alignment), null without one.")
+        default=None,
+        description="`meta.grade_id` of the accepted solution this one was read "
+        "against (the best alignment), null without one.",
+    )
     reference_answer: bool = Field(
-        default=False, description="The answer was checked against the accepted solutions' "
-        "answer (the request gave none).")
+        default=False,
+        description="The answer was checked against the accepted solutions' "
+        "answer (the request gave none).",
+    )
     findings: int = Field(default=0, description="Findings the memory made about the steps.")
     divergence_step: int | None = Field(
-        default=None, description="The first step (1-based) that leaves every accepted "
-        "solution, null when none does or none was accepted.")
+        default=None,
+        description="The first step (1-based) that leaves every accepted "
+        "solution, null when none does or none was accepted.",
+    )
 
 
 class Meta(BaseModel):
     """How the grade was made: mode, model calls, time, warnings and failed checks."""
+
     mode: Literal["llm", "offline"]
     llm_calls: int = Field(default=0, description="HTTP requests made to the model endpoint.")
     llm_operations: list[LlmOperation] = Field(default_factory=list)
@@ -332,7 +382,8 @@ class Meta(BaseModel):
     )
     versions: dict[str, str] = Field(default_factory=dict)
     memory: MemoryReport | None = Field(
-        default=None, description="The problem's memory this grade used; null without one.")
+        default=None, description="The problem's memory this grade used; null without one."
+    )
 
 
 class ReviewReason(BaseModel):
@@ -344,6 +395,7 @@ class ReviewReason(BaseModel):
 
 class PolicyScore(BaseModel):
     """The 0-10 score under one scoring policy (docs/architecture.md 4.13)."""
+
     score: int = Field(ge=0, le=10)
     raw: float
 
@@ -351,29 +403,35 @@ class PolicyScore(BaseModel):
 class FirstErrorReport(BaseModel):
     """The most likely first wrong step: a best guess apart from the labels, for tasks that ask
     for one (ProcessBench), with its probability under the steps' P(wrong)."""
+
     step: int | None = Field(description="1-based step; null: no step is likely wrong.")
     probability: float = Field(ge=0.0, le=1.0)
 
 
 class GradeReport(BaseModel):
     """The whole grade of one solution: the API's response."""
+
     score: int = Field(ge=0, le=10, description="Eq. 1 under `scoring_policy`, rounded.")
     score_raw: float
     score_binary: int = Field(ge=0, le=1)
     score_expected: float | None = Field(
-        default=None, ge=0.0, le=10.0,
+        default=None,
+        ge=0.0,
+        le=10.0,
         description="Eq. 1 in expectation: each step earns its point with probability "
         "1 - p_wrong (a step built on a step labelled wrong earns none under the `stepmath` "
         "policy). Null where the process was not evaluated.",
     )
     scoring_policy: ScoringPolicy = "stepmath"
     scores: dict[ScoringPolicy, PolicyScore] = Field(
-        default_factory=dict, description="The score under each policy, whichever `score` "
-        "follows.")
+        default_factory=dict, description="The score under each policy, whichever `score` follows."
+    )
     summary: str = Field(default="", description="The grade in plain words, for a teacher.")
     likely_first_error: FirstErrorReport | None = Field(
-        default=None, description="The most likely first wrong step, a best guess apart from "
-        "the labels (null where the process was not evaluated).")
+        default=None,
+        description="The most likely first wrong step, a best guess apart from "
+        "the labels (null where the process was not evaluated).",
+    )
     problem_type: ProblemType
     language: Literal["en", "zh"]
     steps: list[StepReport]
@@ -393,7 +451,9 @@ class GradeReport(BaseModel):
         "of the score's error (docs/architecture.md 4.11); null where no model is loaded.",
     )
     needs_review: bool = Field(
-        default=False, description="The grade rests on something the judge could not see: "
-        "`review_reasons` says what.")
+        default=False,
+        description="The grade rests on something the judge could not see: "
+        "`review_reasons` says what.",
+    )
     review_reasons: list[ReviewReason] = Field(default_factory=list)
     meta: Meta

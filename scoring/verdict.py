@@ -43,7 +43,9 @@ class StepVerdict:
     follow_credit: float | None = None
     checks: tuple[CheckNote, ...] = ()
 
-    def relabel(self, label: StepLabel, reason: str, evidence: Evidence, **changes: object) -> StepVerdict:
+    def relabel(
+        self, label: StepLabel, reason: str, evidence: Evidence, **changes: object
+    ) -> StepVerdict:
         """A copy with a new label, keeping the earlier evidence alongside the new one."""
         merged = self.evidence if evidence in self.evidence else (*self.evidence, evidence)
         return replace(self, label=label, reason=reason, evidence=merged, **changes)  # type: ignore[arg-type]
@@ -90,8 +92,11 @@ class AnswerVerdict:
         whose route is too imprecise to decide (a model's own verdict still decides)."""
         if self.route_decides:
             return self.correct
-        from_model = self.llm is not None and self.symbolic is not True and not (
-            self.symbolic is False and self.plain_difference)
+        from_model = (
+            self.llm is not None
+            and self.symbolic is not True
+            and not (self.symbolic is False and self.plain_difference)
+        )
         return self.correct if from_model else None
 
     @property

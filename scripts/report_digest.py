@@ -57,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "record":
         with args.file.open("w", encoding="utf-8") as out:
             for key, report in reports(args.data):
-                out.write(json.dumps({"id": key, "report": report}, sort_keys=True,
-                                     ensure_ascii=False) + "\n")
+                out.write(
+                    json.dumps({"id": key, "report": report}, sort_keys=True, ensure_ascii=False)
+                    + "\n"
+                )
         return 0
     recorded = {}
     with args.file.open(encoding="utf-8") as lines:

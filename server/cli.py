@@ -58,7 +58,9 @@ def _graded(grader: Grader, item: Item, mode: str | None) -> GradeReport | ItemE
         return ItemError("llm_unavailable", str(err), "mode")
     except Exception as err:  # reported in the item's place, the others go on
         log.debug("grading failed", exc_info=True, extra={"item": item.label()})
-        return ItemError("internal_error", f"the grader failed on this {item.where} ({describe(err)})")
+        return ItemError(
+            "internal_error", f"the grader failed on this {item.where} ({describe(err)})"
+        )
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -80,8 +82,11 @@ def _grade(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     grader = make_grader(settings)
     if args.mode == "llm" and not grader.llm_configured:
-        print("stepgrade: --mode llm needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL "
-              "and STEPGRADE_LLM_MODEL); none is configured", file=sys.stderr)
+        print(
+            "stepgrade: --mode llm needs an OpenAI-compatible endpoint (STEPGRADE_LLM_BASE_URL "
+            "and STEPGRADE_LLM_MODEL); none is configured",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     try:
         out: TextIO = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
@@ -103,7 +108,9 @@ def _grade(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     if failed:
-        print(f"stepgrade: {failed} of {len(items)} failed; the others were graded", file=sys.stderr)
+        print(
+            f"stepgrade: {failed} of {len(items)} failed; the others were graded", file=sys.stderr
+        )
         return EXIT_FAILED_ITEMS
     return 0
 
@@ -136,7 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("grade", help="grade GradeRequests (JSON or JSON lines) into GradeReports")
     g.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
-    g.add_argument("--mode", choices=["offline", "llm", "auto"], help="override each request's mode")
+    g.add_argument(
+        "--mode", choices=["offline", "llm", "auto"], help="override each request's mode"
+    )
     g.add_argument("--output", "-o", help="write JSON lines here instead of stdout")
     g.add_argument("--pretty", action="store_true", help="print readable tables instead of JSON")
     g.set_defaults(func=_grade)
@@ -170,8 +179,10 @@ def _add_installed_commands(sub: argparse._SubParsersAction) -> None:
 
 def _add_missing(sub: argparse._SubParsersAction, name: str, why: str) -> None:
     extra = OPTIONAL_COMMANDS.get(name, name)
-    message = (f"stepgrade {name}: not available, {why}; install the `{extra}` extra: "
-               f"pip install 'stepgrade[{extra}]' (in a checkout: make install)")
+    message = (
+        f"stepgrade {name}: not available, {why}; install the `{extra}` extra: "
+        f"pip install 'stepgrade[{extra}]' (in a checkout: make install)"
+    )
     stub = sub.add_parser(name, help=f"(not installed: needs the `{extra}` extra)")
     stub.add_argument("rest", nargs=argparse.REMAINDER)
 

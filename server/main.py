@@ -32,8 +32,9 @@ def create_app(settings: Settings | None = None, grader: Grader | None = None) -
     )
     app.state.metrics = metrics
     install_error_handlers(app)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
-                       timeout=settings.body_timeout)
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout
+    )
     app.add_middleware(RequestContextMiddleware, metrics=metrics)  # outermost: sees all
     app.include_router(api_router)
     return app

@@ -7,8 +7,14 @@ import textwrap
 
 from scoring.schema import GradeReport
 
-_MARK = {"correct": "✓", "incorrect": "✗", "meaningless": "~", "redundant": "=", "unchecked": "?",
-         "not_math": "⚑"}
+_MARK = {
+    "correct": "✓",
+    "incorrect": "✗",
+    "meaningless": "~",
+    "redundant": "=",
+    "unchecked": "?",
+    "not_math": "⚑",
+}
 
 
 def _clip(text: str, width: int) -> str:
@@ -29,8 +35,11 @@ def _penalty(points: float) -> str:
 def _sureness(report: GradeReport, width: int) -> list[str]:
     """The score interval, the score under the other policy and, when the grade asks for it,
     why a person should look."""
-    lines = [f"policy      {policy} {value.score}/10" for policy, value in report.scores.items()
-             if policy != report.scoring_policy and value.score != report.score]
+    lines = [
+        f"policy      {policy} {value.score}/10"
+        for policy, value in report.scores.items()
+        if policy != report.scoring_policy and value.score != report.score
+    ]
     if report.score_interval is not None:
         lo, hi = report.score_interval
         lines.append(f"likely      {lo}-{hi} (80% interval)")

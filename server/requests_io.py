@@ -60,8 +60,9 @@ class Item:
 
 def _validate(obj: object) -> GradeRequest | ItemError:
     if not isinstance(obj, dict):
-        return ItemError("invalid_request",
-                         f"expected a JSON object (a GradeRequest), got {type(obj).__name__}")
+        return ItemError(
+            "invalid_request", f"expected a JSON object (a GradeRequest), got {type(obj).__name__}"
+        )
     try:
         return GradeRequest.model_validate(obj)
     except ValidationError as err:
@@ -93,8 +94,13 @@ def _line(number: int, raw: bytes) -> Item:
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        return Item("line", number, error=ItemError(
-            "invalid_encoding", f"not UTF-8 text ({err.reason} at byte {err.start})"))
+        return Item(
+            "line",
+            number,
+            error=ItemError(
+                "invalid_encoding", f"not UTF-8 text ({err.reason} at byte {err.start})"
+            ),
+        )
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as err:
@@ -123,4 +129,3 @@ def read_items(data: bytes) -> Iterator[Item]:
     for number, raw in enumerate(data.split(b"\n"), 1):
         if raw.strip():
             yield _line(number, raw.rstrip(b"\r"))
-

@@ -21,7 +21,9 @@ from scoring.schema import GradeReport, GradeRequest, Meta
 class ErrorDetail(BaseModel):
     code: str = Field(description="Stable machine-readable code, e.g. `invalid_request`.")
     message: str
-    field: str | None = Field(default=None, description="The offending field, when one is to blame.")
+    field: str | None = Field(
+        default=None, description="The offending field, when one is to blame."
+    )
 
 
 class ErrorResponse(BaseModel):
@@ -30,8 +32,11 @@ class ErrorResponse(BaseModel):
 
 class ServedMeta(Meta):
     grade_id: str | None = Field(
-        default=None, description="The stored grade (`GET /grades/{id}`); absent when the "
-        "service keeps no grades (STEPGRADE_STORE=off).", exclude_if=lambda v: v is None)
+        default=None,
+        description="The stored grade (`GET /grades/{id}`); absent when the "
+        "service keeps no grades (STEPGRADE_STORE=off).",
+        exclude_if=lambda v: v is None,
+    )
 
 
 class ServedReport(GradeReport):
@@ -42,8 +47,9 @@ class ServedReport(GradeReport):
 
 def served(report: GradeReport, grade_id: str | None = None) -> ServedReport:
     """`report` as answered, without re-validating what the grader built."""
-    meta = ServedMeta.model_construct(report.meta.model_fields_set | {"grade_id"},
-                                      **{**dict(report.meta), "grade_id": grade_id})
+    meta = ServedMeta.model_construct(
+        report.meta.model_fields_set | {"grade_id"}, **{**dict(report.meta), "grade_id": grade_id}
+    )
     return ServedReport.model_construct(report.model_fields_set, **{**dict(report), "meta": meta})
 
 
@@ -71,19 +77,24 @@ def _item_or_rejection(value: Any, _: ValidatorFunctionWrapHandler) -> GradeRequ
         return GradeRequest.model_validate(value)
     except ValidationError as err:
         first = err.errors()[0]
-        return RejectedItem(tuple(str(p) for p in first.get("loc", ())), str(first.get("msg", "invalid")))
+        return RejectedItem(
+            tuple(str(p) for p in first.get("loc", ())), str(first.get("msg", "invalid"))
+        )
 
 
 # The schema a client sees is GradeRequest's; an invalid item is validated into a RejectedItem.
-BatchEntry = Annotated[GradeRequest | SkipJsonSchema[RejectedItem], WrapValidator(_item_or_rejection)]
+BatchEntry = Annotated[
+    GradeRequest | SkipJsonSchema[RejectedItem], WrapValidator(_item_or_rejection)
+]
 
 
 class BatchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     items: list[BatchEntry] = Field(
-        min_length=1, description="Solutions to grade; at most STEPGRADE_BATCH_MAX_ITEMS. An "
-        "item that is not a valid GradeRequest fails only itself (its result's `error`)."
+        min_length=1,
+        description="Solutions to grade; at most STEPGRADE_BATCH_MAX_ITEMS. An "
+        "item that is not a valid GradeRequest fails only itself (its result's `error`).",
     )
 
 

@@ -40,8 +40,13 @@ STARTUP_FAILURE = 3  # uvicorn's exit status when the app's start-up failed
 
 def serve(settings: Settings, host: str, port: int) -> None:
     """Block serving on host:port with `settings.workers` processes, JSON logs, no uvicorn access log."""
-    options: dict[str, Any] = {"host": host, "port": port, "log_level": settings.log_level,
-                               "log_config": None, "access_log": False}
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": settings.log_level,
+        "log_config": None,
+        "access_log": False,
+    }
     try:
         sock = _shared_socket(host, port)
     except OSError as exc:
@@ -56,21 +61,32 @@ def serve(settings: Settings, host: str, port: int) -> None:
             raise SystemExit(STARTUP_FAILURE)
         return
     # Worker processes build their app from the environment, as uvicorn needs an import string.
-    config = uvicorn.Config("server.main:create_app", factory=True, workers=settings.workers,
-                            timeout_worker_healthcheck=WORKER_HEALTHCHECK_S, **options)
+    config = uvicorn.Config(
+        "server.main:create_app",
+        factory=True,
+        workers=settings.workers,
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
+        **options,
+    )
     with sock, tempfile.TemporaryDirectory(prefix="stepgrade-run-") as run_dir:
-        os.environ[RUN_DIR_ENV] = run_dir  # inherited by the workers: where they mark themselves ready
+        os.environ[RUN_DIR_ENV] = (
+            run_dir  # inherited by the workers: where they mark themselves ready
+        )
         Multiprocess(config, sockets=[sock]).run()
 
 
 def port_message(host: str, port: int, exc: OSError) -> str:
     """Why `stepgrade serve` cannot listen, and what to change (STEPGRADE_PORT or --port)."""
     if exc.errno == errno.EADDRINUSE:
-        return (f"stepgrade serve: port {port} on {host} is already in use; stop what holds it, "
-                f"or choose another port: STEPGRADE_PORT={port + 1} stepgrade serve "
-                f"(or --port {port + 1})")
-    return (f"stepgrade serve: cannot listen on {host}:{port}: {exc.strerror or exc}; check "
-            "STEPGRADE_HOST and STEPGRADE_PORT (or --host and --port)")
+        return (
+            f"stepgrade serve: port {port} on {host} is already in use; stop what holds it, "
+            f"or choose another port: STEPGRADE_PORT={port + 1} stepgrade serve "
+            f"(or --port {port + 1})"
+        )
+    return (
+        f"stepgrade serve: cannot listen on {host}:{port}: {exc.strerror or exc}; check "
+        "STEPGRADE_HOST and STEPGRADE_PORT (or --host and --port)"
+    )
 
 
 def _shared_socket(host: str, port: int) -> socket.socket:

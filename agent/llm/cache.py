@@ -80,4 +80,3 @@ def replay_transport(directory: Path) -> httpx2.MockTransport:
         return httpx2.Response(400, json={"error": {"message": message, "type": "replay_miss"}})
 
     return httpx2.MockTransport(refuse)
-

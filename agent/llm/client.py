@@ -47,7 +47,9 @@ from scoring.schema import StructuredMethod
 def schema_for(operation: str, method: StructuredMethod, bounds: Bounds | None) -> dict[str, Any]:
     """The operation's schema (bounded, unless None) in the form `with_structured_output`
     takes for `method`."""
-    schema = strict_json_schema(operation) if bounds is None else bounded_json_schema(operation, bounds)
+    schema = (
+        strict_json_schema(operation) if bounds is None else bounded_json_schema(operation, bounds)
+    )
     if method == "function_calling":
         return {"name": operation, "description": f"Report the {operation}.", "parameters": schema}
     return {"name": operation, "schema": schema, "strict": True}
@@ -83,9 +85,13 @@ class _LoopModels:
 class LlmClient:
     """Shared by every grade of a grader; safe to use from several event loops in turn."""
 
-    def __init__(self, config: LlmConfig, http_client: Callable[[], Any] | None = None,
-                 slots: Slots | None = None,
-                 chat_model: Callable[[], BaseChatOpenAI] | None = None) -> None:
+    def __init__(
+        self,
+        config: LlmConfig,
+        http_client: Callable[[], Any] | None = None,
+        slots: Slots | None = None,
+        chat_model: Callable[[], BaseChatOpenAI] | None = None,
+    ) -> None:
         """`http_client` makes the HTTP client of each event loop (default: `grading_client`;
         tests: one respx mocks); every request holds one of `slots`, when given, while it runs;
         `chat_model` makes each event loop's chat model in place of `make_chat_model` (tests:
@@ -122,7 +128,9 @@ class LlmClient:
 
     def unidentified(self) -> bool:
         """Streaming is "auto" and the endpoint has not yet said what server it is."""
-        return self.config.stream == "auto" and self.identity is None and self.config.cache_dir is None
+        return (
+            self.config.stream == "auto" and self.identity is None and self.config.cache_dir is None
+        )
 
     async def identify(self) -> None:
         """The endpoint's `Server` header, from `GET /models`: any HTTP answer gives it (a 404
@@ -140,7 +148,8 @@ class LlmClient:
                 response = await self._here().http.get(
                     f"{self.config.base_url}/models",
                     headers={"Authorization": f"Bearer {self.config.api_key}"},
-                    timeout=min(self.config.timeout, IDENTIFY_TIMEOUT))
+                    timeout=min(self.config.timeout, IDENTIFY_TIMEOUT),
+                )
             except (httpx.TimeoutException, httpx2.TimeoutException):
                 self.identity = ""
                 return
@@ -148,8 +157,9 @@ class LlmClient:
                 return
             self.identity = response.headers.get("server", "")
 
-    def structured(self, operation: str, method: StructuredMethod, max_tokens: int,
-                   bounds: Bounds) -> StructuredCall:
+    def structured(
+        self, operation: str, method: StructuredMethod, max_tokens: int, bounds: Bounds
+    ) -> StructuredCall:
         """The call for `operation` by `method`, at most `max_tokens`, with the schema's length
         `bounds` where the endpoint accepts them."""
         models = self._here()
@@ -161,7 +171,8 @@ class LlmClient:
             if method != "json_mode":
                 options["strict"] = True
             runnable = models.model.with_structured_output(
-                schema_for(operation, method, shape), method=method, **options)
+                schema_for(operation, method, shape), method=method, **options
+            )
             call = models.calls[key] = StructuredCall(*split_structured(runnable))
         return call
 
@@ -197,8 +208,12 @@ class LlmClient:
 
     def methods(self) -> list[StructuredMethod]:
         """The accepted method first, then the others in the configured order, minus refusals."""
-        order = [m for m in self.config.methods if m not in self.unsupported
-                 and not (m == "json_schema" and answers_json_schema_by_tools(self.config.model))]
+        order = [
+            m
+            for m in self.config.methods
+            if m not in self.unsupported
+            and not (m == "json_schema" and answers_json_schema_by_tools(self.config.model))
+        ]
         if self.accepted in order:
             order.remove(self.accepted)
             order.insert(0, self.accepted)

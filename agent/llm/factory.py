@@ -56,8 +56,13 @@ class TakeTurns(httpx2.AsyncBaseTransport):
     def __init__(self, connections: int, pool_size: int = POOL_SIZE) -> None:
         sizes = [pool_size] * (connections // pool_size) + [connections % pool_size]
         tls = httpx2.create_ssl_context()  # as each pool would make its own
-        self.pools = [httpx2.AsyncHTTPTransport(verify=tls, limits=httpx2.Limits(
-            max_connections=n, max_keepalive_connections=n)) for n in sizes if n]
+        self.pools = [
+            httpx2.AsyncHTTPTransport(
+                verify=tls, limits=httpx2.Limits(max_connections=n, max_keepalive_connections=n)
+            )
+            for n in sizes
+            if n
+        ]
         self._turn = itertools.cycle(self.pools)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
@@ -73,8 +78,11 @@ class TakeTurns(httpx2.AsyncBaseTransport):
 def grading_client(config: LlmConfig) -> httpx2.AsyncClient:
     """The grader's HTTP client: small pools taking turns, or the replay folder's refusals."""
     replay = config.replay_only and config.cache_dir is not None
-    transport = (replay_transport(config.cache_dir) if replay  # type: ignore[arg-type]
-                 else TakeTurns(max(1, config.max_connections)))
+    transport = (
+        replay_transport(config.cache_dir)  # type: ignore[arg-type]
+        if replay
+        else TakeTurns(max(1, config.max_connections))
+    )
     return httpx2.AsyncClient(timeout=httpx2.Timeout(config.timeout), transport=transport)
 
 

@@ -69,8 +69,10 @@ class ChatScript:
             self.calls.append(call)
             if not callable(self.replies):
                 if len(self.calls) > len(self.replies):
-                    raise NoReply(f"call {len(self.calls)} ({call.operation}) has no reply: "
-                                  f"the script holds {len(self.replies)}")
+                    raise NoReply(
+                        f"call {len(self.calls)} ({call.operation}) has no reply: "
+                        f"the script holds {len(self.replies)}"
+                    )
                 return self.replies[len(self.calls) - 1]
         reply = self.replies(call.operation, call.prompt)  # outside the lock: it may be slow
         if reply is None:
@@ -92,37 +94,54 @@ def requested(kwargs: Mapping[str, Any], prompt: str) -> tuple[str, StructuredMe
 
 
 def _prompt(messages: Iterable[BaseMessage]) -> str:
-    return "\n".join(m.content if isinstance(m.content, str) else json.dumps(m.content)
-                     for m in messages)
+    return "\n".join(
+        m.content if isinstance(m.content, str) else json.dumps(m.content) for m in messages
+    )
 
 
 def _tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def answer_message(reply: Reply, operation: str, method: StructuredMethod,
-                   prompt_tokens: int) -> AIMessage:
+def answer_message(
+    reply: Reply, operation: str, method: StructuredMethod, prompt_tokens: int
+) -> AIMessage:
     """`reply` as the chat-completions API would return it for `method`: a tool call's
     arguments for function_calling, the message's content otherwise, with token counts."""
     text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
     used = _tokens(text)
-    usage = {"input_tokens": prompt_tokens, "output_tokens": used,
-             "total_tokens": prompt_tokens + used}
+    usage = {
+        "input_tokens": prompt_tokens,
+        "output_tokens": used,
+        "total_tokens": prompt_tokens + used,
+    }
     if method != "function_calling":
-        return AIMessage(content=text, usage_metadata=usage,
-                         response_metadata={"finish_reason": "stop"})
+        return AIMessage(
+            content=text, usage_metadata=usage, response_metadata={"finish_reason": "stop"}
+        )
     try:
         args = json.loads(text)
     except json.JSONDecodeError:
         args = None
     if isinstance(args, dict):
-        calls: dict[str, Any] = {"tool_calls": [
-            {"name": operation, "args": args, "id": "call_1", "type": "tool_call"}]}
+        calls: dict[str, Any] = {
+            "tool_calls": [{"name": operation, "args": args, "id": "call_1", "type": "tool_call"}]
+        }
     else:
-        calls = {"invalid_tool_calls": [{"name": operation, "args": text, "id": "call_1",
-                                         "error": None, "type": "invalid_tool_call"}]}
-    return AIMessage(content="", usage_metadata=usage,
-                     response_metadata={"finish_reason": "tool_calls"}, **calls)
+        calls = {
+            "invalid_tool_calls": [
+                {
+                    "name": operation,
+                    "args": text,
+                    "id": "call_1",
+                    "error": None,
+                    "type": "invalid_tool_call",
+                }
+            ]
+        }
+    return AIMessage(
+        content="", usage_metadata=usage, response_metadata={"finish_reason": "tool_calls"}, **calls
+    )
 
 
 class ScriptedChatModel(BaseChatOpenAI):
@@ -135,18 +154,30 @@ class ScriptedChatModel(BaseChatOpenAI):
     def _llm_type(self) -> str:
         return "scripted-chat"
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         prompt = _prompt(messages)
         operation, method = requested(kwargs, prompt)
         limit = kwargs.get("max_tokens", kwargs.get("max_completion_tokens"))
         reply = self.script.take(ScriptedCall(operation, method, prompt, limit))
-        return ChatResult(generations=[ChatGeneration(
-            message=answer_message(reply, operation, method, _tokens(prompt)))])
+        return ChatResult(
+            generations=[
+                ChatGeneration(message=answer_message(reply, operation, method, _tokens(prompt)))
+            ]
+        )
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         return self._generate(messages, stop=stop, **kwargs)
 
 
@@ -159,6 +190,14 @@ def scripted_client(script: ChatScript, config: LlmConfig = FAKE_CONFIG) -> LlmC
     Streaming is off (`stream=False`): the client never asks the endpoint what server it is.
     """
     config = replace(config, stream=False)
-    return LlmClient(config, chat_model=lambda: ScriptedChatModel(
-        model=config.model, api_key="scripted", base_url=config.base_url,  # type: ignore[arg-type]
-        temperature=config.temperature, max_retries=0, script=script))
+    return LlmClient(
+        config,
+        chat_model=lambda: ScriptedChatModel(
+            model=config.model,
+            api_key="scripted",  # type: ignore[arg-type]
+            base_url=config.base_url,
+            temperature=config.temperature,
+            max_retries=0,
+            script=script,
+        ),
+    )

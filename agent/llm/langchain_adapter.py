@@ -84,8 +84,9 @@ class WireChatOpenAI(BaseChatOpenAI):
     `extra_body` over the body it built, so the empty `messages` it was given is replaced.
     """
 
-    def _get_request_payload(self, input_: LanguageModelInput, *, stop: list[str] | None = None,
-                             **kwargs: Any) -> dict[str, Any]:
+    def _get_request_payload(
+        self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
         payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
         if "messages" not in payload:  # the responses API: not used here
             return payload
@@ -94,9 +95,13 @@ class WireChatOpenAI(BaseChatOpenAI):
         payload["messages"] = []
         return payload
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         """The library's chat-completions branch, its `ChatResult` built here rather than in a
         worker thread (see the module's note)."""
         payload = self._get_request_payload(messages, stop=stop, **kwargs)
@@ -123,8 +128,9 @@ class WireChatOpenAI(BaseChatOpenAI):
         return self._create_chat_result(response, generation_info)
 
 
-def request_payload(model: BaseChatOpenAI, messages: LanguageModelInput,
-                    **bound: Any) -> dict[str, Any]:
+def request_payload(
+    model: BaseChatOpenAI, messages: LanguageModelInput, **bound: Any
+) -> dict[str, Any]:
     """The payload `model` hands the OpenAI SDK for `messages` with the `bound` fields.
 
     Tests compare it with what reached the wire.
@@ -133,16 +139,22 @@ def request_payload(model: BaseChatOpenAI, messages: LanguageModelInput,
     return payload
 
 
-def split_structured(runnable: Runnable[Any, Any]) -> tuple[Runnable[Any, Any], BaseOutputParser[Any]]:
+def split_structured(
+    runnable: Runnable[Any, Any],
+) -> tuple[Runnable[Any, Any], BaseOutputParser[Any]]:
     """`with_structured_output`'s result (without `include_raw`) as the model bound for the
     method and the method's output parser.
 
     Raises:
         TypeError: LangChain no longer builds the call as `model | ... | parser`.
     """
-    if not isinstance(runnable, RunnableSequence) or not isinstance(runnable.last, BaseOutputParser):
-        raise TypeError(f"with_structured_output returned {runnable!r}, not a sequence "
-                        "ending in an output parser (see agent/llm/langchain_adapter.py)")
+    if not isinstance(runnable, RunnableSequence) or not isinstance(
+        runnable.last, BaseOutputParser
+    ):
+        raise TypeError(
+            f"with_structured_output returned {runnable!r}, not a sequence "
+            "ending in an output parser (see agent/llm/langchain_adapter.py)"
+        )
     return runnable.first, runnable.last
 
 
@@ -169,13 +181,23 @@ def llm_type(model: BaseChatModel) -> str:
     return model._llm_type
 
 
-def generate(model: BaseChatModel, messages: list[BaseMessage], stop: list[str] | None,
-             run_manager: CallbackManagerForLLMRun | None, **kwargs: Any) -> ChatResult:
+def generate(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    stop: list[str] | None,
+    run_manager: CallbackManagerForLLMRun | None,
+    **kwargs: Any,
+) -> ChatResult:
     """`model`'s own generation, without its callbacks or cache (the caller's ran)."""
     return model._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
-async def agenerate(model: BaseChatModel, messages: list[BaseMessage], stop: list[str] | None,
-                    run_manager: AsyncCallbackManagerForLLMRun | None, **kwargs: Any) -> ChatResult:
+async def agenerate(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    stop: list[str] | None,
+    run_manager: AsyncCallbackManagerForLLMRun | None,
+    **kwargs: Any,
+) -> ChatResult:
     """`model`'s own asynchronous generation, without its callbacks or cache (the caller's ran)."""
     return await model._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)

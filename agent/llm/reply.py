@@ -53,8 +53,10 @@ def reply_problems(text: str, tool_calls: int = 0, content: str = "") -> list[st
     if tool_calls > 1:
         problems.append(f"{tool_calls} tool calls came back: answer with exactly one")
     if tool_calls and json_objects(content):
-        problems.append("a JSON object came in the message content beside the tool call: "
-                        "answer with the tool call only")
+        problems.append(
+            "a JSON object came in the message content beside the tool call: "
+            "answer with the tool call only"
+        )
     objects = json_objects(text)
     if len(objects) > 1:
         problems.append(f"the answer holds {len(objects)} JSON objects: answer with exactly one")

@@ -29,7 +29,9 @@ from tenacity.stop import stop_base
 _BACKOFF = wait_random_exponential(multiplier=0.5, max=8.0)
 _FORMAT = re.compile(
     r"response_format|json_schema|json_object|tool|function|grammar|not (?:be )?supported|"
-    r"unsupported|not implemented|no recorded answer", re.IGNORECASE)
+    r"unsupported|not implemented|no recorded answer",
+    re.IGNORECASE,
+)
 _CONTEXT = re.compile(r"context[ _](?:length|window)|maximum context|too long", re.IGNORECASE)
 
 

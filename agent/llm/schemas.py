@@ -53,7 +53,9 @@ class JudgedStep(_Closed):
     label: JudgedLabel
     reason: str
     depends_on: list[int] = Field(description="1-based earlier steps whose results this step uses")
-    reference_steps: list[int] = Field(description="1-based reference steps this step corresponds to")
+    reference_steps: list[int] = Field(
+        description="1-based reference steps this step corresponds to"
+    )
     error_categories: list[str]
 
 
@@ -66,7 +68,9 @@ class FusedStep(_Closed):
     label: JudgedLabel
     reason: str
     depends_on: list[int] = Field(description="1-based earlier steps whose results this step uses")
-    reference_steps: list[int] = Field(description="1-based reference steps this step corresponds to")
+    reference_steps: list[int] = Field(
+        description="1-based reference steps this step corresponds to"
+    )
     error_categories: list[str]
 
 

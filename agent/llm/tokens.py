@@ -89,12 +89,17 @@ def shape(operation: str) -> Shape:
     lists = [v for v in whole.values() if isinstance(v, list)]
     item = lists[0][0] if lists else None
     frame = {k: ([] if isinstance(v, list) else v) for k, v in whole.items()}
-    return Shape(frame=_tokens(frame), item=_tokens(item) if item is not None else 0,
-                 frame_reasons=_reasons(frame), item_reasons=_reasons(item))
+    return Shape(
+        frame=_tokens(frame),
+        item=_tokens(item) if item is not None else 0,
+        frame_reasons=_reasons(frame),
+        item_reasons=_reasons(item),
+    )
 
 
-def max_tokens(operation: str, *, items: int = 0, verbatim: str = "", reason_tokens: int,
-               cap: int) -> int:
+def max_tokens(
+    operation: str, *, items: int = 0, verbatim: str = "", reason_tokens: int, cap: int
+) -> int:
     """The ceiling for one `operation` answer with `items` list entries (steps), copying
     `verbatim` text (JSON-escaped, as the answer carries it)."""
     size = shape(operation)
@@ -120,8 +125,10 @@ def longest(schema: dict[str, Any], node: dict[str, Any] | None = None) -> int:
         return max(approx_tokens(json.dumps(v)) for v in node["enum"]) + 2
     kind = node.get("type")
     if kind == "object":
-        return 4 + sum(approx_tokens(json.dumps(key)) + 4 + longest(schema, value)
-                       for key, value in node.get("properties", {}).items())
+        return 4 + sum(
+            approx_tokens(json.dumps(key)) + 4 + longest(schema, value)
+            for key, value in node.get("properties", {}).items()
+        )
     if kind == "array":
         return 4 + node["maxItems"] * (3 + longest(schema, node.get("items", {})))
     if kind == "string":
@@ -131,18 +138,31 @@ def longest(schema: dict[str, Any], node: dict[str, Any] | None = None) -> int:
     return 8  # a boolean, or a number
 
 
-def limits(operation: str, *, language: str, reason_tokens: int, cap: int, items: int = 0,
-           exact: bool = False, verbatim: str = "",
-           references: int = SHORT_LIST) -> tuple[int, Bounds]:
+def limits(
+    operation: str,
+    *,
+    language: str,
+    reason_tokens: int,
+    cap: int,
+    items: int = 0,
+    exact: bool = False,
+    verbatim: str = "",
+    references: int = SHORT_LIST,
+) -> tuple[int, Bounds]:
     """`max_tokens` and the schema bounds of one request, from the same numbers. A reason may
     take `reason_tokens` tokens: three characters each in English, one in Chinese. The ceiling
     is at least the bounded answer's longest (the copied text counted as in `max_tokens`)."""
     per_token = 1 if language == "zh" else 3
-    bounds = Bounds(items=items, reason_chars=reason_tokens * per_token,
-                    text_chars=_round_up(max(len(verbatim), 1), TEXT_STEP), exact=exact,
-                    references=references)
-    estimate = max_tokens(operation, items=items, verbatim=verbatim, reason_tokens=reason_tokens,
-                          cap=cap)
+    bounds = Bounds(
+        items=items,
+        reason_chars=reason_tokens * per_token,
+        text_chars=_round_up(max(len(verbatim), 1), TEXT_STEP),
+        exact=exact,
+        references=references,
+    )
+    estimate = max_tokens(
+        operation, items=items, verbatim=verbatim, reason_tokens=reason_tokens, cap=cap
+    )
     uncopied = bounded_json_schema(operation, replace(bounds, text_chars=0))
     copied = COPIES * approx_tokens(json.dumps(verbatim, ensure_ascii=False)) if verbatim else 0
     bound = _round_up(longest(uncopied) + copied + 16, STEP)

@@ -28,7 +28,9 @@ def _simple_path(state: GradeState) -> tuple[list[StepVerdict], TreeResult]:
     steps = state["steps"]
     verdicts = [StepVerdict("correct", NOT_EVALUATED) for _ in steps]
     if steps and state["answer"].correct is False:
-        verdicts[-1] = StepVerdict("incorrect", "final answer does not match the reference", ("answer",))
+        verdicts[-1] = StepVerdict(
+            "incorrect", "final answer does not match the reference", ("answer",)
+        )
     tree = build_tree([v.label for v in verdicts], [[] for _ in steps])
     return verdicts, tree
 
@@ -66,9 +68,11 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         first_error=state.get("first_error") if state["evaluate_process"] else None,
     )
     use_llm = bool(state.get("use_llm"))
-    versions = {"prompt_set": PROMPT_SET_VERSION if use_llm else "offline-1",
-                "hazard": _hazard_version(runtime.context.fuse.hcrs),
-                "calibration": runtime.context.judge.calibration.version}
+    versions = {
+        "prompt_set": PROMPT_SET_VERSION if use_llm else "offline-1",
+        "hazard": _hazard_version(runtime.context.fuse.hcrs),
+        "calibration": runtime.context.judge.calibration.version,
+    }
     if use_llm:
         versions["model"] = runtime.context.llm_model
     guard = Guard()
@@ -85,14 +89,19 @@ def aggregate(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     report = fuse(inputs, meta, runtime.context.fuse, guard)
     failures = [*state.get("check_failures", []), *guard.failures]
     if failures:
-        contained = report.meta.model_copy(update={
-            "warnings": [*report.meta.warnings, *failure_warnings(failures)],
-            "failed_checks": failed_names(failures),
-        })
+        contained = report.meta.model_copy(
+            update={
+                "warnings": [*report.meta.warnings, *failure_warnings(failures)],
+                "failed_checks": failed_names(failures),
+            }
+        )
         report = report.model_copy(update={"meta": contained})
     report = splice_addressed(report, state.get("graded_text", ""), state.get("addressed", ()))
-    reliability = runtime.context.judge.reliability_for(report.language) \
-        if report.meta.mode == "llm" else None
+    reliability = (
+        runtime.context.judge.reliability_for(report.language)
+        if report.meta.mode == "llm"
+        else None
+    )
     return {"report": with_review(report, runtime.context.interval_model, reliability)}
 
 
@@ -101,16 +110,24 @@ def memory_report(state: GradeState) -> MemoryReport | None:
     memory = state.get("memory")
     if not memory:
         return None
-    path = read_memory(state["request"].problem, state["steps"], memory).path \
-        if state.get("evaluate_process") and state.get("steps") else None
+    path = (
+        read_memory(state["request"].problem, state["steps"], memory).path
+        if state.get("evaluate_process") and state.get("steps")
+        else None
+    )
     evidence = state.get("evidence")
     found = [f for f in evidence.findings if f.kind in MEMORY_KINDS] if evidence else []
     divergence = next((f.step + 1 for f in found if f.kind == "memory_divergence"), None)
     return MemoryReport(
-        solutions=len(memory.solutions), accepted_solutions=len(memory.accepted_solutions),
-        mistakes=memory.mistakes, last_corrected=memory.last_corrected, aligned_solution=path,
+        solutions=len(memory.solutions),
+        accepted_solutions=len(memory.accepted_solutions),
+        mistakes=memory.mistakes,
+        last_corrected=memory.last_corrected,
+        aligned_solution=path,
         reference_answer=not state["request"].gold_answers() and bool(memory.answers),
-        findings=len(found), divergence_step=divergence)
+        findings=len(found),
+        divergence_step=divergence,
+    )
 
 
 def _hazard_version(config: HcrsConfig) -> str:

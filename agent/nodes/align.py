@@ -36,6 +36,6 @@ def align_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     problem = [state["request"].problem] if related else []
     matrix = similarity_matrix([*problem, *references], steps, ctx.embed, ctx.embedder)
     return {
-        "alignment": align(matrix[len(problem):], ctx.align) if references else None,
+        "alignment": align(matrix[len(problem) :], ctx.align) if references else None,
         "problem_similarity": [float(x) for x in matrix[0]] if related else None,
     }

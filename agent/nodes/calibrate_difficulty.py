@@ -47,8 +47,9 @@ async def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> 
             return _decided(None)
         return await asyncio.to_thread(_offline, state, context)
     try:
-        answer = await judge_difficulty(llm, context.run, request.problem, solution_text(request),
-                                        state["language"])
+        answer = await judge_difficulty(
+            llm, context.run, request.problem, solution_text(request), state["language"]
+        )
     except LlmError as err:
         twin = _decided(None)
         if request.modules.difficulty:
@@ -58,10 +59,16 @@ async def calibrate_difficulty(state: GradeState, runtime: Runtime[Context]) -> 
     if state.get("addressed") and not update["evaluate_process"]:
         checked = await asyncio.to_thread(_offline, state, context)
         if checked["evaluate_process"]:
-            update = {**checked, "warnings": [
-                ("difficulty: the model rates the problem simple (the answer alone would score); "
-                "not counted: the solution addresses the grader and the offline calibration "
-                "does not")]}
+            update = {
+                **checked,
+                "warnings": [
+                    (
+                        "difficulty: the model rates the problem simple (the answer alone would score); "
+                        "not counted: the solution addresses the grader and the offline calibration "
+                        "does not"
+                    )
+                ],
+            }
     if request.problem_type is None:
         update["problem_type"] = answer.problem_type
     return update

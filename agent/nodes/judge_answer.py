@@ -37,28 +37,43 @@ async def judge_answer(state: GradeState, runtime: Runtime[Context]) -> dict[str
         return {}
     request = state["request"]
     try:
-        verdict = await ask(llm, runtime.context.run, request.problem, answer.extracted,
-                            answer.reference, state["language"])
+        verdict = await ask(
+            llm,
+            runtime.context.run,
+            request.problem,
+            answer.extracted,
+            answer.reference,
+            state["language"],
+        )
     except LlmError as err:
         return degraded(err, "symbolic answer check alone")
     if state.get("addressed") and verdict.correct:
-        return {"warnings": [(
-            f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
-            f"({verdict.reason}); not counted: the solution addresses the grader and the "
-            "symbolic check did not find it equal")]}
+        return {
+            "warnings": [
+                (
+                    f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
+                    f"({verdict.reason}); not counted: the solution addresses the grader and the "
+                    "symbolic check did not find it equal"
+                )
+            ]
+        }
     update: dict[str, Any] = {
         "answer": replace(answer, llm=verdict.correct, llm_reason=verdict.reason),
     }
     judged = update["answer"]
     if judged.overruled_model:
-        update["warnings"] = [(
-            f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
-            f"({verdict.reason}), but both are plain numbers that differ; the model's word is "
-            "set aside"
-        )]
+        update["warnings"] = [
+            (
+                f"answer: the LLM judge finds {answer.extracted!r} equal to the reference "
+                f"({verdict.reason}), but both are plain numbers that differ; the model's word is "
+                "set aside"
+            )
+        ]
     elif answer.symbolic is False and verdict.correct:
-        update["warnings"] = [(
-            f"answer: the symbolic check finds {answer.extracted!r} different from the "
-            f"reference, the LLM judge finds it equal ({verdict.reason}); counted correct"
-        )]
+        update["warnings"] = [
+            (
+                f"answer: the symbolic check finds {answer.extracted!r} different from the "
+                f"reference, the LLM judge finds it equal ({verdict.reason}); counted correct"
+            )
+        ]
     return update

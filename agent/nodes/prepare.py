@@ -47,15 +47,18 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     once for every later node."""
     guard = Guard()
     as_given: tuple[GradeRequest, tuple[AddressedPiece, ...]] = (state["request"], ())
-    request, addressed = guard.run("prepare.addressed", without_addressed, state["request"],
-                                   default=as_given)
+    request, addressed = guard.run(
+        "prepare.addressed", without_addressed, state["request"], default=as_given
+    )
     text = solution_text(request)
     language = request.language
     if language == "auto":
-        language = guard.run("prepare.language", detect_language, f"{request.problem}\n{text}",
-                             default="en")
+        language = guard.run(
+            "prepare.language", detect_language, f"{request.problem}\n{text}", default="en"
+        )
     problem_type = request.problem_type or guard.run(
-        "prepare.problem_type", detect_problem_type, request.problem, default="calculation")
+        "prepare.problem_type", detect_problem_type, request.problem, default="calculation"
+    )
     gold = gold_answers(state)
     empty = request.is_empty()
     timeout = runtime.context.answer_timeout
@@ -63,9 +66,17 @@ def prepare(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
         check = AnswerCheck(None, False if gold else None, False)
         warnings = [EMPTY_SOLUTION]
     else:
-        checked = guard.run("prepare.answer", check_answer, text, gold, timeout=timeout,
-                            problem=request.problem, left_out=runtime.context.answer_left_out,
-                            guess=problem_type != "proof", default=None)
+        checked = guard.run(
+            "prepare.answer",
+            check_answer,
+            text,
+            gold,
+            timeout=timeout,
+            problem=request.problem,
+            left_out=runtime.context.answer_left_out,
+            guess=problem_type != "proof",
+            default=None,
+        )
         # A failed check is reported as such; "no answer found" would mislead.
         warnings = answer_warnings(checked, gold, timeout) if checked else []
         check = checked or AnswerCheck(None, None, False)

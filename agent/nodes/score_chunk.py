@@ -29,7 +29,10 @@ def spans(n_steps: int, size: int) -> list[tuple[int, int]]:
 def chunk_sends(state: GradeState, size: int) -> list[Send]:
     """One `score_chunk` task per span of at most `size` steps, so long solutions are judged in
     parallel."""
-    return [Send("score_chunk", {"state": state, "span": span}) for span in spans(len(state["steps"]), size)]
+    return [
+        Send("score_chunk", {"state": state, "span": span})
+        for span in spans(len(state["steps"]), size)
+    ]
 
 
 async def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -41,8 +44,9 @@ async def score_chunk(payload: ChunkState, runtime: Runtime[Context]) -> dict[st
         raise RuntimeError("score_chunk is only routed to in LLM mode")
     warnings: list[str] = []
     try:
-        verdicts = await llm_judge_steps(llm, context.run, judge_request(state), state["steps"],
-                                         warnings, (first, last))
+        verdicts = await llm_judge_steps(
+            llm, context.run, judge_request(state), state["steps"], warnings, (first, last)
+        )
     except LlmError as err:
         update = degraded(err, f"judge for steps {first}-{last}")
         return {**update, "chunks": [ChunkVerdicts(first, [None] * (last - first + 1), False)]}

@@ -51,8 +51,9 @@ async def score_steps(state: GradeState, runtime: Runtime[Context]) -> dict[str,
         return _offline()
     warnings: list[str] = []
     try:
-        verdicts = await llm_judge_steps(llm, context.run, judge_request(state), state["steps"],
-                                         warnings)
+        verdicts = await llm_judge_steps(
+            llm, context.run, judge_request(state), state["steps"], warnings
+        )
     except LlmError as err:
         return {**_offline(), **degraded(err, "judge")}
     return {"verdicts": verdicts, "judged_by": "llm", "warnings": warnings}

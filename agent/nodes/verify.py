@@ -27,12 +27,12 @@ def verify(state: GradeState, runtime: Runtime[Context]) -> dict[str, Any]:
     model = state.get("verdicts") if state.get("judged_by") == "llm" else None
     inp = judge_input(state)
     reliability = config.reliability_for(inp.language)
-    decision = decide(inp, state["evidence"], config.calibration, model, reliability,
-                      config.decide)
+    decision = decide(inp, state["evidence"], config.calibration, model, reliability, config.decide)
     verdicts, warnings = decision.verdicts, decision.warnings
     if model is not None and state.get("addressed"):
-        checks = decide(inp, state["evidence"], config.calibration, None, reliability,
-                        config.decide).verdicts
+        checks = decide(
+            inp, state["evidence"], config.calibration, None, reliability, config.decide
+        ).verdicts
         verdicts, set_aside = no_gain(verdicts, checks, state["request"].modules.simplicity)
         warnings = [*warnings, *set_aside]
     return {"verdicts": verdicts, "warnings": warnings, "first_error": decision.first_error}

@@ -61,7 +61,9 @@ def fold_of(problem: str, folds: int = FOLDS) -> int:
     return hashlib.sha1(re.sub(r"\s+", " ", problem).strip().encode("utf-8")).digest()[1] % folds
 
 
-def conformal_bounds(values: Sequence[float], coverage: float = COVERAGE) -> tuple[float, float] | None:
+def conformal_bounds(
+    values: Sequence[float], coverage: float = COVERAGE
+) -> tuple[float, float] | None:
     """Split-conformal quantiles of a central interval: the ceil((n+1)(1-a/2))-th smallest
     value above, the floor((n+1)a/2)-th below (Lei et al. 2018, Algorithm 2, one tail each).
 
@@ -136,8 +138,12 @@ class CellFit:
         out = {}
         for i, score, human, centre, spread in self.held:
             final = self.intercept + self.slope * score
-            shipped = self._finished(i, integer_interval(
-                score, final, self.spread0 + self.spread1 * abs(score - final), q_lo, q_hi))
+            shipped = self._finished(
+                i,
+                integer_interval(
+                    score, final, self.spread0 + self.spread1 * abs(score - final), q_lo, q_hi
+                ),
+            )
             held_out = self._finished(i, integer_interval(score, centre, spread, q_lo, q_hi))
             out[i] = shipped[0] <= human <= shipped[1] and held_out[0] <= human <= held_out[1]
         return out
@@ -161,13 +167,26 @@ class CellFit:
         if found is None:
             return None
         chosen, (q_lo, q_hi) = found
-        return Cell(self.n, round(self.intercept, 4), round(self.slope, 4), round(self.spread0, 4),
-                    round(self.spread1, 4), round(q_lo, 4), round(q_hi, 4), chosen)
+        return Cell(
+            self.n,
+            round(self.intercept, 4),
+            round(self.slope, 4),
+            round(self.spread0, 4),
+            round(self.spread1, 4),
+            round(q_lo, 4),
+            round(q_hi, 4),
+            chosen,
+        )
 
 
-def fit_spread(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int], *,
-               weighted: bool = True,
-               features: Sequence[GradeFeatures] | None = None) -> CellFit | None:
+def fit_spread(
+    scores: Sequence[int],
+    humans: Sequence[int],
+    folds: Sequence[int],
+    *,
+    weighted: bool = True,
+    features: Sequence[GradeFeatures] | None = None,
+) -> CellFit | None:
     """One cell but for its level: the centre on all its grades, residuals out of fold, the
     spread fitted on them and the normalised residuals (the members' `features`, when given,
     finish their intervals as the report does). None if the cell is too small."""
@@ -194,14 +213,26 @@ def fit_spread(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int
         spread0 = max(MIN_SPREAD, spread0)
     spreads = [spread0 + spread1 * d for d in distances]
     a, b = _centre(scores, humans)
-    return CellFit(len(scores), a, b, spread0, spread1,
-                   tuple(r / s for r, s in zip(residuals, spreads, strict=True)),
-                   tuple((*h, s) for h, s in zip(held, spreads, strict=True)),
-                   None if features is None else tuple(features))
+    return CellFit(
+        len(scores),
+        a,
+        b,
+        spread0,
+        spread1,
+        tuple(r / s for r, s in zip(residuals, spreads, strict=True)),
+        tuple((*h, s) for h, s in zip(held, spreads, strict=True)),
+        None if features is None else tuple(features),
+    )
 
 
-def fit_cell(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int],
-             coverage: float = COVERAGE, *, weighted: bool = True) -> Cell | None:
+def fit_cell(
+    scores: Sequence[int],
+    humans: Sequence[int],
+    folds: Sequence[int],
+    coverage: float = COVERAGE,
+    *,
+    weighted: bool = True,
+) -> Cell | None:
     """One cell on its own (group-conditional): its quantiles at the smallest nominal level at
     which the finished intervals (integers, widened to hold the score: `integer_interval`)
     cover `coverage` of the cell's grades out of fold. Integer human scores and the widening
@@ -211,8 +242,12 @@ def fit_cell(scores: Sequence[int], humans: Sequence[int], folds: Sequence[int],
     return None if fitted is None else fitted.cell(fitted.lowest_level(coverage))
 
 
-def pooled_levels(fits: Mapping[str, CellFit], used: Sequence[tuple[str, int]],
-                  coverage: float = COVERAGE, floor: float = FLOOR) -> dict[str, float]:
+def pooled_levels(
+    fits: Mapping[str, CellFit],
+    used: Sequence[tuple[str, int]],
+    coverage: float = COVERAGE,
+    floor: float = FLOOR,
+) -> dict[str, float]:
     """The nominal level of every cell: one shared level, the smallest at which the fit half's
     grades, each through the cell it is graded with (`used`: cell name, member index), are
     covered out of fold at `coverage` POOLED, each cell raised to at least the level at which
@@ -241,17 +276,22 @@ def _members(cell: CellName, graded: Sequence[Graded]) -> list[Graded]:
     return [g for g in graded if cell_of(g.features) == cell]
 
 
-def fit_cells(fit: Sequence[Graded], *, weighted: bool = True, floor: float = FLOOR
-              ) -> tuple[dict[str, Cell], dict[str, float]]:
+def fit_cells(
+    fit: Sequence[Graded], *, weighted: bool = True, floor: float = FLOOR
+) -> tuple[dict[str, Cell], dict[str, float]]:
     """The cells with enough of these fit-half grades, their levels set jointly
     (`pooled_levels`), and the out-of-fold coverage they reach (pooled and per cell)."""
     fits: dict[str, CellFit] = {}
     index: dict[str, dict[str, int]] = {}  # cell -> uid -> member index
     for name in CELL_NAMES:
         members = _members(name, fit)
-        fitted = fit_spread([g.features.score for g in members], [g.human for g in members],
-                            [fold_of(g.problem) for g in members], weighted=weighted,
-                            features=[g.features for g in members])
+        fitted = fit_spread(
+            [g.features.score for g in members],
+            [g.human for g in members],
+            [fold_of(g.problem) for g in members],
+            weighted=weighted,
+            features=[g.features for g in members],
+        )
         if fitted is not None:
             fits[name] = fitted
             index[name] = {g.uid: i for i, g in enumerate(members)}
@@ -263,16 +303,26 @@ def fit_cells(fit: Sequence[Graded], *, weighted: bool = True, floor: float = FL
         used.append((name, index[name][g.uid]))
     levels = pooled_levels(fits, used, COVERAGE, floor)
     hits = {name: fit.covered(levels[name]) for name, fit in fits.items()}
-    oof = {"pooled": round(sum(hits[n][i] for n, i in used) / len(used), 4),
-           **{n: round(sum(h.values()) / len(h), 4) for n, h in hits.items()}}
-    cells = {name: cell for name, fitted in fits.items()
-             if (cell := fitted.cell(levels[name])) is not None}
+    oof = {
+        "pooled": round(sum(hits[n][i] for n, i in used) / len(used), 4),
+        **{n: round(sum(h.values()) / len(h), 4) for n, h in hits.items()},
+    }
+    cells = {
+        name: cell
+        for name, fitted in fits.items()
+        if (cell := fitted.cell(levels[name])) is not None
+    }
     return cells, oof
 
 
-def fit_model(graded: Sequence[Graded], *, weighted: bool = True,
-              target_unflagged: float = TARGET_UNFLAGGED, floor: float = FLOOR,
-              llm_judge: Mapping[str, object] | None = None) -> UncertaintyModel:
+def fit_model(
+    graded: Sequence[Graded],
+    *,
+    weighted: bool = True,
+    target_unflagged: float = TARGET_UNFLAGGED,
+    floor: float = FLOOR,
+    llm_judge: Mapping[str, object] | None = None,
+) -> UncertaintyModel:
     """The offline cells on the offline grades of the fit half, the LLM-mode cells on its grades
     whose steps a model judged (when enough), then the width above which a grade is flagged
     (chosen on the offline grades). LLM grades that fell back to the offline checks (degraded)
@@ -287,22 +337,34 @@ def fit_model(graded: Sequence[Graded], *, weighted: bool = True,
         raise UncertaintyError(f"the fit half has fewer than {MIN_CELL} graded StepMathBench items")
     llm_cells, llm_oof = fit_cells(judged, weighted=weighted, floor=floor)
     body = json.dumps({k: vars(v) for k, v in cells.items()}, sort_keys=True) + json.dumps(
-        {k: vars(v) for k, v in llm_cells.items()}, sort_keys=True)
+        {k: vars(v) for k, v in llm_cells.items()}, sort_keys=True
+    )
     digest = hashlib.sha1(body.encode()).hexdigest()[:10]
     meta: dict[str, object] = {
-        "fitted": time.strftime("%Y-%m-%d"), "fitted_on": "StepMathBench dev, fit half, "
+        "fitted": time.strftime("%Y-%m-%d"),
+        "fitted_on": "StepMathBench dev, fit half, "
         "graded on the human segmentation with the reference answer",
         "method": "Mondrian locally weighted split conformal, out-of-fold residuals; "
-                  f"levels for {COVERAGE:.0%} pooled coverage, each cell at least {floor:.0%}",
-        "folds": FOLDS, "min_cell": MIN_CELL, "target_unflagged": target_unflagged,
-        "pooled_target": COVERAGE, "cell_floor": floor, "out_of_fold_coverage": oof,
-        "grades": {n: c.n for n, c in cells.items()}}
+        f"levels for {COVERAGE:.0%} pooled coverage, each cell at least {floor:.0%}",
+        "folds": FOLDS,
+        "min_cell": MIN_CELL,
+        "target_unflagged": target_unflagged,
+        "pooled_target": COVERAGE,
+        "cell_floor": floor,
+        "out_of_fold_coverage": oof,
+        "grades": {n: c.n for n, c in cells.items()},
+    }
     if llm_cells:
         seeds = sorted({g.uid.rsplit("#llm", 1)[1] for g in judged if "#llm" in g.uid})
-        meta["llm"] = {**(llm_judge or {}), "seeds": seeds, "out_of_fold_coverage": llm_oof,
-                       "grades": {n: c.n for n, c in llm_cells.items()}}
-    model = UncertaintyModel(f"{UNCERTAINTY_FORMAT}-{digest}", COVERAGE, cells, 10, meta=meta,
-                             llm_cells=llm_cells)
+        meta["llm"] = {
+            **(llm_judge or {}),
+            "seeds": seeds,
+            "out_of_fold_coverage": llm_oof,
+            "grades": {n: c.n for n, c in llm_cells.items()},
+        }
+    model = UncertaintyModel(
+        f"{UNCERTAINTY_FORMAT}-{digest}", COVERAGE, cells, 10, meta=meta, llm_cells=llm_cells
+    )
     for width in range(11):
         trial = replace(model, max_width=width)
         if balanced_unflagged(offline, trial) >= target_unflagged:

@@ -49,22 +49,28 @@ MIN_STEPS_PRIOR = 100  # the shipped model's labelled steps when its file does n
 
 # ------------------------------------------------------------------------ the step model fit
 
+
 def prior_count(model: StepModel) -> int:
     """The labelled steps the shipped model was fitted on, as its file records them."""
     platt = model.recalibration.get(ANY_TYPE)
     return platt.steps if platt is not None and platt.steps > 0 else MIN_STEPS_PRIOR
 
 
-def _design(model: StepModel, corrected: Sequence[Corrected],
-            names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def _design(
+    model: StepModel, corrected: Sequence[Corrected], names: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
     rows, labels = [], []
     for c in corrected:
         o = c.observed
         for i, wrong in enumerate(o.solution.wrong):
             if wrong is None:
                 continue
-            found = step_features(o.inp, i, o.evidence.at(i), context=solution_context(
-                o.inp, o.evidence, model.difficulty))
+            found = step_features(
+                o.inp,
+                i,
+                o.evidence.at(i),
+                context=solution_context(o.inp, o.evidence, model.difficulty),
+            )
             for name, (low, high) in model.ranges.items():  # as the model reads them
                 if name in found:
                     found[name] = min(max(found[name], low), high)
@@ -73,8 +79,14 @@ def _design(model: StepModel, corrected: Sequence[Corrected],
     return np.array(rows, dtype=float).reshape(len(rows), len(names)), np.array(labels)
 
 
-def map_logistic(x: np.ndarray, y: np.ndarray, prior: np.ndarray, precision: float,
-                 weight: float, max_iter: int = 100) -> np.ndarray:
+def map_logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    prior: np.ndarray,
+    precision: float,
+    weight: float,
+    max_iter: int = 100,
+) -> np.ndarray:
     """Maximum a posteriori logistic regression (Newton's method): maximises
     `weight * sum log-likelihood - precision / 2 * ||beta - prior||^2` (Bishop 2006, 4.3.3 and
     4.5.1). `weight = 0` returns the prior."""
@@ -114,8 +126,9 @@ def prior_precision(model: StepModel, x: np.ndarray) -> float:
     return prior_count(model) * max(float(np.mean(p * (1 - p))), 1e-3)
 
 
-def refit_score(calibration: Calibration, language: str, corrected: Sequence[Corrected],
-                weight: float) -> StepModel:
+def refit_score(
+    calibration: Calibration, language: str, corrected: Sequence[Corrected], weight: float
+) -> StepModel:
     """A level per group of grades (`GROUP_FEATURES`: answer right, answer wrong, no verdict,
     proof, open-ended; the shipped models give them no weight) that brings the offline score
     closest to the teachers' scores, at a Gaussian cost toward no shift: minimises `weight *
@@ -144,8 +157,9 @@ def refit_score(calibration: Calibration, language: str, corrected: Sequence[Cor
         return replace(model, weights={**model.weights, **moved})
 
     def cost(name: str, value: float, members: Sequence[Corrected], humans: Sequence[int]) -> float:
-        trial = replace(calibration, models={**calibration.models,
-                                             language: shifted({name: value})})
+        trial = replace(
+            calibration, models={**calibration.models, language: shifted({name: value})}
+        )
         error = sum(abs(r.score - h) for r, h in zip(regrade(trial, members), humans, strict=True))
         return weight * error + precision / 2 * value * value
 
@@ -154,13 +168,13 @@ def refit_score(calibration: Calibration, language: str, corrected: Sequence[Cor
         members = [c for c in corrected if f"group:{grade_group(c.observed.inp)}" == name]
         humans = [c.human_score() for c in members]
         if members:
-            delta[name] = min(sorted(SHIFTS, key=abs),
-                              key=lambda v: cost(name, v, members, humans))
+            delta[name] = min(sorted(SHIFTS, key=abs), key=lambda v: cost(name, v, members, humans))
     return shifted(delta)
 
 
-def refit_models(calibration: Calibration, corrected: Sequence[Corrected],
-                 weight: float) -> Calibration:
+def refit_models(
+    calibration: Calibration, corrected: Sequence[Corrected], weight: float
+) -> Calibration:
     """Every language the corrections hold, refitted: on the step labels (`refit_labels`),
     then on the scores (`refit_score`); the rest kept."""
     models = dict(calibration.models)
@@ -173,6 +187,7 @@ def refit_models(calibration: Calibration, corrected: Sequence[Corrected],
 
 
 # ------------------------------------------------------------------------------- regrading
+
 
 @dataclass(frozen=True)
 class Regraded:
@@ -196,8 +211,10 @@ def regrade(calibration: Calibration, corrected: Sequence[Corrected]) -> list[Re
 
 # ------------------------------------------------------------------------- the interval
 
-def refit_uncertainty(calibration: Calibration, corrected: Sequence[Corrected],
-                      weight: float) -> UncertaintyModel | None:
+
+def refit_uncertainty(
+    calibration: Calibration, corrected: Sequence[Corrected], weight: float
+) -> UncertaintyModel | None:
     """The shipped interval statistics pooled with those of the corrected grades, rescored
     with `calibration`'s (refitted) step model: per cell with enough corrected grades, each
     statistic the mean of the shipped cell's and the corrections' (`fit_cell`), weighted by
@@ -211,8 +228,11 @@ def refit_uncertainty(calibration: Calibration, corrected: Sequence[Corrected],
         members = [r for r in regraded if _in_cell(name, r)]
         if not members:
             continue
-        new = fit_cell([r.score for r in members], [r.corrected.human_score() for r in members],
-                       [fold(r.corrected.problem, UNCERTAINTY_FOLDS) for r in members])
+        new = fit_cell(
+            [r.score for r in members],
+            [r.corrected.human_score() for r in members],
+            [fold(r.corrected.problem, UNCERTAINTY_FOLDS) for r in members],
+        )
         old = cells.get(name)
         if new is None or weight <= 0:
             continue
@@ -235,6 +255,13 @@ def _pool(old: Cell, new: Cell, weight: float) -> Cell:
     def mean(x: float, y: float) -> float:
         return round((a * x + b * y) / (a + b), 4)
 
-    return Cell(old.n + new.n, mean(old.intercept, new.intercept), mean(old.slope, new.slope),
-                mean(old.spread0, new.spread0), mean(old.spread1, new.spread1),
-                mean(old.q_lo, new.q_lo), mean(old.q_hi, new.q_hi), mean(old.nominal, new.nominal))
+    return Cell(
+        old.n + new.n,
+        mean(old.intercept, new.intercept),
+        mean(old.slope, new.slope),
+        mean(old.spread0, new.spread0),
+        mean(old.spread1, new.spread1),
+        mean(old.q_lo, new.q_lo),
+        mean(old.q_hi, new.q_hi),
+        mean(old.nominal, new.nominal),
+    )

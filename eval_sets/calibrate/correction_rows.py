@@ -61,6 +61,7 @@ class Corrected:
 
 # ---------------------------------------------------------------------------------- reading
 
+
 def _answer(report: GradeReport) -> AnswerVerdict:
     """The answer verdict as the report gave it (the checks read its decision)."""
     answer = report.answer
@@ -88,12 +89,16 @@ def parse_line(line: str, number: int = 0) -> Corrected:
         grade_id = str(record.get("grade_id", number))
         problem = str(record.get("problem") or (record.get("request") or {})["problem"])
     except (KeyError, TypeError, ValueError) as err:
-        raise CorrectionsError(f"{where} is not a corrected grade (request/problem, report, "
-                               f"labels, score): {err}".replace("\n", " ")[:400]) from None
-    if not isinstance(labels, list) or not all(isinstance(x, str) and x in _LABELS | {"not_math"}
-                                               for x in labels):
-        raise CorrectionsError(f"{where}: labels must be a list of {sorted(_LABELS)} "
-                               "(export with ?corrected=true)")
+        raise CorrectionsError(
+            f"{where} is not a corrected grade (request/problem, report, "
+            f"labels, score): {err}".replace("\n", " ")[:400]
+        ) from None
+    if not isinstance(labels, list) or not all(
+        isinstance(x, str) and x in _LABELS | {"not_math"} for x in labels
+    ):
+        raise CorrectionsError(
+            f"{where}: labels must be a list of {sorted(_LABELS)} (export with ?corrected=true)"
+        )
     if len(labels) != len(report.steps):
         raise CorrectionsError(f"{where}: {len(labels)} labels for {len(report.steps)} steps")
     if score is not None and (not isinstance(score, int) or not 0 <= score <= 10):
@@ -105,10 +110,18 @@ def parse_line(line: str, number: int = 0) -> Corrected:
     inp = JudgeInput(problem, steps, problem_type, _answer(report), language=report.language)
     typed = tuple(cast(StepLabel, labels[i]) for i in graded)
     solution = LabelledSolution(
-        set="corrections", id=grade_id, half="fit", problem=problem, steps=steps,
-        wrong=tuple(x == "incorrect" for x in typed), problem_type=problem_type,
-        language=report.language, references=tuple(report.answer.reference),
-        human_labels=typed, gold_score=score)
+        set="corrections",
+        id=grade_id,
+        half="fit",
+        problem=problem,
+        steps=steps,
+        wrong=tuple(x == "incorrect" for x in typed),
+        problem_type=problem_type,
+        language=report.language,
+        references=tuple(report.answer.reference),
+        human_labels=typed,
+        gold_score=score,
+    )
     observed = Observed(solution, inp, collect_findings(inp))
     return Corrected(grade_id, observed, typed, score, features_of(report))
 
@@ -138,16 +151,18 @@ def fetch_export(url: str, api_key: str | None, timeout: float = TIMEOUT) -> lis
         target += "/grades/export"
     headers = {"X-API-Key": api_key} if api_key else {}
     try:
-        response = httpx.get(target, params={"corrected": "true"}, headers=headers,
-                             timeout=timeout)
+        response = httpx.get(target, params={"corrected": "true"}, headers=headers, timeout=timeout)
     except httpx.HTTPError as err:
         raise CorrectionsError(f"cannot reach {target}: {err}") from None
     if response.status_code in (401, 403):
-        raise CorrectionsError(f"{target} refused the API key (HTTP {response.status_code}); "
-                               "pass the key that graded the corrections with --api-key")
+        raise CorrectionsError(
+            f"{target} refused the API key (HTTP {response.status_code}); "
+            "pass the key that graded the corrections with --api-key"
+        )
     if response.status_code != 200:
-        raise CorrectionsError(f"{target} answered HTTP {response.status_code}: "
-                               f"{response.text[:200]}")
+        raise CorrectionsError(
+            f"{target} answered HTTP {response.status_code}: {response.text[:200]}"
+        )
     return response.text.splitlines()
 
 
@@ -163,6 +178,7 @@ def read_source(source: str, api_key: str | None, timeout: float = TIMEOUT) -> l
 
 
 # ------------------------------------------------------------------------------- the folds
+
 
 def held_back(problem: str) -> bool:
     """Whether a problem is in the held-back fifth (by a byte of a hash of its text, so that

@@ -49,6 +49,7 @@ WEIGHTS: tuple[float, ...] = (0.0, 1.0, 4.0, 16.0, 64.0)
 
 # ------------------------------------------------------------------------------- agreement
 
+
 @dataclass(frozen=True)
 class Agreement:
     """Agreement with the teachers: MAE and Pearson Corr (x100) of the score, and the share of
@@ -64,8 +65,11 @@ def agreement(regraded: Sequence[Regraded]) -> Agreement:
     """How far the regraded solutions are from the teachers' scores and labels."""
     pairs = [(float(r.score), float(r.corrected.human_score())) for r in regraded]
     corr, mae = corr_mae(pairs) if pairs else (math.nan, math.nan)
-    same = [(a == "incorrect") == (b == "incorrect") for r in regraded
-            for a, b in zip(r.labels, r.corrected.labels, strict=False)]
+    same = [
+        (a == "incorrect") == (b == "incorrect")
+        for r in regraded
+        for a, b in zip(r.labels, r.corrected.labels, strict=False)
+    ]
     return Agreement(len(pairs), mae, corr, sum(same) / len(same) if same else math.nan)
 
 
@@ -76,8 +80,10 @@ def mae_of(calibration: Calibration, corrected: Sequence[Corrected]) -> float:
 
 # --------------------------------------------------------------------- choosing the weight
 
-def choose_weight(calibration: Calibration, corrected: Sequence[Corrected],
-                  weights: Sequence[float] = WEIGHTS) -> tuple[float, dict[float, float]]:
+
+def choose_weight(
+    calibration: Calibration, corrected: Sequence[Corrected], weights: Sequence[float] = WEIGHTS
+) -> tuple[float, dict[float, float]]:
     """The weight whose refit scores the held-out folds best: `CV_FOLDS`-fold cross-validation
     by problem over `corrected` (the corrections not held back), on the mean absolute error of
     the score; the smaller weight on a tie (0: the shipped model, when nothing helps)."""
@@ -99,6 +105,7 @@ def choose_weight(calibration: Calibration, corrected: Sequence[Corrected],
 
 # ---------------------------------------------------------------------------- the whole fit
 
+
 @dataclass(frozen=True)
 class Recalibrated:
     """The new calibration and what the fit measured."""
@@ -118,9 +125,12 @@ class Recalibrated:
     by_group: dict[str, tuple[int, float, float]] = field(default_factory=dict)
 
 
-def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
-                weight: float | None = None,
-                progress: Callable[[str], None] = lambda _: None) -> Recalibrated:
+def recalibrate(
+    calibration: Calibration,
+    corrected: Sequence[Corrected],
+    weight: float | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Recalibrated:
     """Measure on the held-back fifth a refit on the other corrections (the weight chosen on
     them with `weight` None), then refit on all of them; the file's other sections are kept and
     a new version named.
@@ -146,35 +156,58 @@ def recalibrate(calibration: Calibration, corrected: Sequence[Corrected],
     progress(f"refitting on {len(fit)} corrected grades and regrading {len(held)}")
     old, now = regrade(calibration, held), regrade(_refit(calibration, fit, weight), held)
     before, after = agreement(old), agreement(now)
-    errors = [(b.corrected, abs(b.score - b.corrected.human_score()),
-               abs(a.score - a.corrected.human_score())) for b, a in zip(old, now, strict=True)]
+    errors = [
+        (
+            b.corrected,
+            abs(b.score - b.corrected.human_score()),
+            abs(a.score - a.corrected.human_score()),
+        )
+        for b, a in zip(old, now, strict=True)
+    ]
     change = None if in_sample else paired_change([(c.problem, e0, e1) for c, e0, e1 in errors])
-    by_group = {group: (len(rows), sum(r[1] for r in rows) / len(rows),
-                        sum(r[2] for r in rows) / len(rows))
-                for group in get_args(GradeGroup)
-                if (rows := [r for r in errors if grade_group(r[0].observed.inp) == group])}
+    by_group = {
+        group: (len(rows), sum(r[1] for r in rows) / len(rows), sum(r[2] for r in rows) / len(rows))
+        for group in get_args(GradeGroup)
+        if (rows := [r for r in errors if grade_group(r[0].observed.inp) == group])
+    }
     # Measured on the fifth held back, then fitted on every correction.
     if not in_sample:
         progress(f"refitting on all {len(corrected)} corrected grades")
     new = _refit(calibration, corrected, weight)
     # What the file was checked on travels with it: the measured agreement, as printed.
     measured: dict[str, Any] = {
-        "on": "in sample (too few problems to hold a fifth back)" if in_sample
+        "on": "in sample (too few problems to hold a fifth back)"
+        if in_sample
         else "the held-back fifth, by problem",
-        "grades": len(held), "mae_before": _rounded(before.mae), "mae_after": _rounded(after.mae),
-        "by_group": {g: {"grades": n, "mae_before": round(b, 3), "mae_after": round(a, 3)}
-                     for g, (n, b, a) in by_group.items()}}
+        "grades": len(held),
+        "mae_before": _rounded(before.mae),
+        "mae_after": _rounded(after.mae),
+        "by_group": {
+            g: {"grades": n, "mae_before": round(b, 3), "mae_after": round(a, 3)}
+            for g, (n, b, a) in by_group.items()
+        },
+    }
     if change is not None:
-        measured["mae_change_interval"] = {"level": LEVEL, "low": round(change.low, 3),
-                                           "high": round(change.high, 3),
-                                           "problems": change.clusters}
-    meta = {**calibration.meta, "corrections": {
-        "from": calibration.version, "grades": len(corrected), "weight": weight,
-        "prior": "shipped weights, precision = shipped steps x mean p(1-p)",
-        "measured": measured}}
+        measured["mae_change_interval"] = {
+            "level": LEVEL,
+            "low": round(change.low, 3),
+            "high": round(change.high, 3),
+            "problems": change.clusters,
+        }
+    meta = {
+        **calibration.meta,
+        "corrections": {
+            "from": calibration.version,
+            "grades": len(corrected),
+            "weight": weight,
+            "prior": "shipped weights, precision = shipped steps x mean p(1-p)",
+            "measured": measured,
+        },
+    }
     new = replace(new, meta=meta)
-    return Recalibrated(new, weight, cv, len(fit), len(held), before, after, in_sample, change,
-                        by_group)
+    return Recalibrated(
+        new, weight, cv, len(fit), len(held), before, after, in_sample, change, by_group
+    )
 
 
 def _refit(calibration: Calibration, corrected: Sequence[Corrected], weight: float) -> Calibration:
@@ -202,6 +235,7 @@ def to_text(calibration: Calibration) -> str:
 
 # ------------------------------------------------------------------------------ the command
 
+
 def run(args: argparse.Namespace) -> int:
     """Read, refit, report on the held-back fifth, write; exit 2 with a message on bad input."""
     try:
@@ -209,8 +243,10 @@ def run(args: argparse.Namespace) -> int:
         if weight is not None and not (math.isfinite(weight) and weight >= 0):
             raise ValueError
     except ValueError:
-        print(f"calibrate: --weight must be a number >= 0 or 'cv', got {args.weight!r}",
-              file=sys.stderr)
+        print(
+            f"calibrate: --weight must be a number >= 0 or 'cv', got {args.weight!r}",
+            file=sys.stderr,
+        )
         return 2
     start = args.calibration or os.environ.get("STEPGRADE_CALIBRATION") or DEFAULT_PATH
     try:
@@ -219,39 +255,60 @@ def run(args: argparse.Namespace) -> int:
     except (CorrectionsError, CalibrationError) as err:
         print(f"calibrate: {err}", file=sys.stderr)
         return 2
-    print(f"calibrate: read {len(corrected)} corrected grades (their checks rerun)",
-          file=sys.stderr, flush=True)
-    result = recalibrate(calibration, corrected, weight,
-                         lambda phase: print(f"calibrate: {phase}", file=sys.stderr, flush=True))
+    print(
+        f"calibrate: read {len(corrected)} corrected grades (their checks rerun)",
+        file=sys.stderr,
+        flush=True,
+    )
+    result = recalibrate(
+        calibration,
+        corrected,
+        weight,
+        lambda phase: print(f"calibrate: {phase}", file=sys.stderr, flush=True),
+    )
     if result.in_sample:
-        print(f"corrections: {len(corrected)} grades, too few problems to hold a fifth back "
-              f"(it is chosen by problem), so the agreement below is in sample, on the grades "
-              f"fitted on; weight {result.weight:g}")
+        print(
+            f"corrections: {len(corrected)} grades, too few problems to hold a fifth back "
+            f"(it is chosen by problem), so the agreement below is in sample, on the grades "
+            f"fitted on; weight {result.weight:g}"
+        )
         print("agreement in sample (MAE and Corr of the score, step agreement):")
     else:
-        print(f"corrections: {len(corrected)} grades; measured fitting on {result.fitted} and "
-              f"holding back {result.held}, then fitted on all; weight {result.weight:g}"
-              + (f" (cross-validated MAE by weight: {result.cv})" if result.cv else ""))
+        print(
+            f"corrections: {len(corrected)} grades; measured fitting on {result.fitted} and "
+            f"holding back {result.held}, then fitted on all; weight {result.weight:g}"
+            + (f" (cross-validated MAE by weight: {result.cv})" if result.cv else "")
+        )
         print("agreement on the held-back fifth (MAE and Corr of the score, step agreement):")
     for name, a in (("before", result.before), ("after", result.after)):
-        print(f"  {name:6s} {calibration.version if name == 'before' else result.calibration.version}"
-              f": grades {a.grades}, MAE {_figure(a.mae, '.3f')}, Corr {_figure(a.corr, '.1f')}, "
-              f"steps {_figure(100 * a.steps, '.1f')}%")
-    print("  MAE by group, before -> after: " + "; ".join(
-        f"{group.replace('_', ' ')} ({n}) {b:.2f} -> {a:.2f}"
-        for group, (n, b, a) in result.by_group.items()))
+        print(
+            f"  {name:6s} {calibration.version if name == 'before' else result.calibration.version}"
+            f": grades {a.grades}, MAE {_figure(a.mae, '.3f')}, Corr {_figure(a.corr, '.1f')}, "
+            f"steps {_figure(100 * a.steps, '.1f')}%"
+        )
+    print(
+        "  MAE by group, before -> after: "
+        + "; ".join(
+            f"{group.replace('_', ' ')} ({n}) {b:.2f} -> {a:.2f}"
+            for group, (n, b, a) in result.by_group.items()
+        )
+    )
     if result.mae_change is not None:
         c = result.mae_change
-        print(f"  MAE after - before: {c.change:+.3f}, {100 * LEVEL:.0f}% interval {c.low:+.3f} to "
-              f"{c.high:+.3f} (the held-back grades' {c.clusters} problems resampled; an "
-              f"interval across 0 is no evidence either way)")
+        print(
+            f"  MAE after - before: {c.change:+.3f}, {100 * LEVEL:.0f}% interval {c.low:+.3f} to "
+            f"{c.high:+.3f} (the held-back grades' {c.clusters} problems resampled; an "
+            f"interval across 0 is no evidence either way)"
+        )
     try:
         args.out.write_text(to_text(result.calibration), encoding="utf-8")
     except OSError as err:
         print(f"calibrate: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out} (version {result.calibration.version}); serve it with "
-          f"STEPGRADE_CALIBRATION={args.out}")
+    print(
+        f"wrote {args.out} (version {result.calibration.version}); serve it with "
+        f"STEPGRADE_CALIBRATION={args.out}"
+    )
     return 0
 
 
@@ -268,12 +325,13 @@ def _figure(value: float, spec: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m eval_sets.calibrate.corrections`: the same command as `stepgrade calibrate`."""
-    parser = argparse.ArgumentParser(prog="python -m eval_sets.calibrate.corrections",
-                                     description="Recalibrate from teachers' corrections.")
+    parser = argparse.ArgumentParser(
+        prog="python -m eval_sets.calibrate.corrections",
+        description="Recalibrate from teachers' corrections.",
+    )
     add_arguments(parser)
     return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
     sys.exit(main())
-

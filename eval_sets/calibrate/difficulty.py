@@ -30,8 +30,12 @@ def fit_difficulty(observed: Sequence[Observed]) -> dict[str, float]:
     levelled = _levelled(observed)
     if len(levelled) < MIN_LEVELLED or len({o.solution.level for o in levelled}) < 2:
         return {}
-    x = np.array([[difficulty_features(o.inp.problem, o.inp.steps)[n] for n in DIFFICULTY_FEATURES]
-                  for o in levelled])
+    x = np.array(
+        [
+            [difficulty_features(o.inp.problem, o.inp.steps)[n] for n in DIFFICULTY_FEATURES]
+            for o in levelled
+        ]
+    )
     y = np.array([float(o.solution.level or 0) for o in levelled])
     beta, *_ = np.linalg.lstsq(x, y, rcond=None)
     return {n: round(float(b), 4) for n, b in zip(DIFFICULTY_FEATURES, beta, strict=True)}

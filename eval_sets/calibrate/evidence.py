@@ -26,12 +26,14 @@ class Observed:
 
 def with_context(observed: Observed, difficulty: Mapping[str, float]) -> Observed:
     """The solution with its context for the difficulty estimate `difficulty` (weights)."""
-    return replace(observed, context=solution_context(observed.inp, observed.evidence,
-                                                      dict(difficulty)))
+    return replace(
+        observed, context=solution_context(observed.inp, observed.evidence, dict(difficulty))
+    )
 
 
-def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
-            progress: bool = True) -> list[Observed]:
+def observe(
+    solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0, progress: bool = True
+) -> list[Observed]:
     """What the judge reads of each solution and what its checks find, as in a grade (the answer
     checked against the references when there are any, without `IN_SAMPLE_READINGS`); a line on
     stderr every 100 solutions."""
@@ -39,8 +41,9 @@ def observe(solutions: Iterable[LabelledSolution], answer_timeout: float = 5.0,
     for n, sol in enumerate(solutions, 1):
         text = "\n".join(sol.steps)
         if sol.references:
-            answer, _ = symbolic_verdict(text, sol.references, answer_timeout, sol.problem,
-                                         IN_SAMPLE_READINGS)
+            answer, _ = symbolic_verdict(
+                text, sol.references, answer_timeout, sol.problem, IN_SAMPLE_READINGS
+            )
         else:  # the answer a grade reports without a reference (a proof's only if stated)
             found = check_answer(text, [], problem=sol.problem, guess=sol.problem_type != "proof")
             answer = AnswerVerdict(found.extracted, ())

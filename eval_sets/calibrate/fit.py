@@ -64,8 +64,13 @@ _POSITION = ("position", "first", "second", "third", "last", "log_steps")
 _CONTENT = ("log_chars", "log_numbers", "log_relations", "log_problem_chars")
 # What moves between sets of problems: how hard they are, where the step stands against the
 # first false relation a check found, and how errors gather towards a wrong answer.
-_MIX = ("wrong_position", "before_false_relation", "after_false_relation", "difficulty",
-        "wrong_difficulty")
+_MIX = (
+    "wrong_position",
+    "before_false_relation",
+    "after_false_relation",
+    "difficulty",
+    "wrong_difficulty",
+)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "answer": _ANSWER,
     "position": (*_ANSWER, *_POSITION),
@@ -100,8 +105,12 @@ def kind_stats(observed: Sequence[Observed]) -> dict[FindingKind, KindStats]:
     return stats_of_fires(fires, wrong_total, right_total)
 
 
-def stats_of_fires(fires: dict[FindingKind, list[int]], wrong_total: int, right_total: int,
-                   kinds: Sequence[FindingKind] | None = None) -> dict[FindingKind, KindStats]:
+def stats_of_fires(
+    fires: dict[FindingKind, list[int]],
+    wrong_total: int,
+    right_total: int,
+    kinds: Sequence[FindingKind] | None = None,
+) -> dict[FindingKind, KindStats]:
     """Each kind's statistics from its firings ([on wrong steps, on right steps]) among
     `wrong_total` wrong and `right_total` right labelled steps: the precision, the likelihood
     ratio P(fires | wrong) / P(fires | right) with half a firing added to each count (so that
@@ -116,8 +125,9 @@ def stats_of_fires(fires: dict[FindingKind, list[int]], wrong_total: int, right_
         hits = r if kind in SUPPORT_KINDS else w
         precision = hits / (w + r)
         lr = ((w + 0.5) / (wrong_total + 1)) / ((r + 0.5) / (right_total + 1))
-        decisive = (precision >= MIN_PRECISION and w + r >= MIN_FIRES
-                    and kind not in REDUNDANCY_KINDS)
+        decisive = (
+            precision >= MIN_PRECISION and w + r >= MIN_FIRES and kind not in REDUNDANCY_KINDS
+        )
         stats[kind] = KindStats(w, r, round(precision, 4), round(lr, 4), decisive)
     return stats
 
@@ -128,11 +138,16 @@ def verdict_prior(observed: Sequence[Observed]) -> float | None:
     prior of a step whose answer nobody can check, which then reads the mixture over the verdict
     (`scoring.judge.decide.posterior`). None when there are enough (English: ProcessBench is
     also graded without its reference) or no verdict at all."""
-    unchecked = sum(1 for o in observed
-                    if o.inp.problem_type == "calculation" and not o.inp.answer.reference)
-    verdicts = [o.inp.answer.deciding for o in observed
-                if o.inp.problem_type == "calculation" and not o.solution.duplicate
-                and o.inp.answer.deciding is not None]
+    unchecked = sum(
+        1 for o in observed if o.inp.problem_type == "calculation" and not o.inp.answer.reference
+    )
+    verdicts = [
+        o.inp.answer.deciding
+        for o in observed
+        if o.inp.problem_type == "calculation"
+        and not o.solution.duplicate
+        and o.inp.answer.deciding is not None
+    ]
     if unchecked >= MIN_NO_VERDICT or not verdicts:
         return None
     return round(sum(verdicts) / len(verdicts), 4)
@@ -140,8 +155,11 @@ def verdict_prior(observed: Sequence[Observed]) -> float | None:
 
 def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:
     """Kinds seen often enough to be given a weight (redundancy is not about being wrong)."""
-    return [k for k, s in stats.items()
-            if s.wrong + s.right >= MIN_FIRES_WEIGHTED and k not in REDUNDANCY_KINDS]
+    return [
+        k
+        for k, s in stats.items()
+        if s.wrong + s.right >= MIN_FIRES_WEIGHTED and k not in REDUNDANCY_KINDS
+    ]
 
 
 # One reading in several places: a relation the bounded evaluator found false (in the step's own
@@ -149,19 +167,27 @@ def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:
 # an operation carried onto the previous result or an announced rewrite, or with the solution's
 # final values put back).
 FALSE_RELATION_KINDS: tuple[FindingKind, ...] = (
-    "calculation_false", "contradiction", "derivation", "continuation", "rewrite",
-    "back_substitution")
+    "calculation_false",
+    "contradiction",
+    "derivation",
+    "continuation",
+    "rewrite",
+    "back_substitution",
+)
 FALSE_RELATION = "family:false_relation"
 # One reading in two places: the final answer does not equal the reference (marked, or no
 # expression of the closing lines equals it).
 ANSWER_WRONG_KINDS: tuple[FindingKind, ...] = ("answer_wrong", "answer_unmarked_wrong")
 ANSWER_WRONG = "family:answer_wrong"
 FAMILIES: dict[str, tuple[FindingKind, ...]] = {
-    FALSE_RELATION: FALSE_RELATION_KINDS, ANSWER_WRONG: ANSWER_WRONG_KINDS}
+    FALSE_RELATION: FALSE_RELATION_KINDS,
+    ANSWER_WRONG: ANSWER_WRONG_KINDS,
+}
 
 
-def _design(observed: Sequence[Observed], names: Sequence[str],
-            pooled: Sequence[FindingKind] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _design(
+    observed: Sequence[Observed], names: Sequence[str], pooled: Sequence[FindingKind] = ()
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The labelled steps' features `names`; a `family:` feature among them is 1 when any
     finding of the `pooled` kinds is about the step."""
     rows, labels, weights = [], [], []
@@ -180,15 +206,20 @@ def _design(observed: Sequence[Observed], names: Sequence[str],
     return np.array(rows), np.array(labels), np.array(weights)
 
 
-def _fit(observed: Sequence[Observed], names: Sequence[str], l2: float,
-         pooled: Sequence[FindingKind] = ()) -> dict[str, float]:
+def _fit(
+    observed: Sequence[Observed],
+    names: Sequence[str],
+    l2: float,
+    pooled: Sequence[FindingKind] = (),
+) -> dict[str, float]:
     x, y, w = _design(observed, names, pooled)
     beta = fit_logistic(x, y, l2, w)
     return {n: round(float(b), 4) for n, b in zip(names, beta, strict=True)}
 
 
-def fit_weights(observed: Sequence[Observed], features: Sequence[str],
-                l2: float = L2) -> dict[str, float]:
+def fit_weights(
+    observed: Sequence[Observed], features: Sequence[str], l2: float = L2
+) -> dict[str, float]:
     """One logistic regression of "this step is wrong" on the prior's features and the
     findings: a finding's weight is its log-odds ratio given the rest (its likelihood ratio
     conditioned on where the step stands and what it says, not the marginal one of the
@@ -213,7 +244,9 @@ def fit_weights(observed: Sequence[Observed], features: Sequence[str],
     return weights
 
 
-def feature_ranges(observed: Sequence[Observed], features: Sequence[str]) -> dict[str, tuple[float, float]]:
+def feature_ranges(
+    observed: Sequence[Observed], features: Sequence[str]
+) -> dict[str, tuple[float, float]]:
     """The 1st to 99th percentile of each continuous feature over the labelled steps: where the
     model's weights were fit, and so where they may be read."""
     values: dict[str, list[float]] = {n: [] for n in features if n in CONTINUOUS}
@@ -225,11 +258,15 @@ def feature_ranges(observed: Sequence[Observed], features: Sequence[str]) -> dic
             for name, seen in values.items():
                 if name in found:  # the difficulty, only with an estimate
                     seen.append(found[name])
-    return {n: (round(float(np.percentile(v, 1)), 4), round(float(np.percentile(v, 99)), 4))
-            for n, v in values.items() if v}
+    return {
+        n: (round(float(np.percentile(v, 1)), 4), round(float(np.percentile(v, 99)), 4))
+        for n, v in values.items()
+        if v
+    }
 
 
 # ------------------------------------------------------------------- what grades are judged by
+
 
 @dataclass(frozen=True)
 class Grade:
@@ -241,22 +278,27 @@ class Grade:
     first_error: int | None  # the most likely first error (0-based), the best guess
 
 
-def decided(inp: JudgeInput, evidence: Evidence, calibration: Calibration
-            ) -> tuple[list[StepVerdict], list[str], FirstErrorGuess | None]:
+def decided(
+    inp: JudgeInput, evidence: Evidence, calibration: Calibration
+) -> tuple[list[StepVerdict], list[str], FirstErrorGuess | None]:
     """An offline grade's verdicts, its labels through the dependency tree, and the most likely
     first error, as the grader decides them."""
     decision = decide(inp, evidence, calibration)
     verdicts = decision.verdicts
-    tree = build_tree([v.label for v in verdicts], [[d - 1 for d in v.depends_on] for v in verdicts])
+    tree = build_tree(
+        [v.label for v in verdicts], [[d - 1 for d in v.depends_on] for v in verdicts]
+    )
     return verdicts, list(tree.labels), decision.first_error
 
 
-def verdict_score(verdicts: Sequence[StepVerdict], labels: Sequence[str],
-                  problem_type: str) -> int:
+def verdict_score(verdicts: Sequence[StepVerdict], labels: Sequence[str], problem_type: str) -> int:
     """Eq. 1 (StepMathAgent's policy) as the report's score reads it."""
-    return score_solution(labels, problem_type,  # type: ignore[arg-type]
-                          p_wrong=[v.p_wrong for v in verdicts],
-                          own=[v.follow_credit for v in verdicts]).score
+    return score_solution(
+        labels,  # type: ignore[arg-type]
+        problem_type,  # type: ignore[arg-type]
+        p_wrong=[v.p_wrong for v in verdicts],
+        own=[v.follow_credit for v in verdicts],
+    ).score
 
 
 def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Grade]:
@@ -266,9 +308,16 @@ def grade_all(observed: Sequence[Observed], calibration: Calibration) -> list[Gr
     for o in observed:
         verdicts, labels, first = decided(o.inp, o.evidence, calibration)
         score = verdict_score(verdicts, labels, o.inp.problem_type) if labels else 0
-        out.append(Grade(o, labels, [v.p_wrong or 0.0 for v in verdicts],
-                         [v.redundancy for v in verdicts], score,
-                         None if first is None else first.step))
+        out.append(
+            Grade(
+                o,
+                labels,
+                [v.p_wrong or 0.0 for v in verdicts],
+                [v.redundancy for v in verdicts],
+                score,
+                None if first is None else first.step,
+            )
+        )
     return out
 
 
@@ -298,8 +347,11 @@ def score_error(grades: Sequence[Grade], expected: bool, absolute: bool = False)
         if sol.gold_score is None:
             continue
         kind = sol.problem_type
-        pred.append(expected_score(g.p_wrong, kind, g.labels) if expected  # type: ignore[arg-type]
-                    else g.score)
+        pred.append(
+            expected_score(g.p_wrong, kind, g.labels)  # type: ignore[arg-type]
+            if expected
+            else g.score
+        )
         gold.append(sol.gold_score)
     if absolute:
         return float(np.mean(np.abs(np.subtract(pred, gold)))) if pred else 0.0
@@ -326,33 +378,58 @@ def objectives(language: str) -> tuple[Objective, Objective, Objective]:
 
 # ------------------------------------------------------------------------------- the fitting
 
+
 def _fold(problem: str) -> int:
     return hashlib.sha1(problem.encode("utf-8")).digest()[1] % 2
 
 
-def _calibration(language: str, weights: dict[str, float], threshold: float,
-                 stats: dict[FindingKind, KindStats], ranges: dict[str, tuple[float, float]],
-                 decision: Decision = "threshold", lenience: float = 0.0) -> Calibration:
+def _calibration(
+    language: str,
+    weights: dict[str, float],
+    threshold: float,
+    stats: dict[FindingKind, KindStats],
+    ranges: dict[str, tuple[float, float]],
+    decision: Decision = "threshold",
+    lenience: float = 0.0,
+) -> Calibration:
     model = StepModel(weights, threshold, ranges, decision, lenience)
     return Calibration("fitting", {"en": model, language: model}, stats)
 
 
-def best_threshold(observed: Sequence[Observed], language: str, weights: dict[str, float],
-                   stats: dict[FindingKind, KindStats], objective: Objective,
-                   ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+def best_threshold(
+    observed: Sequence[Observed],
+    language: str,
+    weights: dict[str, float],
+    stats: dict[FindingKind, KindStats],
+    objective: Objective,
+    ranges: dict[str, tuple[float, float]],
+) -> tuple[float, float]:
     """The threshold that maximises `objective` (on a tie, the one nearest 0.5) and the objective
     there."""
-    scored = [(objective(grade_all(observed, _calibration(language, weights, t, stats, ranges))),
-               -abs(t - 0.5), t) for t in THRESHOLDS]
+    scored = [
+        (
+            objective(grade_all(observed, _calibration(language, weights, t, stats, ranges))),
+            -abs(t - 0.5),
+            t,
+        )
+        for t in THRESHOLDS
+    ]
     best = max(scored)
     return best[2], best[0]
 
 
-def best_decision(observed: Sequence[Observed], language: str, weights: dict[str, float],
-                  threshold: float, stats: dict[FindingKind, KindStats], objective: Objective,
-                  ranges: dict[str, tuple[float, float]]) -> tuple[Decision, float, dict[str, float]]:
+def best_decision(
+    observed: Sequence[Observed],
+    language: str,
+    weights: dict[str, float],
+    threshold: float,
+    stats: dict[FindingKind, KindStats],
+    objective: Objective,
+    ranges: dict[str, tuple[float, float]],
+) -> tuple[Decision, float, dict[str, float]]:
     """The offline decision rule the objective prefers (the threshold on a tie) with its
     lenience, and the objective of each candidate ("threshold", "expected+0.3", ...)."""
+
     def value(rule: Decision, lenience: float) -> float:
         calibration = _calibration(language, weights, threshold, stats, ranges, rule, lenience)
         return round(objective(grade_all(observed, calibration)), 4)
@@ -374,8 +451,9 @@ class LanguageFit:
     decisions: dict[str, float]  # the objective of each decision rule on the fit half
 
 
-def fit_language(observed: Sequence[Observed], language: str,
-                 stats: dict[FindingKind, KindStats]) -> LanguageFit:
+def fit_language(
+    observed: Sequence[Observed], language: str, stats: dict[FindingKind, KindStats]
+) -> LanguageFit:
     """Choose the features by two-fold cross-validation inside `observed`, then fit on all of it."""
     choose_features, choose_threshold, choose_decision = objectives(language)
     folds = [[o for o in observed if _fold(o.solution.problem) == k] for k in (0, 1)]
@@ -394,7 +472,9 @@ def fit_language(observed: Sequence[Observed], language: str,
     weights = fit_weights(observed, FEATURE_SETS[chosen])
     ranges = feature_ranges(observed, FEATURE_SETS[chosen])
     threshold, _ = best_threshold(observed, language, weights, stats, choose_threshold, ranges)
-    decision, lenience, values = best_decision(observed, language, weights, threshold, stats,
-                                               choose_decision, ranges)
-    return LanguageFit(language, chosen, cv,
-                       StepModel(weights, threshold, ranges, decision, lenience), values)
+    decision, lenience, values = best_decision(
+        observed, language, weights, threshold, stats, choose_decision, ranges
+    )
+    return LanguageFit(
+        language, chosen, cv, StepModel(weights, threshold, ranges, decision, lenience), values
+    )

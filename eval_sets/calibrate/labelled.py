@@ -88,11 +88,19 @@ def stepmath(path: Path) -> Iterator[LabelledSolution]:
         carried = tuple(labels[i] for i in carry_labels(text, human, steps))
         answers = row.get("answers") or ()
         yield LabelledSolution(
-            "stepmath", str(row["uid"]), half_of(row["question"]), row["question"], steps,
+            "stepmath",
+            str(row["uid"]),
+            half_of(row["question"]),
+            row["question"],
+            steps,
             tuple(lab == "incorrect" for lab in carried),
-            TYPES[str(row["type"]).strip().lower()], "zh",
+            TYPES[str(row["type"]).strip().lower()],
+            "zh",
             tuple(as_text(a) for a in answers if as_text(a).strip()),
-            human_labels=carried, gold_score=int(row["gold_score"]), level=_level(row))
+            human_labels=carried,
+            gold_score=int(row["gold_score"]),
+            level=_level(row),
+        )
 
 
 def stepmath_human(path: Path) -> Iterator[LabelledSolution]:
@@ -106,16 +114,32 @@ def stepmath_human(path: Path) -> Iterator[LabelledSolution]:
             continue
         answers = row.get("answers") or ()
         yield LabelledSolution(
-            "stepmath_human", str(row["uid"]), half_of(row["question"]), row["question"], steps,
+            "stepmath_human",
+            str(row["uid"]),
+            half_of(row["question"]),
+            row["question"],
+            steps,
             tuple(lab == "incorrect" for lab in labels),
-            TYPES[str(row["type"]).strip().lower()], "zh",
-            tuple(as_text(a) for a in answers if as_text(a).strip()), natural=False,
-            human_labels=labels, gold_score=int(row["gold_score"]), scored=False,
-            level=_level(row))
+            TYPES[str(row["type"]).strip().lower()],
+            "zh",
+            tuple(as_text(a) for a in answers if as_text(a).strip()),
+            natural=False,
+            human_labels=labels,
+            gold_score=int(row["gold_score"]),
+            scored=False,
+            level=_level(row),
+        )
 
 
-def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
-                    with_references: bool = True, **extra: object) -> Iterator[LabelledSolution]:
+def first_error_set(
+    kind: str,
+    path: Path,
+    name: str,
+    *,
+    natural: bool = True,
+    with_references: bool = True,
+    **extra: object,
+) -> Iterator[LabelledSolution]:
     """A first-error data set read through its loader."""
     for item in load_dataset(kind, path):
         request, gold = item.request, item.gold
@@ -123,16 +147,26 @@ def first_error_set(kind: str, path: Path, name: str, *, natural: bool = True,
         if gold.is_perturbed is None or gold.is_perturbed:
             wrong = _first_error_labels(len(steps), gold.first_error)
             if gold.process_correct and gold.is_perturbed:  # a repeated step: not wrong
-                wrong = tuple(False if i + 1 < (gold.perturbed_step or 0) else None
-                              for i in range(len(steps)))
+                wrong = tuple(
+                    False if i + 1 < (gold.perturbed_step or 0) else None for i in range(len(steps))
+                )
         else:
             wrong = (False,) * len(steps)
         yield LabelledSolution(
-            name, item.id, half_of(request.problem), request.problem, steps, wrong,
-            "calculation", "en",
-            tuple(request.gold_answers()) if with_references else (), natural=natural,
-            subset=gold.subset or "", level=SOURCE_LEVELS.get(str(gold.subset or "").lower()),
-            **extra)  # type: ignore[arg-type]
+            name,
+            item.id,
+            half_of(request.problem),
+            request.problem,
+            steps,
+            wrong,
+            "calculation",
+            "en",
+            tuple(request.gold_answers()) if with_references else (),
+            natural=natural,
+            subset=gold.subset or "",
+            level=SOURCE_LEVELS.get(str(gold.subset or "").lower()),
+            **extra,  # type: ignore[arg-type]
+        )
 
 
 def labelled_sets(data: Path) -> Iterator[LabelledSolution]:
@@ -152,12 +186,24 @@ def labelled_sets(data: Path) -> Iterator[LabelledSolution]:
         yield from stepmath(files["stepmath"])
         yield from stepmath_human(files["stepmath"])
     if files["processbench"].is_file():
-        yield from first_error_set("processbench", files["processbench"], "processbench",
-                                   with_references=False, weight=0.5, duplicate=True)
-        yield from first_error_set("processbench_with_reference", files["processbench"],
-                                   "processbench+ref", weight=0.5, scored=False)
+        yield from first_error_set(
+            "processbench",
+            files["processbench"],
+            "processbench",
+            with_references=False,
+            weight=0.5,
+            duplicate=True,
+        )
+        yield from first_error_set(
+            "processbench_with_reference",
+            files["processbench"],
+            "processbench+ref",
+            weight=0.5,
+            scored=False,
+        )
     if files["mr_math_invalid"].is_file():
         yield from first_error_set("mr_math_invalid", files["mr_math_invalid"], "mr_math_invalid")
     if files["perturbation"].is_file():
-        yield from first_error_set("perturbation", files["perturbation"], "perturbation",
-                                   natural=False)
+        yield from first_error_set(
+            "perturbation", files["perturbation"], "perturbation", natural=False
+        )

@@ -10,8 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0,
-                 sample_weight: np.ndarray | None = None, max_iter: int = 100) -> np.ndarray:
+def fit_logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    l2: float = 1.0,
+    sample_weight: np.ndarray | None = None,
+    max_iter: int = 100,
+) -> np.ndarray:
     """Coefficients beta (column 0 is the intercept, not penalised) of P(y=1) = sigmoid(x @ beta)."""
     n, d = x.shape
     w = np.ones(n) if sample_weight is None else sample_weight

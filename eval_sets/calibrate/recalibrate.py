@@ -78,8 +78,13 @@ class Scored:
     def keys(self, scope: Scope) -> list[str]:
         """The maps this step reads under `scope`, the most specific first (then `ANY_TYPE`)."""
         state, group = f"{STATE_KEY}{self.state}", f"{GROUP_KEY}{self.group}"
-        return {"per_type": [self.problem_type], "per_state": [state], "per_group": [group],
-                "per_group_state": [f"{group}|{state}", group], "pooled": []}[scope]
+        return {
+            "per_type": [self.problem_type],
+            "per_state": [state],
+            "per_group": [group],
+            "per_group_state": [f"{group}|{state}", group],
+            "pooled": [],
+        }[scope]
 
 
 def fold_of(problem: str, folds: int = FOLDS) -> int:
@@ -88,9 +93,12 @@ def fold_of(problem: str, folds: int = FOLDS) -> int:
     return hashlib.sha1(problem.encode("utf-8")).digest()[2] % folds
 
 
-def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
-                targets: Sequence[Observed] | None = None,
-                decisive: frozenset[FindingKind] = frozenset()) -> list[Scored]:
+def out_of_fold(
+    observed: Sequence[Observed],
+    features: Sequence[str],
+    targets: Sequence[Observed] | None = None,
+    decisive: frozenset[FindingKind] = frozenset(),
+) -> list[Scored]:
     """The labelled steps of `targets` (default: `observed`) scored by a model fit on the
     `observed` solutions of the other folds: never on their own problem; each with its state
     under the `decisive` kinds."""
@@ -108,10 +116,21 @@ def out_of_fold(observed: Sequence[Observed], features: Sequence[str],
                     found = o.evidence.at(i)
                     z = model.log_odds(step_features(o.inp, i, found, context=o.context))
                     counted = [f for f in found if f.kind in decisive]
-                    checks = sum(model.weights.get(finding_feature(kind), 0.0)
-                                 for kind in {f.kind for f in counted})
-                    out.append(Scored(z, wrong, o.solution.weight, o.inp.problem_type, k,
-                                      check_state(counted, checks), grade_group(o.inp)))
+                    checks = sum(
+                        model.weights.get(finding_feature(kind), 0.0)
+                        for kind in {f.kind for f in counted}
+                    )
+                    out.append(
+                        Scored(
+                            z,
+                            wrong,
+                            o.solution.weight,
+                            o.inp.problem_type,
+                            k,
+                            check_state(counted, checks),
+                            grade_group(o.inp),
+                        )
+                    )
     return out
 
 
@@ -180,18 +199,19 @@ def cross_validated_ece(scored: Sequence[Scored], scope: Scope) -> float | None:
         maps = maps_of([s for s in scored if s.fold != k], scope)
         for s in scored:
             if s.fold == k:
-                platt = next((maps[key] for key in (*s.keys(scope), ANY_TYPE) if key in maps),
-                             None)
+                platt = next((maps[key] for key in (*s.keys(scope), ANY_TYPE) if key in maps), None)
                 if platt is not None:
                     by.setdefault(s.group, []).append((sigmoid(platt(s.log_odds)), s.wrong))
     groups = [pairs for pairs in by.values() if len(pairs) >= MIN_STEPS] or list(by.values())
     return sum(reliability(p)[0] for p in groups) / len(groups) if groups else None
 
 
-def fit_recalibration(observed: Sequence[Observed], features: Sequence[str],
-                      targets: Sequence[Observed] | None = None,
-                      decisive: frozenset[FindingKind] = frozenset(),
-                      ) -> tuple[dict[str, Platt], dict[Scope, float | None]]:
+def fit_recalibration(
+    observed: Sequence[Observed],
+    features: Sequence[str],
+    targets: Sequence[Observed] | None = None,
+    decisive: frozenset[FindingKind] = frozenset(),
+) -> tuple[dict[str, Platt], dict[Scope, float | None]]:
     """The language's maps, fitted on the steps of `targets` (the steps the step ECE is
     measured on: StepMathBench's human segmentation, where the model is fit on the grader's
     own) or of `observed`, and the cross-validated ECE of each scope.

@@ -13,7 +13,9 @@ import re
 from collections.abc import Sequence
 
 _MARKUP = re.compile(r"[\s\-*#>|`]+")
-_PROBE = 40  # characters of a piece used to find it: enough to be unique, short enough to survive edits
+_PROBE = (
+    40  # characters of a piece used to find it: enough to be unique, short enough to survive edits
+)
 
 
 def _bare(text: str) -> str:

@@ -46,13 +46,21 @@ LLM_MISS = 0.3  # the label fake's reliability the LLM-mode cells are fitted at:
 LLM_FALSE_ALARM = 0.1  # STEPGRADE_LLM_SENSITIVITY (1 - miss) and STEPGRADE_LLM_FALSE_ALARM
 # What judged the LLM-mode grades, as the fitted statistics record it (`meta["llm"]`).
 LABEL_FAKE: dict[str, object] = {
-    "miss": LLM_MISS, "false_alarm": LLM_FALSE_ALARM,
+    "miss": LLM_MISS,
+    "false_alarm": LLM_FALSE_ALARM,
     "judge": "label fake (eval_sets/fakes/label_server.py), human labels with seeded misses "
-             "and false alarms"}
+    "and false alarms",
+}
 
 
-def grade_stepmath(path: Path, cache: Path | None, calibration: Calibration, *,
-                   own_steps: bool = False, llm_seed: int | None = None) -> list[Graded]:
+def grade_stepmath(
+    path: Path,
+    cache: Path | None,
+    calibration: Calibration,
+    *,
+    own_steps: bool = False,
+    llm_seed: int | None = None,
+) -> list[Graded]:
     """Grade every StepMathBench dev item with `calibration`'s step model (or read the reports
     cached under the same calibration version and mode): offline, or with `llm_seed` in LLM
     mode against the label fake of that seed (misses `LLM_MISS` of the wrong steps, calls
@@ -67,7 +75,10 @@ def grade_stepmath(path: Path, cache: Path | None, calibration: Calibration, *,
     if cache is not None and cache.is_file():
         for line in cache.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
-            if record.get("calibration") == calibration.version and record.get("tag", "offline") == tag:
+            if (
+                record.get("calibration") == calibration.version
+                and record.get("tag", "offline") == tag
+            ):
                 reports[record["uid"]] = record["report"]
             else:
                 others.append(line)
@@ -76,10 +87,18 @@ def grade_stepmath(path: Path, cache: Path | None, calibration: Calibration, *,
     if missing:
         reports.update(_grade(missing, calibration, own_steps, llm_seed, rows))
         if cache is not None:
-            cache.write_text("".join(line + "\n" for line in others) + "".join(
-                json.dumps({"uid": k, "calibration": calibration.version, "tag": tag,
-                            "report": v}, ensure_ascii=False) + "\n"
-                for k, v in reports.items()), encoding="utf-8")
+            cache.write_text(
+                "".join(line + "\n" for line in others)
+                + "".join(
+                    json.dumps(
+                        {"uid": k, "calibration": calibration.version, "tag": tag, "report": v},
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                    for k, v in reports.items()
+                ),
+                encoding="utf-8",
+            )
     graded = []
     for row in rows:
         report = GradeReport.model_validate(reports[str(row["uid"])])
@@ -89,9 +108,19 @@ def grade_stepmath(path: Path, cache: Path | None, calibration: Calibration, *,
         if own_steps or len(p_wrong) != len(wrong):  # steps not the humans': no step labels
             wrong = (None,) * len(p_wrong)
         uid = str(row["uid"]) if llm_seed is None else f"{row['uid']}#llm{llm_seed}"
-        graded.append(Graded(uid, as_text(row["question"]), half_of(as_text(row["question"])),
-                             int(row["gold_score"]), wrong, p_wrong, report.language,
-                             features_of(report), _failed(row)))
+        graded.append(
+            Graded(
+                uid,
+                as_text(row["question"]),
+                half_of(as_text(row["question"])),
+                int(row["gold_score"]),
+                wrong,
+                p_wrong,
+                report.language,
+                features_of(report),
+                _failed(row),
+            )
+        )
     return graded
 
 
@@ -101,8 +130,13 @@ def _failed(row: dict[str, Any]) -> bool | None:
     return None if binary is None else int(binary) == 0
 
 
-def _grade(missing: Sequence[dict[str, Any]], calibration: Calibration, own_steps: bool,
-           llm_seed: int | None, rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, object]]:
+def _grade(
+    missing: Sequence[dict[str, Any]],
+    calibration: Calibration,
+    own_steps: bool,
+    llm_seed: int | None,
+    rows: Sequence[dict[str, Any]],
+) -> dict[str, dict[str, object]]:
     """The reports of `missing`, graded offline or against the label fake of `llm_seed`
     (served in-process on 127.0.0.1 from all `rows`)."""
     # Only when grading: the cached path needs no graph.
@@ -118,9 +152,16 @@ def _grade(missing: Sequence[dict[str, Any]], calibration: Calibration, own_step
         return out
 
     if llm_seed is None:
-        return grade_all(Grader(Context(judge=JudgeConfig(calibration=calibration),
-                                        uncertainty=None, answer_left_out=IN_SAMPLE_READINGS)),
-                         "offline")
+        return grade_all(
+            Grader(
+                Context(
+                    judge=JudgeConfig(calibration=calibration),
+                    uncertainty=None,
+                    answer_left_out=IN_SAMPLE_READINGS,
+                )
+            ),
+            "offline",
+        )
     from agent.llm.client import LlmClient
     from agent.llm.config import LlmConfig
     from eval_sets.fakes.label_oracle import ErrorRates, LabelOracle
@@ -128,18 +169,35 @@ def _grade(missing: Sequence[dict[str, Any]], calibration: Calibration, own_step
 
     oracle = LabelOracle(rows, ErrorRates(LLM_MISS, LLM_FALSE_ALARM, llm_seed))
     with FakeOpenAI(oracle) as server:
-        judge = JudgeConfig(calibration=calibration,
-                            reliability=Reliability(1.0 - LLM_MISS, LLM_FALSE_ALARM))
-        client = LlmClient(LlmConfig(base_url=server.base_url, model="label-fake",
-                                     api_key="not-needed"))
-        return grade_all(Grader(Context(judge=judge, uncertainty=None, llm=client,
-                                        llm_model="label-fake",
-                                        answer_left_out=IN_SAMPLE_READINGS)), "llm")
+        judge = JudgeConfig(
+            calibration=calibration, reliability=Reliability(1.0 - LLM_MISS, LLM_FALSE_ALARM)
+        )
+        client = LlmClient(
+            LlmConfig(base_url=server.base_url, model="label-fake", api_key="not-needed")
+        )
+        return grade_all(
+            Grader(
+                Context(
+                    judge=judge,
+                    uncertainty=None,
+                    llm=client,
+                    llm_model="label-fake",
+                    answer_left_out=IN_SAMPLE_READINGS,
+                )
+            ),
+            "llm",
+        )
 
 
-def refit(data: Path, calibration: Calibration, cache: Path | None = None, *,
-          check_only: bool = False, own_steps: bool = False,
-          llm_seeds: Sequence[int] = LLM_SEEDS) -> tuple[UncertaintyModel, list[Table]]:
+def refit(
+    data: Path,
+    calibration: Calibration,
+    cache: Path | None = None,
+    *,
+    check_only: bool = False,
+    own_steps: bool = False,
+    llm_seeds: Sequence[int] = LLM_SEEDS,
+) -> tuple[UncertaintyModel, list[Table]]:
     """Grade StepMathBench dev with `calibration` offline and, per seed of `llm_seeds`, in LLM
     mode against the label fake; fit the statistics on the fit half (or read the calibration's
     own with `check_only`) and the tables of both halves. The features (the score, P(wrong))
@@ -159,8 +217,13 @@ def refit(data: Path, calibration: Calibration, cache: Path | None = None, *,
     model = shipped or fit_model([*graded, *by_llm], llm_judge=LABEL_FAKE)
     tables = report_tables(graded, model, plain)
     if by_llm:
-        tables += report_tables(by_llm, model, plain, f"LLM mode, label fake miss {LLM_MISS:g} "
-                                f"false alarm {LLM_FALSE_ALARM:g}, seeds {' '.join(map(str, llm_seeds))} pooled")
+        tables += report_tables(
+            by_llm,
+            model,
+            plain,
+            f"LLM mode, label fake miss {LLM_MISS:g} "
+            f"false alarm {LLM_FALSE_ALARM:g}, seeds {' '.join(map(str, llm_seeds))} pooled",
+        )
     tables += cell_tables(model)
     return model, tables
 
@@ -168,26 +231,52 @@ def refit(data: Path, calibration: Calibration, cache: Path | None = None, *,
 def main(argv: Sequence[str] | None = None) -> int:
     """The uncertainty statistics alone, on the step model of the calibration in `--out`
     (`python -m eval_sets.calibrate` refits both, in order)."""
-    parser = argparse.ArgumentParser(prog="python -m eval_sets.calibrate.uncertainty",
-                                     description=__doc__.split("\n\n")[1] if __doc__ else None)
-    parser.add_argument("--data", type=Path, required=True, help="directory with stepmathbench_dev.jsonl")
-    parser.add_argument("--out", type=Path, default=DEFAULT_PATH,
-                        help="calibration file to read the step model from and write the "
-                             "statistics into (its other sections are kept)")
-    parser.add_argument("--cache", type=Path, default=None,
-                        help="JSON lines of graded reports to reuse (keep it outside the repository)")
+    parser = argparse.ArgumentParser(
+        prog="python -m eval_sets.calibrate.uncertainty",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    parser.add_argument(
+        "--data", type=Path, required=True, help="directory with stepmathbench_dev.jsonl"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_PATH,
+        help="calibration file to read the step model from and write the "
+        "statistics into (its other sections are kept)",
+    )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="JSON lines of graded reports to reuse (keep it outside the repository)",
+    )
     parser.add_argument("--check-only", action="store_true", help="report the shipped statistics")
-    parser.add_argument("--llm-seeds", type=int, nargs="*", default=list(LLM_SEEDS),
-                        help="label-fake seeds graded in LLM mode for the LLM-mode cells "
-                             "(none: offline cells only)")
-    parser.add_argument("--own-steps", action="store_true",
-                        help="grade the free text on the grader's own segmentation (implies "
-                        "--check-only: the fit is on the human segmentation)")
+    parser.add_argument(
+        "--llm-seeds",
+        type=int,
+        nargs="*",
+        default=list(LLM_SEEDS),
+        help="label-fake seeds graded in LLM mode for the LLM-mode cells "
+        "(none: offline cells only)",
+    )
+    parser.add_argument(
+        "--own-steps",
+        action="store_true",
+        help="grade the free text on the grader's own segmentation (implies "
+        "--check-only: the fit is on the human segmentation)",
+    )
     args = parser.parse_args(argv)
     try:
         calibration = load_calibration(args.out)
-        model, tables = refit(args.data, calibration, args.cache, check_only=args.check_only,
-                              own_steps=args.own_steps, llm_seeds=args.llm_seeds)
+        model, tables = refit(
+            args.data,
+            calibration,
+            args.cache,
+            check_only=args.check_only,
+            own_steps=args.own_steps,
+            llm_seeds=args.llm_seeds,
+        )
     except (FileNotFoundError, ValueError) as err:  # CalibrationError, UncertaintyError
         print(f"uncertainty: {err}", file=sys.stderr)
         return 2
@@ -195,8 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(to_markdown(table))
     if not (args.check_only or args.own_steps):
         updated = with_uncertainty(calibration, model)
-        args.out.write_text(json.dumps(updated.to_json(), indent=1, sort_keys=True) + "\n",
-                            encoding="utf-8")
+        args.out.write_text(
+            json.dumps(updated.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
         print(f"wrote {args.out} (version {updated.version})")
     return 0
 
@@ -204,8 +294,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def with_uncertainty(calibration: Calibration, model: UncertaintyModel) -> Calibration:
     """The calibration with these statistics as its `uncertainty` section, versioned anew."""
     sections = {**calibration.sections, SECTION: model.to_json()}
-    return replace(calibration, version=calibration_version(calibration, sections),
-                   sections=sections)
+    return replace(
+        calibration, version=calibration_version(calibration, sections), sections=sections
+    )
 
 
 def calibration_version(calibration: Calibration, sections: dict[str, object]) -> str:

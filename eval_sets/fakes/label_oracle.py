@@ -74,9 +74,12 @@ def judged(row: Mapping[str, Any], labels: Sequence[StepLabel], with_text: bool)
     out, last_error = [], None
     for i, (label, text) in enumerate(zip(labels, human_steps(row), strict=True), 1):
         entry: dict[str, Any] = {
-            "label": label, "reason": f"human label {label}",
+            "label": label,
+            "reason": f"human label {label}",
             "depends_on": [last_error] if label == "meaningless" and last_error else [],
-            "reference_steps": [], "error_categories": []}
+            "reference_steps": [],
+            "error_categories": [],
+        }
         out.append({"text": text, **entry} if with_text else {"index": i, **entry})
         if label in ("incorrect", "meaningless"):
             last_error = i
@@ -96,9 +99,12 @@ class _Keys:
 def _keys(row: Mapping[str, Any]) -> _Keys:
     steps = "".join(f"({i}) {fence(s)}\n" for i, s in enumerate(human_steps(row), 1))
     answer = extract_answer(row["model_output"])
-    return _Keys(solution=f"<solution>\n{fence(row['model_output'])}\n</solution>",
-                 steps=f"<steps>\n{steps}</steps>", question=fence(row["question"]),
-                 answer=f"<answer>\n{fence(answer or '')}\n")
+    return _Keys(
+        solution=f"<solution>\n{fence(row['model_output'])}\n</solution>",
+        steps=f"<steps>\n{steps}</steps>",
+        question=fence(row["question"]),
+        answer=f"<answer>\n{fence(answer or '')}\n",
+    )
 
 
 class LabelOracle:
@@ -113,12 +119,24 @@ class LabelOracle:
         """The row a prompt is about, or None: for the answer judge by question and answer, else by
         the whole solution or its numbered steps."""
         if "<answer>" in prompt:  # the answer judge sees the problem and the answer only
-            return next((row for row, k in zip(self.rows, self._keys, strict=True)
-                         if k.question in prompt and k.answer in prompt), None)
+            return next(
+                (
+                    row
+                    for row, k in zip(self.rows, self._keys, strict=True)
+                    if k.question in prompt and k.answer in prompt
+                ),
+                None,
+            )
         # Five solutions share each problem: the item is the one whose whole solution (or whole
         # numbered step list) stands between the prompt's delimiters.
-        return next((row for row, k in zip(self.rows, self._keys, strict=True)
-                     if k.solution in prompt or k.steps in prompt), None)
+        return next(
+            (
+                row
+                for row, k in zip(self.rows, self._keys, strict=True)
+                if k.solution in prompt or k.steps in prompt
+            ),
+            None,
+        )
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
         """The answer to `operation` for the prompt's item, from its human labels; None (the
@@ -127,13 +145,18 @@ class LabelOracle:
         if row is None:
             return None
         if operation == "difficulty":
-            return {"level": row["level"], "process_evaluation_needed": True,
-                    "problem_type": TYPES[row["type"]], "reason": "dataset level"}
+            return {
+                "level": row["level"],
+                "process_evaluation_needed": True,
+                "problem_type": TYPES[row["type"]],
+                "reason": "dataset level",
+            }
         if operation == "segmentation":
             return {"steps": human_steps(row)}
         if operation in ("step_judgement", "fused_judgement"):
-            return judged(row, answered_labels(row, self.rates),
-                          with_text=operation == "fused_judgement")
+            return judged(
+                row, answered_labels(row, self.rates), with_text=operation == "fused_judgement"
+            )
         if operation == "answer_judgement":
             final = answered_labels(row, self.rates)[-1]
             return {"correct": final == "correct", "reason": "final step label"}

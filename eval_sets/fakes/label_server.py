@@ -29,20 +29,27 @@ def _rate(text: str) -> float:
 
 def read_rows(path: Path) -> list[dict]:
     """The objects of a JSON-lines file, blank lines skipped."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Serve the label oracle on `--port` until killed; 2 when `--data` cannot be read."""
-    parser = argparse.ArgumentParser(description="fake OpenAI-compatible judge answering from "
-                                                 "StepMathBench's human labels")
+    parser = argparse.ArgumentParser(
+        description="fake OpenAI-compatible judge answering from StepMathBench's human labels"
+    )
     parser.add_argument("--data", type=Path, required=True, help="StepMathBench JSON lines")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--miss", type=_rate, default=0.0,
-                        help="share of human-incorrect steps answered correct")
-    parser.add_argument("--false-alarm", type=_rate, default=0.0,
-                        help="share of human-correct steps answered incorrect")
+    parser.add_argument(
+        "--miss", type=_rate, default=0.0, help="share of human-incorrect steps answered correct"
+    )
+    parser.add_argument(
+        "--false-alarm",
+        type=_rate,
+        default=0.0,
+        help="share of human-correct steps answered incorrect",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per answer")
     args = parser.parse_args(argv)

@@ -39,19 +39,25 @@ def shown_steps(operation: str, prompt: str) -> list[str]:
     return [line.strip() for line in sections.get("solution", "").splitlines() if line.strip()]
 
 
-def judged(operation: str, steps: Sequence[str], labels: Sequence[str],
-           reason: str) -> dict[str, Any] | None:
+def judged(
+    operation: str, steps: Sequence[str], labels: Sequence[str], reason: str
+) -> dict[str, Any] | None:
     """A segmentation, step or fused judgement answer for `steps` labelled `labels`; a
     meaningless step depends on the one before it."""
     if operation == "segmentation":
         return {"steps": list(steps)}
     out = []
     for i, (step, label) in enumerate(zip(steps, labels, strict=True), 1):
-        entry = {"label": label, "reason": reason or label,
-                 "depends_on": [i - 1] if label == "meaningless" and i > 1 else [],
-                 "reference_steps": [], "error_categories": []}
-        out.append({"text": step, **entry} if operation == "fused_judgement"
-                   else {"index": i, **entry})
+        entry = {
+            "label": label,
+            "reason": reason or label,
+            "depends_on": [i - 1] if label == "meaningless" and i > 1 else [],
+            "reference_steps": [],
+            "error_categories": [],
+        }
+        out.append(
+            {"text": step, **entry} if operation == "fused_judgement" else {"index": i, **entry}
+        )
     return {"steps": out} if operation in ("step_judgement", "fused_judgement") else None
 
 
@@ -60,8 +66,12 @@ def verdict(operation: str, correct: bool, reason: str) -> dict[str, Any] | None
     and a calculation to judge step by step, or (`correct`: the obedient model) one so simple
     that the answer alone scores; None for the others."""
     if operation == "difficulty":
-        return {"level": 1 if correct else 2, "process_evaluation_needed": not correct,
-                "problem_type": "calculation", "reason": reason}
+        return {
+            "level": 1 if correct else 2,
+            "process_evaluation_needed": not correct,
+            "problem_type": "calculation",
+            "reason": reason,
+        }
     if operation == "answer_judgement":
         return {"correct": correct, "reason": reason}
     return None
@@ -71,8 +81,9 @@ class PlainLabels:
     """The honest model of the red-team set: each plain step's label, as written there."""
 
     def __init__(self, plain: Iterable[PlainSolution]) -> None:
-        self.labels = {_key(step): label for s in plain
-                       for step, label in zip(s.steps, s.labels, strict=True)}
+        self.labels = {
+            _key(step): label for s in plain for step, label in zip(s.steps, s.labels, strict=True)
+        }
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
         """The honest answer: the plain steps' labels, the answer wrong (every plain solution

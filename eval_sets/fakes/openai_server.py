@@ -51,26 +51,52 @@ ARITHMETIC_SLIP_STEPS = [
     "So the bakery takes in $\\boxed{285}$ dollars.",
 ]
 ARITHMETIC_SLIP_JUDGED = [
-    {"index": 1, "label": "incorrect", "reason": "47 + 58 = 105, not 95", "depends_on": [],
-     "reference_steps": [], "error_categories": ["calculation"]},
-    {"index": 2, "label": "meaningless", "reason": "uses the wrong total", "depends_on": [1],
-     "reference_steps": [], "error_categories": []},
-    {"index": 3, "label": "incorrect", "reason": "285 is not 315", "depends_on": [2],
-     "reference_steps": [], "error_categories": ["final_answer"]},
+    {
+        "index": 1,
+        "label": "incorrect",
+        "reason": "47 + 58 = 105, not 95",
+        "depends_on": [],
+        "reference_steps": [],
+        "error_categories": ["calculation"],
+    },
+    {
+        "index": 2,
+        "label": "meaningless",
+        "reason": "uses the wrong total",
+        "depends_on": [1],
+        "reference_steps": [],
+        "error_categories": [],
+    },
+    {
+        "index": 3,
+        "label": "incorrect",
+        "reason": "285 is not 315",
+        "depends_on": [2],
+        "reference_steps": [],
+        "error_categories": ["final_answer"],
+    },
 ]
 # What a model answers for the bundled `arithmetic_slip` example.
 ARITHMETIC_SLIP_ANSWERS: dict[str, dict[str, Any]] = {
-    "difficulty": {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
-                   "reason": "two quantities combined, then a product"},
+    "difficulty": {
+        "level": 2,
+        "process_evaluation_needed": True,
+        "problem_type": "calculation",
+        "reason": "two quantities combined, then a product",
+    },
     "segmentation": {"steps": ARITHMETIC_SLIP_STEPS},
     "step_judgement": {"steps": ARITHMETIC_SLIP_JUDGED},
-    "fused_judgement": {"steps": [{"text": t, **{k: v for k, v in j.items() if k != "index"}}
-                                  for t, j in zip(ARITHMETIC_SLIP_STEPS, ARITHMETIC_SLIP_JUDGED,
-                                                  strict=True)]},
+    "fused_judgement": {
+        "steps": [
+            {"text": t, **{k: v for k, v in j.items() if k != "index"}}
+            for t, j in zip(ARITHMETIC_SLIP_STEPS, ARITHMETIC_SLIP_JUDGED, strict=True)
+        ]
+    },
     "answer_judgement": {"correct": False, "reason": "285 differs from 315"},
 }
-REFUSAL = ("Unsupported response_format type: json_schema. Use json_object with a schema, or a "
-           "tool call.")
+REFUSAL = (
+    "Unsupported response_format type: json_schema. Use json_object with a schema, or a tool call."
+)
 
 
 def count_tokens(text: str) -> int:
@@ -105,7 +131,9 @@ def requested_operation(body: dict[str, Any]) -> tuple[str, str]:
     return (match.group(1) if match else "unknown"), "json_mode"
 
 
-def completion(body: dict[str, Any], answer: dict[str, Any], method: str, operation: str) -> dict[str, Any]:
+def completion(
+    body: dict[str, Any], answer: dict[str, Any], method: str, operation: str
+) -> dict[str, Any]:
     """An OpenAI chat.completion carrying `answer` the way `method` expects it, cut at the
     request's `max_tokens` if it is longer."""
     text = json.dumps(answer, ensure_ascii=False)
@@ -116,7 +144,11 @@ def completion(body: dict[str, Any], answer: dict[str, Any], method: str, operat
         text, used, finish = _cut(text, limit), limit, "length"
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if method == "function_calling":
-        call = {"id": "call_1", "type": "function", "function": {"name": operation, "arguments": text}}
+        call = {
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": operation, "arguments": text},
+        }
         message = {"role": "assistant", "content": None, "tool_calls": [call]}
         finish = "tool_calls" if finish == "stop" else finish
     prompt_tokens = count_tokens(prompt_of(body))
@@ -126,8 +158,11 @@ def completion(body: dict[str, Any], answer: dict[str, Any], method: str, operat
         "created": int(time.time()),
         "model": body.get("model", "fake"),
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": used,
-                  "total_tokens": prompt_tokens + used},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": used,
+            "total_tokens": prompt_tokens + used,
+        },
     }
 
 
@@ -158,11 +193,24 @@ def chunks(body: dict[str, Any], payload: dict[str, Any]) -> list[dict[str, Any]
     out = [chunk({"role": "assistant", "content": None if message.get("tool_calls") else ""})]
     if message.get("tool_calls"):
         call = message["tool_calls"][0]
-        out.append(chunk({"tool_calls": [{"index": 0, "id": call["id"], "type": "function",
-                                          "function": {"name": call["function"]["name"],
-                                                       "arguments": ""}}]}))
-        out += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
-                for piece in _pieces(call["function"]["arguments"])]
+        out.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": call["id"],
+                            "type": "function",
+                            "function": {"name": call["function"]["name"], "arguments": ""},
+                        }
+                    ]
+                }
+            )
+        )
+        out += [
+            chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+            for piece in _pieces(call["function"]["arguments"])
+        ]
     else:
         out += [chunk({"content": piece}) for piece in _pieces(message.get("content") or "")]
     out.append(chunk({}, choice["finish_reason"]))
@@ -198,10 +246,19 @@ class FakeOpenAI:
     `fault`, `latency` and `refuse` may be changed while it runs.
     """
 
-    def __init__(self, answers: Mapping[str, dict[str, Any]] | Oracle | None = None, *,
-                 latency: float = 0.0, fault: Fault = "none", refuse: frozenset[str] = frozenset(),
-                 port: int = 0, reuse_port: bool = False, fault_rate: float = 0.0,
-                 seed: int = 0, server: str | None = None) -> None:
+    def __init__(
+        self,
+        answers: Mapping[str, dict[str, Any]] | Oracle | None = None,
+        *,
+        latency: float = 0.0,
+        fault: Fault = "none",
+        refuse: frozenset[str] = frozenset(),
+        port: int = 0,
+        reuse_port: bool = False,
+        fault_rate: float = 0.0,
+        seed: int = 0,
+        server: str | None = None,
+    ) -> None:
         answers = ARITHMETIC_SLIP_ANSWERS if answers is None else answers
         self.oracle: Oracle = answers if callable(answers) else (lambda op, prompt: answers.get(op))
         self._lookup = not callable(answers)  # a mapping: answered at once, no worker thread
@@ -221,14 +278,25 @@ class FakeOpenAI:
         # Inherited by accepted connections: uvicorn writes headers and body separately, and
         # with Nagle on, the body waits ~40 ms for the client's delayed ACK on kept-alive calls.
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        app = Starlette(routes=[Route("/v1/chat/completions", self._chat, methods=["POST"]),
-                                Route("/v1/models", self._models, methods=["GET"])])
+        app = Starlette(
+            routes=[
+                Route("/v1/chat/completions", self._chat, methods=["POST"]),
+                Route("/v1/models", self._models, methods=["GET"]),
+            ]
+        )
         # Kept-alive connections live as long as on a real server (uvicorn's 5 s default makes
         # a client that reuses one race the server closing it).
-        config = uvicorn.Config(app, log_level="error", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1, backlog=2048, timeout_keep_alive=75,
-                                server_header=server is None,
-                                headers=[("server", server)] if server else None)
+        config = uvicorn.Config(
+            app,
+            log_level="error",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+            backlog=2048,
+            timeout_keep_alive=75,
+            server_header=server is None,
+            headers=[("server", server)] if server else None,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self.serve, daemon=True)
 
@@ -279,15 +347,20 @@ class FakeOpenAI:
             error = {"error": {"message": REFUSAL, "type": "internal_server_error"}}
             return await self._after(request, arrived, JSONResponse(error, status_code=500))
         # In a thread: an oracle may take its time, and a server answers requests side by side.
-        answer = (self.oracle(operation, "") if self._lookup
-                  else await asyncio.to_thread(self.oracle, operation, prompt_of(body)))
+        answer = (
+            self.oracle(operation, "")
+            if self._lookup
+            else await asyncio.to_thread(self.oracle, operation, prompt_of(body))
+        )
         if answer is None:
             error = {"error": {"message": f"no answer known for {operation}"}}
             return await self._after(request, arrived, JSONResponse(error, status_code=404))
         payload = completion(body, answer, method, operation)
         if fault == "malformed":
-            payload["choices"][0]["message"] = {"role": "assistant",
-                                                "content": "Sure! The steps look fine."}
+            payload["choices"][0]["message"] = {
+                "role": "assistant",
+                "content": "Sure! The steps look fine.",
+            }
             payload["choices"][0]["finish_reason"] = "stop"
         content, media_type = encoded(body, payload)
         return await self._after(request, arrived, Response(content, media_type=media_type))
@@ -345,8 +418,9 @@ class _Stuck(Response):
         operation, method = requested_operation(body)
         first = chunks(body, completion(body, {}, method, operation))[0]
         self.first = sse(first)
-        self.space = sse({**first, "choices": [{"index": 0, "delta": {"content": " "},
-                                                 "finish_reason": None}]})
+        self.space = sse(
+            {**first, "choices": [{"index": 0, "delta": {"content": " "}, "finish_reason": None}]}
+        )
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
@@ -375,11 +449,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--fault", default="none", choices=list(Fault.__args__))  # type: ignore[attr-defined]
-    parser.add_argument("--reuse-port", action="store_true",
-                        help="share the port with other fake processes (SO_REUSEPORT)")
+    parser.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the port with other fake processes (SO_REUSEPORT)",
+    )
     args = parser.parse_args(argv)
-    server = FakeOpenAI(latency=args.latency, fault=args.fault, port=args.port,
-                        reuse_port=args.reuse_port)
+    server = FakeOpenAI(
+        latency=args.latency, fault=args.fault, port=args.port, reuse_port=args.reuse_port
+    )
     try:  # a process of its own (the benchmark's model): the C event loop when installed
         import uvloop
     except ImportError:

@@ -77,15 +77,19 @@ def replayed_labels(verdict: Verdict, n: int) -> list[StepLabel]:
     """The model's label of each of `n` steps (see the module docstring)."""
     if verdict.correct:
         return ["correct"] * n
-    first = verdict.first_error if verdict.first_error is not None and \
-        1 <= verdict.first_error <= n else n
-    return [("correct" if i < first else "incorrect" if i == first else "meaningless")
-            for i in range(1, n + 1)]
+    first = (
+        verdict.first_error
+        if verdict.first_error is not None and 1 <= verdict.first_error <= n
+        else n
+    )
+    return [
+        ("correct" if i < first else "incorrect" if i == first else "meaningless")
+        for i in range(1, n + 1)
+    ]
 
 
 def _steps_block(steps: Sequence[str]) -> str:
-    return "<steps>\n" + "".join(f"({i}) {fence(s)}\n" for i, s in enumerate(steps, 1)) + \
-        "</steps>"
+    return "<steps>\n" + "".join(f"({i}) {fence(s)}\n" for i, s in enumerate(steps, 1)) + "</steps>"
 
 
 def _row_id(item: GoldItem) -> str:
@@ -102,14 +106,24 @@ class ReplayOracle:
         if missing:
             raise VerdictError(f"no verdict for {len(missing)} item(s), e.g. id {missing[0]}")
         self.verdicts = verdicts
-        self._keys = [(_steps_block(i.request.solution_steps or []),
-                       f"<solution>\n{fence(chr(10).join(i.request.solution_steps or []))}")
-                      for i in self.items]
+        self._keys = [
+            (
+                _steps_block(i.request.solution_steps or []),
+                f"<solution>\n{fence(chr(10).join(i.request.solution_steps or []))}",
+            )
+            for i in self.items
+        ]
 
     def item(self, prompt: str) -> GoldItem | None:
         """The item whose numbered steps or whole solution the prompt quotes, or None."""
-        return next((item for item, (steps, solution) in zip(self.items, self._keys, strict=True)
-                     if steps in prompt or solution in prompt), None)
+        return next(
+            (
+                item
+                for item, (steps, solution) in zip(self.items, self._keys, strict=True)
+                if steps in prompt or solution in prompt
+            ),
+            None,
+        )
 
     def __call__(self, operation: str, prompt: str) -> dict[str, Any] | None:
         """The answer to `operation` as the model's published verdict has it; None (the server's
@@ -120,13 +134,21 @@ class ReplayOracle:
         steps = list(item.request.solution_steps or [])
         verdict = self.verdicts[_row_id(item)]
         if operation == "difficulty":
-            return {"level": 2, "process_evaluation_needed": True,
-                    "problem_type": "calculation", "reason": "replay"}
+            return {
+                "level": 2,
+                "process_evaluation_needed": True,
+                "problem_type": "calculation",
+                "reason": "replay",
+            }
         if operation == "segmentation":
             return {"steps": steps}
         if operation in ("step_judgement", "fused_judgement"):
-            return judged(steps, replayed_labels(verdict, len(steps)),
-                          with_text=operation == "fused_judgement", part=_part(prompt))
+            return judged(
+                steps,
+                replayed_labels(verdict, len(steps)),
+                with_text=operation == "fused_judgement",
+                part=_part(prompt),
+            )
         if operation == "answer_judgement":
             return {"correct": verdict.correct, "reason": "the model's solution verdict"}
         return None
@@ -137,8 +159,13 @@ def _part(prompt: str) -> tuple[int, int] | None:
     return None if match is None else (int(match.group(1)), int(match.group(2)))
 
 
-def judged(steps: Sequence[str], labels: Sequence[StepLabel], *, with_text: bool,
-           part: tuple[int, int] | None = None) -> dict[str, Any]:
+def judged(
+    steps: Sequence[str],
+    labels: Sequence[StepLabel],
+    *,
+    with_text: bool,
+    part: tuple[int, int] | None = None,
+) -> dict[str, Any]:
     """A step_judgement (indexed; only the steps of `part` when the prompt asks for a part) or
     fused_judgement (with the step text) answer; a meaningless step depends on the first
     incorrect one."""
@@ -149,9 +176,12 @@ def judged(steps: Sequence[str], labels: Sequence[StepLabel], *, with_text: bool
         if not low <= i <= high:
             continue
         entry: dict[str, Any] = {
-            "label": label, "reason": f"replayed: {label}",
+            "label": label,
+            "reason": f"replayed: {label}",
             "depends_on": [first_wrong] if label == "meaningless" and first_wrong else [],
-            "reference_steps": [], "error_categories": []}
+            "reference_steps": [],
+            "error_categories": [],
+        }
         out.append({"text": text, **entry} if with_text else {"index": i, **entry})
     return {"steps": out}
 
@@ -162,8 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     from eval_sets.fakes.openai_server import FakeOpenAI
     from eval_sets.registry import DatasetError, read_dataset
 
-    parser = argparse.ArgumentParser(description="fake OpenAI-compatible judge replaying a real "
-                                                 "model's published MR-MATH verdicts")
+    parser = argparse.ArgumentParser(
+        description="fake OpenAI-compatible judge replaying a real "
+        "model's published MR-MATH verdicts"
+    )
     parser.add_argument("--data", type=Path, required=True, help="MR-MATH invalid JSON lines")
     parser.add_argument("--verdicts", type=Path, required=True, help="the model's verdicts")
     parser.add_argument("--port", type=int, required=True)

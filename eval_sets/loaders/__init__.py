@@ -10,5 +10,12 @@ from eval_sets.loaders import (
     stepmath,
 )
 
-__all__ = ["gsm8k", "hendrycks_math", "mr_math", "perturbation", "prm800k", "processbench",
-           "stepmath"]
+__all__ = [
+    "gsm8k",
+    "hendrycks_math",
+    "mr_math",
+    "perturbation",
+    "prm800k",
+    "processbench",
+    "stepmath",
+]

@@ -30,6 +30,7 @@ def split_gsm8k(answer: str) -> tuple[str, str] | None:
 @register_loader("gsm8k", version="1")
 def load_gsm8k(path: Path) -> Iterator[GoldItem | RowError]:
     """GSM8K JSON lines: question, answer (worked solution ending in `#### N`)."""
+
     def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "GSM8K")
         parts = split_gsm8k(as_text(row["answer"]))
@@ -38,12 +39,19 @@ def load_gsm8k(path: Path) -> Iterator[GoldItem | RowError]:
         body, final = parts
         solution = f"{body}\nThe answer is {final}." if body else f"The answer is {final}."
         request = make_request(
-            path, number, problem=as_text(row["question"]), solution=solution,
-            reference_answer=final, reference_solution=body or None,
-            problem_type="calculation", language="en", mode="offline",
+            path,
+            number,
+            problem=as_text(row["question"]),
+            solution=solution,
+            reference_answer=final,
+            reference_solution=body or None,
+            problem_type="calculation",
+            language="en",
+            mode="offline",
         )
-        gold = Gold(subset=str(row.get("subset") or "gsm8k"), process_correct=True,
-                    answer_correct=True)
+        gold = Gold(
+            subset=str(row.get("subset") or "gsm8k"), process_correct=True, answer_correct=True
+        )
         yield GoldItem(id=f"gsm8k-{row.get('id', number)}", request=request, gold=gold)
 
     return each_row(path, row_items)

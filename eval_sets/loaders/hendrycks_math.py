@@ -47,8 +47,11 @@ def _records(path: Path) -> Iterator[tuple[str, Row | RowError]]:
                 row = DatasetError(f"{file}: not a JSON object ({err})")
             key = file.relative_to(path).as_posix()
             if not isinstance(row, dict):
-                error = row if isinstance(row, DatasetError) else DatasetError(
-                    f"{file}: expected a JSON object")
+                error = (
+                    row
+                    if isinstance(row, DatasetError)
+                    else DatasetError(f"{file}: expected a JSON object")
+                )
                 yield key, row_error(path, key, error)
                 continue
             row.setdefault("type", file.parent.name)
@@ -61,6 +64,7 @@ def _records(path: Path) -> Iterator[tuple[str, Row | RowError]]:
 @register_loader("math", version="1")
 def load_math(path: Path) -> Iterator[GoldItem | RowError]:
     """MATH problems: problem, solution with \\boxed{answer}, level, type (file per problem or JSONL)."""
+
     def row_items(key: str, row: Row) -> Iterator[GoldItem]:
         where = path / key if path.is_dir() else path
         number = 0 if path.is_dir() else int(key) if key.isdigit() else 0
@@ -68,15 +72,27 @@ def load_math(path: Path) -> Iterator[GoldItem | RowError]:
         solution = as_text(row["solution"])
         answer = as_text(row.get("answer")) or extract_answer(solution)
         if not answer:
-            raise bad(where, number, "no answer: the solution has no \\boxed{} and no 'answer' field")
+            raise bad(
+                where, number, "no answer: the solution has no \\boxed{} and no 'answer' field"
+            )
         level = re.search(r"\d", as_text(row.get("level")))
         request = make_request(
-            where, number, problem=as_text(row["problem"]), solution=solution,
-            reference_answer=answer, reference_solution=solution, problem_type="calculation",
-            language="en", mode="offline",
+            where,
+            number,
+            problem=as_text(row["problem"]),
+            solution=solution,
+            reference_answer=answer,
+            reference_solution=solution,
+            problem_type="calculation",
+            language="en",
+            mode="offline",
         )
-        gold = Gold(subset=subject(as_text(row.get("type")) or "unknown"), process_correct=True,
-                    answer_correct=True, level=int(level.group()) if level else None)
+        gold = Gold(
+            subset=subject(as_text(row.get("type")) or "unknown"),
+            process_correct=True,
+            answer_correct=True,
+            level=int(level.group()) if level else None,
+        )
         yield GoldItem(id=f"math-{key}", request=request, gold=gold)
 
     return each_row(path, row_items, _records(path))

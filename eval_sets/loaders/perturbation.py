@@ -26,8 +26,15 @@ from eval_sets.items import Gold, GoldItem, RowError
 from eval_sets.loaders.rows import Row, as_text, bad, each_row, make_request, require, steps_of
 from eval_sets.plugins import register_loader
 
-FIELDS = ("rid", "question", "ground_truth_answer", "reference_steps", "hypothesis_steps",
-          "error_type", "tags")
+FIELDS = (
+    "rid",
+    "question",
+    "ground_truth_answer",
+    "reference_steps",
+    "hypothesis_steps",
+    "error_type",
+    "tags",
+)
 
 
 def perturbed_step(error_type: str, tags: Any, n_steps: int) -> int | None:
@@ -52,6 +59,7 @@ def perturbed_step(error_type: str, tags: Any, n_steps: int) -> int | None:
 def load_perturbation(path: Path) -> Iterator[GoldItem | RowError]:
     """Perturbation JSON lines: rid, question, ground_truth_answer, reference/hypothesis steps, tags."""
     originals: set[str] = set()
+
     def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "perturbation")
         rid = str(row["rid"])
@@ -68,23 +76,43 @@ def load_perturbation(path: Path) -> Iterator[GoldItem | RowError]:
             originals.add(rid)
             yield GoldItem(
                 id=f"pert-orig-{rid}",
-                request=make_request(path, number, problem=problem, solution_steps=reference,
-                                     reference_answer=answer, problem_type="calculation",
-                                     language="en", mode="offline"),
+                request=make_request(
+                    path,
+                    number,
+                    problem=problem,
+                    solution_steps=reference,
+                    reference_answer=answer,
+                    problem_type="calculation",
+                    language="en",
+                    mode="offline",
+                ),
                 gold=Gold(subset="original", is_perturbed=False, rid=rid, process_correct=True),
             )
         redundant = error_type.strip().lower() == "repeat step"
         gold = Gold(
-            subset=error_type, is_perturbed=True, perturbed_step=step, error_type=error_type,
-            rid=rid, process_correct=redundant, first_error=None if redundant else step,
+            subset=error_type,
+            is_perturbed=True,
+            perturbed_step=step,
+            error_type=error_type,
+            rid=rid,
+            process_correct=redundant,
+            first_error=None if redundant else step,
             step_redundant=tuple(i == step for i in range(1, len(hypothesis) + 1))
-            if redundant else None,
+            if redundant
+            else None,
         )
         yield GoldItem(
             id=f"pert-{row.get('id', number)}",
-            request=make_request(path, number, problem=problem, solution_steps=hypothesis,
-                                 reference_answer=answer, problem_type="calculation",
-                                 language="en", mode="offline"),
+            request=make_request(
+                path,
+                number,
+                problem=problem,
+                solution_steps=hypothesis,
+                reference_answer=answer,
+                problem_type="calculation",
+                language="en",
+                mode="offline",
+            ),
             gold=gold,
         )
 

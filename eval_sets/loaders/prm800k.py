@@ -36,11 +36,14 @@ def _pick(step: dict[str, Any]) -> tuple[str, int | None] | None:
 @register_loader("prm800k", version="1")
 def load_prm800k(path: Path) -> Iterator[GoldItem | RowError]:
     """PRM800K JSON lines: question {problem, ground_truth_answer}, label {steps [completions]}."""
+
     def row_items(number: int, row: Row) -> Iterator[GoldItem]:
         require(path, number, row, FIELDS, "PRM800K")
         question, label = row["question"], row["label"]
         if not isinstance(question, dict) or "problem" not in question:
-            raise bad(path, number, "question must be an object with problem (and ground_truth_answer)")
+            raise bad(
+                path, number, "question must be an object with problem (and ground_truth_answer)"
+            )
         if not isinstance(label, dict) or not isinstance(label.get("steps"), list):
             raise bad(path, number, "label must be an object with a list of steps")
         picked = [p for p in (_pick(s) for s in label["steps"] if isinstance(s, dict)) if p]
@@ -50,13 +53,22 @@ def load_prm800k(path: Path) -> Iterator[GoldItem | RowError]:
         ratings = tuple(0 if r is None else r for _, r in picked)
         first = next((i for i, r in enumerate(ratings, 1) if r == -1), None)
         request = make_request(
-            path, number, problem=as_text(question["problem"]), solution_steps=texts,
+            path,
+            number,
+            problem=as_text(question["problem"]),
+            solution_steps=texts,
             reference_answer=as_text(question.get("ground_truth_answer")) or None,
-            problem_type="calculation", language="en", mode="offline",
+            problem_type="calculation",
+            language="en",
+            mode="offline",
         )
-        gold = Gold(subset=str(label.get("finish_reason") or "unknown"), step_ratings=ratings,
-                    process_correct=first is None, first_error=first,
-                    step_redundant=tuple(r == 0 for r in ratings))
+        gold = Gold(
+            subset=str(label.get("finish_reason") or "unknown"),
+            step_ratings=ratings,
+            process_correct=first is None,
+            first_error=first,
+            step_redundant=tuple(r == 0 for r in ratings),
+        )
         yield GoldItem(id=f"prm-{number}", request=request, gold=gold)
 
     return each_row(path, row_items)

@@ -24,16 +24,27 @@ def _items(path: Path, with_reference: bool) -> Iterator[GoldItem | RowError]:
         steps = steps_of(path, number, row["steps"], "steps")
         label = row["label"]
         if not isinstance(label, int) or isinstance(label, bool) or not -1 <= label < len(steps):
-            raise bad(path, number, f"label must be -1 or a 0-based step index below {len(steps)}, "
-                                    f"got {label!r}")
+            raise bad(
+                path,
+                number,
+                f"label must be -1 or a 0-based step index below {len(steps)}, got {label!r}",
+            )
         reference = as_text(row.get("reference_answer")).strip() if with_reference else ""
-        request = make_request(path, number, problem=as_text(row["problem"]), solution_steps=steps,
-                               reference_answer=reference or None, problem_type="calculation",
-                               mode="offline")
-        gold = Gold(subset=str(row.get("subset") or str(row.get("id", "")).split("-")[0]
-                               or path.stem),
-                    process_correct=label == -1, first_error=None if label == -1 else label + 1,
-                    answer_correct=bool(row["final_answer_correct"]))
+        request = make_request(
+            path,
+            number,
+            problem=as_text(row["problem"]),
+            solution_steps=steps,
+            reference_answer=reference or None,
+            problem_type="calculation",
+            mode="offline",
+        )
+        gold = Gold(
+            subset=str(row.get("subset") or str(row.get("id", "")).split("-")[0] or path.stem),
+            process_correct=label == -1,
+            first_error=None if label == -1 else label + 1,
+            answer_correct=bool(row["final_answer_correct"]),
+        )
         yield GoldItem(id=f"pb-{row.get('id', number)}", request=request, gold=gold)
 
     return each_row(path, row_items)

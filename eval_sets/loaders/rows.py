@@ -61,25 +61,33 @@ def scan_records(path: Path) -> Iterator[tuple[int, Row | RowError]]:
 
 def _object(path: Path, number: int, row: object) -> Row | RowError:
     if not isinstance(row, dict):
-        return row_error(path, number, bad(path, number, f"expected a JSON object, got "
-                                                         f"{type(row).__name__}"))
+        return row_error(
+            path, number, bad(path, number, f"expected a JSON object, got {type(row).__name__}")
+        )
     return row
 
 
 def row_error(path: Path, key: object, err: Exception) -> RowError:
     """The failed row `key` (a line number, or a file of a folder) of `path`, with its reason."""
-    reason = str(err) if isinstance(err, DatasetError) else (
-        f"{where(path, key)}: {type(err).__name__}: {err}")
+    reason = (
+        str(err)
+        if isinstance(err, DatasetError)
+        else (f"{where(path, key)}: {type(err).__name__}: {err}")
+    )
     return RowError(key=f"{path.name}:{key}", reason=reason)
 
 
-def each_row(path: Path, build: Callable[[K, Row], Iterable[GoldItem]],
-             records: Iterable[tuple[K, Row | RowError]] | None = None,
-             ) -> Iterator[GoldItem | RowError]:
+def each_row(
+    path: Path,
+    build: Callable[[K, Row], Iterable[GoldItem]],
+    records: Iterable[tuple[K, Row | RowError]] | None = None,
+) -> Iterator[GoldItem | RowError]:
     """The items `build` makes of each record of `path` (`scan_records` unless `records` is
     given); a record it refuses, whatever the exception, becomes a RowError and the next is read."""
     # without `records`, keys are line numbers (K is int)
-    source: Iterable[tuple[Any, Row | RowError]] = scan_records(path) if records is None else records
+    source: Iterable[tuple[Any, Row | RowError]] = (
+        scan_records(path) if records is None else records
+    )
     for key, row in source:
         if isinstance(row, RowError):
             yield row

@@ -23,8 +23,14 @@ from scoring.score import parse_human_label
 
 FIELDS = ("question", "model_output", "type", "gold_score")
 TYPES: dict[str, ProblemType] = {
-    "calculation": "calculation", "proof": "proof", "open-ended": "open_ended",
-    "open_ended": "open_ended", "计算": "calculation", "证明": "proof", "开放": "open_ended"}
+    "calculation": "calculation",
+    "proof": "proof",
+    "open-ended": "open_ended",
+    "open_ended": "open_ended",
+    "计算": "calculation",
+    "证明": "proof",
+    "开放": "open_ended",
+}
 HUMAN_NUMBER = re.compile(r"^\s*[(（]\d+[)）]\s*")
 
 
@@ -48,7 +54,8 @@ def request_fields(row: Row, *, human_steps: bool) -> dict[str, Any]:
         "problem": as_text(row["question"]),
         "solution": None if human_steps else as_text(row["model_output"]),
         "solution_steps": [without_human_number(as_text(s)) for s in row["gold_step"]]
-        if human_steps else None,
+        if human_steps
+        else None,
         "reference_answer": reference_answers(row),
         "problem_type": TYPES[str(row["type"]).strip().lower()],
         "language": "zh",
@@ -61,8 +68,11 @@ def load_stepmath(path: Path) -> Iterator[GoldItem | RowError]:
     return _load(path, human_steps=False)
 
 
-@register_loader("stepmath_steps", version="1",
-                 description="StepMathBench graded on the human segmentation (gold_step)")
+@register_loader(
+    "stepmath_steps",
+    version="1",
+    description="StepMathBench graded on the human segmentation (gold_step)",
+)
 def load_stepmath_steps(path: Path) -> Iterator[GoldItem | RowError]:
     """StepMathBench with the human steps `gold_step` as the solution's steps."""
     return _load(path, human_steps=True)
@@ -86,11 +96,18 @@ def _load(path: Path, *, human_steps: bool) -> Iterator[GoldItem | RowError]:
         score_01 = row.get("gold_score_01")
         if human_steps:
             steps_of(path, number, row["gold_step"], "gold_step")
-        request = make_request(path, number, **request_fields(row, human_steps=human_steps),
-                               mode="offline")
-        gold = Gold(subset=kind, score=score, score_01=None if score_01 is None else int(score_01),
-                    step_labels=labels, level=row.get("level"))
-        yield GoldItem(id=str(row.get("uid") or row.get("id") or f"line-{number}"),
-                       request=request, gold=gold)
+        request = make_request(
+            path, number, **request_fields(row, human_steps=human_steps), mode="offline"
+        )
+        gold = Gold(
+            subset=kind,
+            score=score,
+            score_01=None if score_01 is None else int(score_01),
+            step_labels=labels,
+            level=row.get("level"),
+        )
+        yield GoldItem(
+            id=str(row.get("uid") or row.get("id") or f"line-{number}"), request=request, gold=gold
+        )
 
     return each_row(path, row_items)

@@ -13,7 +13,23 @@ from eval_sets.metrics.realign import (
 from eval_sets.metrics.scores import avg_score, mse, overlap_ratio, pearson, spearman
 
 __all__ = [
-    "QUADRANTS", "ProcessBenchScore", "accuracy", "auc", "avg_score", "divergence_histogram",
-    "f1_for", "false_positive_rate", "macro_f1", "mean", "mse", "overlap_ratio", "pearson",
-    "processbench_f1", "processbench_score", "quadrant_shares", "spearman", "std", "threshold",
+    "QUADRANTS",
+    "ProcessBenchScore",
+    "accuracy",
+    "auc",
+    "avg_score",
+    "divergence_histogram",
+    "f1_for",
+    "false_positive_rate",
+    "macro_f1",
+    "mean",
+    "mse",
+    "overlap_ratio",
+    "pearson",
+    "processbench_f1",
+    "processbench_score",
+    "quadrant_shares",
+    "spearman",
+    "std",
+    "threshold",
 ]

@@ -49,8 +49,13 @@ def percentile_range(ordered: Sequence[float], level: float = LEVEL) -> tuple[fl
     return ordered[round(tail * last)], ordered[round((1 - tail) * last)]
 
 
-def _resampled(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Row]], float],
-               draws: int, level: float, seed: int) -> tuple[float, float, float, int] | None:
+def _resampled(
+    rows: Sequence[tuple[str, Row]],
+    statistic: Callable[[Sequence[Row]], float],
+    draws: int,
+    level: float,
+    seed: int,
+) -> tuple[float, float, float, int] | None:
     """(the statistic on every row, the low and high percentiles of its value over `draws`
     resamples of the clusters, the number of clusters); None below two clusters, where no
     resample can differ from the sample, or when no resample has a defined (non-NaN) value."""
@@ -61,17 +66,31 @@ def _resampled(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Ro
     if len(clusters) < 2:
         return None
     rng = random.Random(seed)
-    values = sorted(v for v in (statistic([r for c in (rng.choice(clusters) for _ in clusters)
-                                           for r in by[c]]) for _ in range(draws))
-                    if not math.isnan(v))
+    values = sorted(
+        v
+        for v in (
+            statistic([r for c in (rng.choice(clusters) for _ in clusters) for r in by[c]])
+            for _ in range(draws)
+        )
+        if not math.isnan(v)
+    )
     if not values:
         return None
-    return (statistic([r for c in clusters for r in by[c]]), *percentile_range(values, level),
-            len(clusters))
+    return (
+        statistic([r for c in clusters for r in by[c]]),
+        *percentile_range(values, level),
+        len(clusters),
+    )
 
 
-def cluster_interval(rows: Sequence[tuple[str, Row]], statistic: Callable[[Sequence[Row]], float],
-                     *, draws: int = DRAWS, level: float = LEVEL, seed: int = 0) -> Interval | None:
+def cluster_interval(
+    rows: Sequence[tuple[str, Row]],
+    statistic: Callable[[Sequence[Row]], float],
+    *,
+    draws: int = DRAWS,
+    level: float = LEVEL,
+    seed: int = 0,
+) -> Interval | None:
     """`rows` are (cluster, item): `statistic` of all the items and its `level` interval,
     resampling the clusters. Resamples where the statistic is undefined (NaN: a correlation of
     a constant) are left out. None below two clusters or with no defined resample."""
@@ -79,11 +98,17 @@ def cluster_interval(rows: Sequence[tuple[str, Row]], statistic: Callable[[Seque
     return None if found is None else Interval(*found)
 
 
-def paired_change(rows: Sequence[tuple[str, float, float]], *, draws: int = DRAWS,
-                  level: float = LEVEL, seed: int = 0) -> Change | None:
+def paired_change(
+    rows: Sequence[tuple[str, float, float]],
+    *,
+    draws: int = DRAWS,
+    level: float = LEVEL,
+    seed: int = 0,
+) -> Change | None:
     """`rows` are (cluster, value before, value after), one per item: the change of the mean
     and its `level` interval, resampling the clusters. None below two clusters, where no
     resample can differ from the sample."""
+
     def change(pairs: Sequence[tuple[float, float]]) -> float:
         return sum(a - b for b, a in pairs) / len(pairs)
 

@@ -19,8 +19,9 @@ ITERATIONS = 100
 HELD_OUT_MIX = {"failed": 0.46, "proof": 0.29}
 
 
-def mix_weights(proof: Sequence[bool], failed: Sequence[bool], proof_share: float,
-                failed_share: float) -> list[float]:
+def mix_weights(
+    proof: Sequence[bool], failed: Sequence[bool], proof_share: float, failed_share: float
+) -> list[float]:
     """A weight per solution (mean 1) that makes `proof_share` of the weight proofs and
     `failed_share` solutions below the pass mark. Raises when a margin cannot be met (a
     target above 0 for a cell the set does not have)."""
@@ -37,7 +38,11 @@ def mix_weights(proof: Sequence[bool], failed: Sequence[bool], proof_share: floa
         for flags, share in ((proof, proof_share), (failed, failed_share)):
             inside = sum(w for w, f in zip(weights, flags, strict=True) if f)
             outside = sum(weights) - inside
-            weights = [w * (share / inside if f else (1 - share) / outside) if (inside if f else outside) else w
-                       for w, f in zip(weights, flags, strict=True)]
+            weights = [
+                w * (share / inside if f else (1 - share) / outside)
+                if (inside if f else outside)
+                else w
+                for w, f in zip(weights, flags, strict=True)
+            ]
     mean = sum(weights) / n
     return [w / mean for w in weights]

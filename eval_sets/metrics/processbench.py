@@ -20,9 +20,7 @@ class ProcessBenchScore:
     f1: float | None
 
 
-def processbench_score(
-    pred: Sequence[int | None], gold: Sequence[int | None]
-) -> ProcessBenchScore:
+def processbench_score(pred: Sequence[int | None], gold: Sequence[int | None]) -> ProcessBenchScore:
     """Accuracy on the erroneous and on the correct solutions, and their F1 (None unless both kinds
     are present)."""
     if len(pred) != len(gold):

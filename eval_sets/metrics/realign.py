@@ -44,7 +44,9 @@ def divergence_histogram(steps: Sequence[int | None]) -> dict[str, int]:
 
 
 @register_metric("false_positive_rate")
-def false_positive_rate(answer_correct: Sequence[bool], process_valid: Sequence[bool]) -> float | None:
+def false_positive_rate(
+    answer_correct: Sequence[bool], process_valid: Sequence[bool]
+) -> float | None:
     """ReasonEval Table 4: among solutions with a correct final answer, the share whose steps are
     invalid (answer-only grading would wrongly pass them). None without correct answers."""
     if len(answer_correct) != len(process_valid):

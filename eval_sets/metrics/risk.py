@@ -63,7 +63,9 @@ def weighted_ece(triples: Sequence[tuple[float, bool, float]], bins: int = 10) -
     return sum(abs(mass_p[b] - mass_wrong[b]) for b in range(bins) if weight[b]) / total
 
 
-def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> tuple[float, list[ReliabilityRow]]:
+def reliability(
+    pairs: Sequence[tuple[float, bool]], bins: int = 10
+) -> tuple[float, list[ReliabilityRow]]:
     """Expected calibration error of P(wrong) against wrong/right labels over `bins` equal-width
     bins (1.0 falls in the last), and the table (bin, steps, mean P(wrong), wrong rate) of the
     bins that hold a step. NaN and no rows for no pairs."""
@@ -92,8 +94,14 @@ def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> tuple[fl
     return ece, rows
 
 
-def consistency_ece(p_wrong: Sequence[float], bins: int = 10, *, draws: int = DRAWS,
-                    level: float = LEVEL, seed: int = 0) -> tuple[float, float, float]:
+def consistency_ece(
+    p_wrong: Sequence[float],
+    bins: int = 10,
+    *,
+    draws: int = DRAWS,
+    level: float = LEVEL,
+    seed: int = 0,
+) -> tuple[float, float, float]:
     """The ECE a perfectly calibrated P(wrong) would read on these steps: each step's label
     drawn wrong with its own probability, `draws` times (consistency resampling: Broecker &
     Smith 2007, "Increasing the reliability of reliability diagrams", Weather and Forecasting
@@ -105,8 +113,9 @@ def consistency_ece(p_wrong: Sequence[float], bins: int = 10, *, draws: int = DR
     if not p_wrong:
         return math.nan, math.nan, math.nan
     rng = random.Random(seed)
-    values = sorted(reliability([(p, rng.random() < p) for p in p_wrong], bins)[0]
-                    for _ in range(draws))
+    values = sorted(
+        reliability([(p, rng.random() < p) for p in p_wrong], bins)[0] for _ in range(draws)
+    )
     return values[(draws - 1) // 2], *percentile_range(values, level)
 
 

@@ -50,6 +50,9 @@ def differences(a: Path, b: Path) -> list[str]:
     left, right = read_results(a), read_results(b)
     out = [f"{i}: only in {a}" for i in sorted(left.keys() - right.keys())]
     out += [f"{i}: only in {b}" for i in sorted(right.keys() - left.keys())]
-    out += [f"{i}: {first_difference(left[i], right[i])}" for i in sorted(left.keys() & right.keys())
-            if left[i] != right[i]]
+    out += [
+        f"{i}: {first_difference(left[i], right[i])}"
+        for i in sorted(left.keys() & right.keys())
+        if left[i] != right[i]
+    ]
     return out

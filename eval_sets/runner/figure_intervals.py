@@ -114,8 +114,12 @@ def mixed(rows: Sequence[GradeRow]) -> list[tuple[str, Weighted]] | None:
     if not rows or any(r.failed is None for r in rows):
         return None
     try:
-        weights = mix_weights([r.group == "proof" for r in rows], [bool(r.failed) for r in rows],
-                              HELD_OUT_MIX["proof"], HELD_OUT_MIX["failed"])
+        weights = mix_weights(
+            [r.group == "proof" for r in rows],
+            [bool(r.failed) for r in rows],
+            HELD_OUT_MIX["proof"],
+            HELD_OUT_MIX["failed"],
+        )
     except ValueError:
         return None
     return [(r.problem, (r, w)) for r, w in zip(rows, weights, strict=True)]
@@ -132,12 +136,24 @@ FIGURES: tuple[tuple[str, Callable[[Sequence[GradeRow]], float]], ...] = (
 # asks the coverage of calculations as a whole too.
 CALCULATION = ("answer right", "answer wrong", "no verdict")
 GROUP_ORDER = (*CALCULATION, "proof", "open-ended")
-COLUMNS = ("half: figure", "value", "low", "high", "problems", "calibrated median",
-           "calibrated low", "calibrated high")
+COLUMNS = (
+    "half: figure",
+    "value",
+    "low",
+    "high",
+    "problems",
+    "calibrated median",
+    "calibrated low",
+    "calibrated high",
+)
 
 
-def _row(name: str, rows: Sequence[tuple[str, object]], statistic: Callable[[Sequence], float],
-         draws: int) -> tuple[Cell, ...] | None:
+def _row(
+    name: str,
+    rows: Sequence[tuple[str, object]],
+    statistic: Callable[[Sequence], float],
+    draws: int,
+) -> tuple[Cell, ...] | None:
     """(name, value, low, high, problems, and three cells the ECE rows fill); None when the
     figure is undefined here (a correlation of one grade)."""
     value = statistic([r for _, r in rows])
@@ -148,8 +164,14 @@ def _row(name: str, rows: Sequence[tuple[str, object]], statistic: Callable[[Seq
     return (name, value, low, high, len({p for p, _ in rows}), None, None, None)
 
 
-def figure_intervals(grades: Sequence[GradeRow], steps: Sequence[StepRow], *, key: str =
-                     "figure_intervals", title_suffix: str = "", draws: int = 2000) -> Table | None:
+def figure_intervals(
+    grades: Sequence[GradeRow],
+    steps: Sequence[StepRow],
+    *,
+    key: str = "figure_intervals",
+    title_suffix: str = "",
+    draws: int = 2000,
+) -> Table | None:
     """Per half: the risk figures over all grades, the coverage per group, and the step ECE per
     language, each with its interval over the half's problems; the ECE also with the range a
     calibrated P(wrong) reads. None with neither gold scores nor labelled steps."""
@@ -162,37 +184,54 @@ def figure_intervals(grades: Sequence[GradeRow], steps: Sequence[StepRow], *, ke
                     out.append(row)
             if (weighted := mixed([g for _, g in mine])) is not None:
                 for name, w_statistic in MIX_FIGURES:
-                    if (row := _row(f"{half}: {name}, held-out mix", weighted, w_statistic,
-                                    draws)) is not None:
+                    if (
+                        row := _row(f"{half}: {name}, held-out mix", weighted, w_statistic, draws)
+                    ) is not None:
                         out.append(row)
             present = {g.group for _, g in mine}
-            for group in [*(["calculation"] if present & set(CALCULATION) else []),
-                          *(g for g in GROUP_ORDER if g in present),
-                          *sorted(present - set(GROUP_ORDER))]:
-                chosen = [(p, g) for p, g in mine
-                          if g.group == group or (group == "calculation" and g.group in CALCULATION)]
-                if (row := _row(f"{half}: coverage, {group}", chosen, _coverage, draws)) is not None:
+            for group in [
+                *(["calculation"] if present & set(CALCULATION) else []),
+                *(g for g in GROUP_ORDER if g in present),
+                *sorted(present - set(GROUP_ORDER)),
+            ]:
+                chosen = [
+                    (p, g)
+                    for p, g in mine
+                    if g.group == group or (group == "calculation" and g.group in CALCULATION)
+                ]
+                if (
+                    row := _row(f"{half}: coverage, {group}", chosen, _coverage, draws)
+                ) is not None:
                     out.append(row)
         for language in sorted({s.language for s in steps if s.half == half}):
-            labelled = [(s.problem, (s.p_wrong, s.wrong)) for s in steps
-                        if s.half == half and s.language == language]
-            row = _row(f"{half}: step ECE {language}", labelled,
-                       lambda pairs: reliability(pairs)[0], draws)
+            labelled = [
+                (s.problem, (s.p_wrong, s.wrong))
+                for s in steps
+                if s.half == half and s.language == language
+            ]
+            row = _row(
+                f"{half}: step ECE {language}", labelled, lambda pairs: reliability(pairs)[0], draws
+            )
             if row is not None:
                 median, low, high = consistency_ece([p for _, (p, _) in labelled], draws=draws)
                 out.append((*row[:5], median, low, high))
     if not out:
         return None
-    return Table(key, f"How sure each figure is: its {LEVEL:.0%} interval with the half's "
-                 f"problems resampled{title_suffix}", COLUMNS, tuple(out),
-                 note="low / high: the percentile interval of the figure when the half's problems "
-                      "(not its grades: one problem's grades move together) are drawn again with "
-                      f"replacement, {draws} times (Davison & Hinkley 1997, 3.8). calibrated: the "
-                      "step ECE that a perfectly calibrated P(wrong) reads on the same steps, "
-                      "median and range (consistency resampling, Broecker & Smith 2007): an ECE "
-                      "above it is miscalibration, not the steps' noise. A resampled ECE runs "
-                      "above the sample's (each bin's absolute gap grows with the noise a "
-                      "resample adds): its interval says how far it moves, not where it "
-                      "centres. Corr x100. held-out mix: the grades re-weighted by raking so that "
-                      f"{HELD_OUT_MIX['failed']:.0%} are below the pass mark and "
-                      f"{HELD_OUT_MIX['proof']:.0%} are proofs (eval_sets.metrics.mix).")
+    return Table(
+        key,
+        f"How sure each figure is: its {LEVEL:.0%} interval with the half's "
+        f"problems resampled{title_suffix}",
+        COLUMNS,
+        tuple(out),
+        note="low / high: the percentile interval of the figure when the half's problems "
+        "(not its grades: one problem's grades move together) are drawn again with "
+        f"replacement, {draws} times (Davison & Hinkley 1997, 3.8). calibrated: the "
+        "step ECE that a perfectly calibrated P(wrong) reads on the same steps, "
+        "median and range (consistency resampling, Broecker & Smith 2007): an ECE "
+        "above it is miscalibration, not the steps' noise. A resampled ECE runs "
+        "above the sample's (each bin's absolute gap grows with the noise a "
+        "resample adds): its interval says how far it moves, not where it "
+        "centres. Corr x100. held-out mix: the grades re-weighted by raking so that "
+        f"{HELD_OUT_MIX['failed']:.0%} are below the pass mark and "
+        f"{HELD_OUT_MIX['proof']:.0%} are proofs (eval_sets.metrics.mix).",
+    )

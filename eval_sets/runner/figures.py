@@ -23,8 +23,12 @@ from eval_sets.runner.risk import RiskCurve, risk_curves
 from eval_sets.runner.store import ItemResult
 from scoring.schema import GradeReport
 
-COLOURS = {"robust": "#2a9d8f", "hallucination": "#e76f51", "lucky_guess": "#e9c46a",
-           "failure": "#6c757d"}
+COLOURS = {
+    "robust": "#2a9d8f",
+    "hallucination": "#e76f51",
+    "lucky_guess": "#e9c46a",
+    "failure": "#6c757d",
+}
 
 
 def _process_axis(report: GradeReport) -> float:
@@ -40,10 +44,14 @@ def quadrant_scatter(reports: Sequence[GradeReport], path: Path, cut: float = 0.
     for quadrant in QUADRANTS:
         pts = [r for r in reports if r.quadrant == quadrant]
         if pts:
-            ax.scatter([_process_axis(r) for r in pts],
-                       [float(bool(r.answer.correct)) + rng.uniform(-0.08, 0.08) for r in pts],
-                       s=18, alpha=0.7, color=COLOURS[quadrant],
-                       label=f"{quadrant.replace('_', ' ')} ({len(pts)})")
+            ax.scatter(
+                [_process_axis(r) for r in pts],
+                [float(bool(r.answer.correct)) + rng.uniform(-0.08, 0.08) for r in pts],
+                s=18,
+                alpha=0.7,
+                color=COLOURS[quadrant],
+                label=f"{quadrant.replace('_', ' ')} ({len(pts)})",
+            )
     ax.axvline(cut, color="black", lw=0.8, ls="--")
     ax.set_yticks([0, 1], ["wrong answer", "correct answer"])
     with_ref = any(r.alignment for r in reports)
@@ -97,8 +105,13 @@ def predicted_vs_gold(pairs: Sequence[tuple[int, int]], path: Path) -> None:
     counts = Counter(pairs)
     top = max(counts.values())
     fig, ax = _figure((5.5, 5))
-    ax.scatter([g for g, _ in counts], [p for _, p in counts],
-               s=[30 + 400 * c / top for c in counts.values()], alpha=0.6, color="#457b9d")
+    ax.scatter(
+        [g for g, _ in counts],
+        [p for _, p in counts],
+        s=[30 + 400 * c / top for c in counts.values()],
+        alpha=0.6,
+        color="#457b9d",
+    )
     for (g, p), c in counts.items():
         ax.annotate(str(c), (g, p), ha="center", va="center", fontsize=7)
     ax.scatter([], [], s=40, color="#457b9d", alpha=0.6, label="items (number = count)")
@@ -112,19 +125,30 @@ def predicted_vs_gold(pairs: Sequence[tuple[int, int]], path: Path) -> None:
     _save(fig, path)
 
 
-def per_type_bars(groups: dict[str, tuple[float, float | None]], path: Path, ylabel: str,
-                  title: str) -> None:
+def per_type_bars(
+    groups: dict[str, tuple[float, float | None]], path: Path, ylabel: str, title: str
+) -> None:
     """A bar per subset of its mean score, beside the gold mean when there is one."""
     names = sorted(groups)
     fig, ax = _figure((max(5, 1.2 * len(names) + 2), 4))
     xs = range(len(names))
     with_gold = any(groups[n][1] is not None for n in names)
     offset, width = (0.2, 0.4) if with_gold else (0.0, 0.6)
-    ax.bar([x - offset for x in xs], [groups[n][0] for n in names], width=width,
-           label="stepgrade", color="#457b9d")
+    ax.bar(
+        [x - offset for x in xs],
+        [groups[n][0] for n in names],
+        width=width,
+        label="stepgrade",
+        color="#457b9d",
+    )
     if with_gold:
-        ax.bar([x + offset for x in xs], [groups[n][1] or 0.0 for n in names], width=width,
-               label="gold", color="#e9c46a")
+        ax.bar(
+            [x + offset for x in xs],
+            [groups[n][1] or 0.0 for n in names],
+            width=width,
+            label="gold",
+            color="#e9c46a",
+        )
     ax.set_xticks(list(xs), [n.replace("_", " ") for n in names], rotation=20, fontsize=8)
     ax.set_ylim(0, 10.5)
     ax.set_ylabel(ylabel)
@@ -144,16 +168,35 @@ def risk_coverage_plot(curves: Sequence[RiskCurve], path: Path) -> None:
     for curve in curves:
         colour = HALF_COLOURS[curve.half]
         xs = [p.coverage for p in curve.points]
-        ax.plot(xs, [p.mae for p in curve.points], marker="o", ms=4, color=colour,
-                label=f"{curve.half} half: kept by interval width")
+        ax.plot(
+            xs,
+            [p.mae for p in curve.points],
+            marker="o",
+            ms=4,
+            color=colour,
+            label=f"{curve.half} half: kept by interval width",
+        )
         for p in curve.points:
-            ax.annotate(f"≤{p.width}", (p.coverage, p.mae), textcoords="offset points",
-                        xytext=(3, 4), fontsize=6, color=colour)
+            ax.annotate(
+                f"≤{p.width}",
+                (p.coverage, p.mae),
+                textcoords="offset points",
+                xytext=(3, 4),
+                fontsize=6,
+                color=colour,
+            )
         if curve.operating is not None:
-            ax.scatter([curve.operating[0]], [curve.operating[1]], marker="*", s=160,
-                       color=colour, edgecolors="black", zorder=3,
-                       label=f"{curve.half} half: needs_review not set "
-                             f"({100 * curve.operating[0]:.0f}%, MAE {curve.operating[1]:.2f})")
+            ax.scatter(
+                [curve.operating[0]],
+                [curve.operating[1]],
+                marker="*",
+                s=160,
+                color=colour,
+                edgecolors="black",
+                zorder=3,
+                label=f"{curve.half} half: needs_review not set "
+                f"({100 * curve.operating[0]:.0f}%, MAE {curve.operating[1]:.2f})",
+            )
     ax.set_xlim(0, 1.02)
     ax.set_ylim(bottom=0)
     ax.set_xlabel("share of grades kept (coverage)")
@@ -187,6 +230,7 @@ def draw_all(results: Sequence[ItemResult], out_dir: Path) -> list[Path]:
         written.append(out_dir / "divergence.png")
     aligned = [r for r in done if r.report and r.report.alignment]
     if aligned:
+
         def score(r: ItemResult) -> float:
             return r.report.alignment.score if r.report and r.report.alignment else 0.0
 
@@ -196,7 +240,9 @@ def draw_all(results: Sequence[ItemResult], out_dir: Path) -> list[Path]:
             cases["hallucination"] = max(hallucinated, key=score)
         for name, r in cases.items():
             n_ref = len((r.request.reference_steps if r.request else None) or []) or max(
-                (i for p in r.report.alignment.pairs for i in p.reference), default=1)  # type: ignore[union-attr]
+                (i for p in r.report.alignment.pairs for i in p.reference),  # type: ignore[union-attr]
+                default=1,
+            )
             path = out_dir / f"heatmap_{name}.png"
             alignment_heatmap(r.report, n_ref, path, f"Reference alignment, {name} case ({r.id})")  # type: ignore[arg-type]
             written.append(path)
@@ -211,11 +257,19 @@ def draw_all(results: Sequence[ItemResult], out_dir: Path) -> list[Path]:
     groups: dict[str, list[ItemResult]] = defaultdict(list)
     for r in done:
         groups[r.gold.subset or "all"].append(r)
-    bars = {name: (mean([float(r.report.score) for r in rs if r.report]) or 0.0,
-                   mean([float(r.gold.score) for r in rs if r.gold.score is not None]))
-            for name, rs in groups.items()}
+    bars = {
+        name: (
+            mean([float(r.report.score) for r in rs if r.report]) or 0.0,
+            mean([float(r.gold.score) for r in rs if r.gold.score is not None]),
+        )
+        for name, rs in groups.items()
+    }
     has_gold = any(g is not None for _, g in bars.values())
-    per_type_bars(bars, out_dir / "per_type.png", "mean score (0-10)",
-                  "Mean score per subset" + (": stepgrade vs gold" if has_gold else ""))
+    per_type_bars(
+        bars,
+        out_dir / "per_type.png",
+        "mean score (0-10)",
+        "Mean score per subset" + (": stepgrade vs gold" if has_gold else ""),
+    )
     written.append(out_dir / "per_type.png")
     return written

@@ -25,14 +25,17 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ValueError("--engine ray needs Ray: pip install -e '.[ray]' (or stepgrade[ray])") from None
+        raise ValueError(
+            "--engine ray needs Ray: pip install -e '.[ray]' (or stepgrade[ray])"
+        ) from None
     return ray
 
 
 def forwarded_env() -> dict[str, str]:
     """The driver's variables that every actor must see as it does."""
-    return {k: v for k, v in os.environ.items()
-            if k.startswith(FORWARDED_PREFIX) or k in FORWARDED_ENV}
+    return {
+        k: v for k, v in os.environ.items() if k.startswith(FORWARDED_PREFIX) or k in FORWARDED_ENV
+    }
 
 
 def connect(address: str | None = None) -> bool:
@@ -50,9 +53,11 @@ def connect(address: str | None = None) -> bool:
         _reachable(address)
         ray.init(address=address, logging_level=logging.WARNING, **extra)
     except (OSError, RuntimeError, ValueError) as err:
-        raise ValueError(f"cannot connect to Ray at {address}: {err} (a cluster with token "
-                         f"authentication also needs RAY_AUTH_MODE=token and its token in "
-                         f"RAY_AUTH_TOKEN or {TOKEN_FILE})") from None
+        raise ValueError(
+            f"cannot connect to Ray at {address}: {err} (a cluster with token "
+            f"authentication also needs RAY_AUTH_MODE=token and its token in "
+            f"RAY_AUTH_TOKEN or {TOKEN_FILE})"
+        ) from None
     return True
 
 
@@ -60,8 +65,9 @@ def token_auth_like_ray_start() -> None:
     """`ray start --head` turns token authentication on when a token exists (RAY_AUTH_TOKEN or
     ~/.ray/auth_token), but a client joining with `ray.init(address=...)` does not and is
     refused; do for the client what the head did, unless RAY_AUTH_MODE says otherwise."""
-    if "RAY_AUTH_MODE" not in os.environ and (os.environ.get("RAY_AUTH_TOKEN")
-                                              or TOKEN_FILE.expanduser().is_file()):
+    if "RAY_AUTH_MODE" not in os.environ and (
+        os.environ.get("RAY_AUTH_TOKEN") or TOKEN_FILE.expanduser().is_file()
+    ):
         os.environ["RAY_AUTH_MODE"] = "token"
 
 

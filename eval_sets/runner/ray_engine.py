@@ -35,6 +35,7 @@ class Recipe(Protocol):
         """The grader and the prepare step, their model calls behind `gate` when one is given."""
         ...
 
+
 class EngineError(RuntimeError):
     """The Ray run itself failed (not one item): the message says why; a rerun resumes."""
 
@@ -70,8 +71,11 @@ class GradeBatch:
         lines, for the driver to append."""
         items = [GoldItem.from_json(json.loads(str(text))) for text in batch["item"]]
         results: list[ItemResult] = []
-        self.loop.run_until_complete(grade_each(self.grader, items, self.config, results.append,
-                                                self.prepare, first_alone=False))
+        self.loop.run_until_complete(
+            grade_each(
+                self.grader, items, self.config, results.append, self.prepare, first_alone=False
+            )
+        )
         return {"line": [r.to_line() for r in results]}
 
 
@@ -81,16 +85,23 @@ def batch_size(config: RunConfig) -> int:
     return 4 if config.mode == "offline" else max(1, config.concurrency)
 
 
-def run_on_ray(items: Sequence[GoldItem], store: ResultStore, config: RunConfig, recipe: Recipe,
-               options: RayOptions) -> RunStats:
+def run_on_ray(
+    items: Sequence[GoldItem],
+    store: ResultStore,
+    config: RunConfig,
+    recipe: Recipe,
+    options: RayOptions,
+) -> RunStats:
     """The Ray engine: the pending items graded by a pool of actors (see the module doc)."""
     recipe.build()  # a configuration error shows here, before any actor starts
-    return run_pending(items, store, config,
-                       lambda todo, record: _on_ray(todo, record, config, recipe, options))
+    return run_pending(
+        items, store, config, lambda todo, record: _on_ray(todo, record, config, recipe, options)
+    )
 
 
-def _on_ray(todo: Sequence[GoldItem], record: Record, config: RunConfig, recipe: Recipe,
-            options: RayOptions) -> None:
+def _on_ray(
+    todo: Sequence[GoldItem], record: Record, config: RunConfig, recipe: Recipe, options: RayOptions
+) -> None:
     started = connect(options.address)
     ray = import_ray()
     try:
@@ -102,8 +113,14 @@ def _on_ray(todo: Sequence[GoldItem], record: Record, config: RunConfig, recipe:
             ray.shutdown()
 
 
-def _stream(ray: Any, todo: Sequence[GoldItem], record: Record, config: RunConfig,
-            recipe: Recipe, options: RayOptions) -> None:
+def _stream(
+    ray: Any,
+    todo: Sequence[GoldItem],
+    record: Record,
+    config: RunConfig,
+    recipe: Recipe,
+    options: RayOptions,
+) -> None:
     from ray.data import ActorPoolStrategy, DataContext
 
     context = DataContext.get_current()
@@ -121,8 +138,12 @@ def _stream(ray: Any, todo: Sequence[GoldItem], record: Record, config: RunConfi
     blocks = math.ceil(len(rows) / size)
     dataset = ray.data.from_items(rows, override_num_blocks=blocks)
     graded = dataset.map_batches(
-        GradeBatch, fn_constructor_kwargs={"recipe": recipe, "config": config, "gate": gate},
-        batch_size=size, compute=ActorPoolStrategy(size=min(actors, blocks)), num_cpus=1,
-        runtime_env={"env_vars": forwarded_env()})
+        GradeBatch,
+        fn_constructor_kwargs={"recipe": recipe, "config": config, "gate": gate},
+        batch_size=size,
+        compute=ActorPoolStrategy(size=min(actors, blocks)),
+        num_cpus=1,
+        runtime_env={"env_vars": forwarded_env()},
+    )
     for row in graded.iter_rows():
         record(ItemResult.from_json(json.loads(row["line"])))

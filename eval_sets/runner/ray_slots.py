@@ -59,8 +59,12 @@ class Slots:
 
     def stats(self) -> dict[str, int]:
         """The cap, the leases out now, the most ever out at once and the leases granted so far."""
-        return {"size": self.size, "in_use": len(self.leases), "peak": self.peak,
-                "granted": self.granted}
+        return {
+            "size": self.size,
+            "in_use": len(self.leases),
+            "peak": self.peak,
+            "granted": self.granted,
+        }
 
 
 def start_slots(size: int, ttl: float) -> Any:
@@ -76,6 +80,7 @@ class SlotGate:
 
     def _give_back_when_granted(self, ref: Any) -> None:
         """A caller cancelled while waiting (its item timed out): return the lease once granted."""
+
         def done(future: Any) -> None:
             if not future.cancelled() and future.exception() is None:
                 self.slots.release.remote(future.result())

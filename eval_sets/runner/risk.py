@@ -67,9 +67,18 @@ class _Scored:
 
 
 def _scored(graded: Sequence[Graded]) -> list[_Scored]:
-    return [_Scored(half_of_item(g), group_of(g.report), g.report.score, g.result.gold.score,
-                    g.report.score_interval, g.report.needs_review)
-            for g in graded if g.result.gold.score is not None]
+    return [
+        _Scored(
+            half_of_item(g),
+            group_of(g.report),
+            g.report.score,
+            g.result.gold.score,
+            g.report.score_interval,
+            g.report.needs_review,
+        )
+        for g in graded
+        if g.result.gold.score is not None
+    ]
 
 
 def _mae(pairs: Sequence[tuple[float, float]]) -> float:
@@ -91,7 +100,9 @@ def review_table(graded: Sequence[Graded]) -> Table | None:
     for half in HALVES:
         in_half = [s for s in items if s.half == half]
         groups: list[tuple[str, Callable[[_Scored], bool]]] = [
-            *((name, lambda s, n=name: s.group == n) for name in GROUPS), ("all", lambda s: True)]
+            *((name, lambda s, n=name: s.group == n) for name in GROUPS),
+            ("all", lambda s: True),
+        ]
         for name, test in groups:
             chosen = [s for s in in_half if test(s)]
             if not chosen:
@@ -101,21 +112,48 @@ def review_table(graded: Sequence[Graded]) -> Table | None:
             corr, corr_all = corr_mae(kept)[0], corr_mae(every)[0]
             mae, mae_all = _mae(kept), _mae(every)
             with_interval = [s for s in chosen if s.interval is not None]
-            cover, width = coverage_of([s.interval for s in with_interval if s.interval],
-                                       [s.human for s in with_interval])
-            rows.append((f"{half}: {name}", len(chosen), sum(s.flagged for s in chosen) / len(chosen),
-                         _fmt(corr), _fmt(mae), _fmt(corr_all), _fmt(mae_all),
-                         _fmt(cover), _fmt(width)))
+            cover, width = coverage_of(
+                [s.interval for s in with_interval if s.interval], [s.human for s in with_interval]
+            )
+            rows.append(
+                (
+                    f"{half}: {name}",
+                    len(chosen),
+                    sum(s.flagged for s in chosen) / len(chosen),
+                    _fmt(corr),
+                    _fmt(mae),
+                    _fmt(corr_all),
+                    _fmt(mae_all),
+                    _fmt(cover),
+                    _fmt(width),
+                )
+            )
     missing = sum(s.interval is None for s in items)
-    note = ("flagged = share of grades with needs_review; Corr (x100) and MAE of score against the "
-            "human score on the grades not flagged, and on all; coverage = share of human scores "
-            "inside score_interval (central 80%), width = mean hi - lo. The interval model is "
-            "fitted on the fit half: the check half is the held-out reading.")
+    note = (
+        "flagged = share of grades with needs_review; Corr (x100) and MAE of score against the "
+        "human score on the grades not flagged, and on all; coverage = share of human scores "
+        "inside score_interval (central 80%), width = mean hi - lo. The interval model is "
+        "fitted on the fit half: the check half is the held-out reading."
+    )
     if missing:
         note += f" {missing} grade(s) carry no interval and are left out of coverage and width."
-    return Table("review", "Risk against coverage: review flags and score intervals, per half "
-                 "and group", ("half: group", "items", "flagged", "Corr unflagged", "MAE unflagged",
-                               "Corr all", "MAE all", "coverage", "width"), tuple(rows), note=note)
+    return Table(
+        "review",
+        "Risk against coverage: review flags and score intervals, per half and group",
+        (
+            "half: group",
+            "items",
+            "flagged",
+            "Corr unflagged",
+            "MAE unflagged",
+            "Corr all",
+            "MAE all",
+            "coverage",
+            "width",
+        ),
+        tuple(rows),
+        note=note,
+    )
 
 
 def _labelled_steps(g: Graded) -> list[tuple[float, bool]]:
@@ -127,13 +165,19 @@ def _labelled_steps(g: Graded) -> list[tuple[float, bool]]:
     if gold.step_labels:
         if len(gold.step_labels) != len(steps):
             return []
-        return [(s.p_wrong, label == "incorrect")
-                for s, label in zip(steps, gold.step_labels, strict=True) if s.p_wrong is not None]
+        return [
+            (s.p_wrong, label == "incorrect")
+            for s, label in zip(steps, gold.step_labels, strict=True)
+            if s.p_wrong is not None
+        ]
     if gold.process_correct is None:
         return []
     last = len(steps) if gold.process_correct or gold.first_error is None else gold.first_error
-    return [(s.p_wrong, s.index == gold.first_error and not gold.process_correct)
-            for s in steps[:last] if s.p_wrong is not None]
+    return [
+        (s.p_wrong, s.index == gold.first_error and not gold.process_correct)
+        for s in steps[:last]
+        if s.p_wrong is not None
+    ]
 
 
 def step_ece_table(graded: Sequence[Graded], bins: int = ECE_BINS) -> Table | None:
@@ -158,20 +202,32 @@ def step_ece_table(graded: Sequence[Graded], bins: int = ECE_BINS) -> Table | No
                 if not chosen:
                     continue
                 ece, table = reliability(chosen, bins)
-                rows.append((f"{half} {lang}: {name}", "all", len(chosen),
-                             sum(p for p, _ in chosen) / len(chosen),
-                             sum(w for _, w in chosen) / len(chosen), ece))
+                rows.append(
+                    (
+                        f"{half} {lang}: {name}",
+                        "all",
+                        len(chosen),
+                        sum(p for p, _ in chosen) / len(chosen),
+                        sum(w for _, w in chosen) / len(chosen),
+                        ece,
+                    )
+                )
                 if name == "all":
-                    rows += [(f"{half} {lang}: bin {label}", label, n, mean_p, rate, None)
-                             for label, n, mean_p, rate in table]
-    return Table("step_ece", f"Step P(wrong) against gold step labels: ECE ({bins} equal bins) per "
-                 "half, language and group, and the reliability bins",
-                 ("half language: group", "bin", "steps", "mean P(wrong)", "wrong rate", "ECE"),
-                 tuple(rows),
-                 note="Gold step labels: the human labels of the same steps (StepMathBench on its "
-                      "human segmentation; \"incorrect\" is wrong, as in the interval fit), or the "
-                      "first-error protocol (steps before the first error right, it wrong, later "
-                      "steps left out). Only solutions graded on the given steps count.")
+                    rows += [
+                        (f"{half} {lang}: bin {label}", label, n, mean_p, rate, None)
+                        for label, n, mean_p, rate in table
+                    ]
+    return Table(
+        "step_ece",
+        f"Step P(wrong) against gold step labels: ECE ({bins} equal bins) per "
+        "half, language and group, and the reliability bins",
+        ("half language: group", "bin", "steps", "mean P(wrong)", "wrong rate", "ECE"),
+        tuple(rows),
+        note="Gold step labels: the human labels of the same steps (StepMathBench on its "
+        'human segmentation; "incorrect" is wrong, as in the interval fit), or the '
+        "first-error protocol (steps before the first error right, it wrong, later "
+        "steps left out). Only solutions graded on the given steps count.",
+    )
 
 
 def _problem(g: Graded) -> str:
@@ -182,12 +238,25 @@ def _problem(g: Graded) -> str:
 def figure_interval_table(graded: Sequence[Graded]) -> Table | None:
     """The review table's figures over all grades, its coverage per group and the step ECE per
     language, each with its 90% interval over the half's problems (`figure_intervals`)."""
-    grades = [GradeRow(half_of_item(g), _problem(g), group_of(g.report), g.report.score,
-                       g.result.gold.score, g.report.score_interval, g.report.needs_review,
-                       None if g.result.gold.score_01 is None else g.result.gold.score_01 == 0)
-              for g in graded if g.result.gold.score is not None]
-    steps = [StepRow(half_of_item(g), g.report.language, _problem(g), p, wrong)
-             for g in graded for p, wrong in _labelled_steps(g)]
+    grades = [
+        GradeRow(
+            half_of_item(g),
+            _problem(g),
+            group_of(g.report),
+            g.report.score,
+            g.result.gold.score,
+            g.report.score_interval,
+            g.report.needs_review,
+            None if g.result.gold.score_01 is None else g.result.gold.score_01 == 0,
+        )
+        for g in graded
+        if g.result.gold.score is not None
+    ]
+    steps = [
+        StepRow(half_of_item(g), g.report.language, _problem(g), p, wrong)
+        for g in graded
+        for p, wrong in _labelled_steps(g)
+    ]
     return figure_intervals(grades, steps)
 
 

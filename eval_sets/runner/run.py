@@ -39,8 +39,9 @@ class RunStats:
     wall_s: float
 
 
-async def _grade_one(grader: Grader, item: GoldItem, config: RunConfig,
-                     prepare: Prepare | None = None) -> ItemResult:
+async def _grade_one(
+    grader: Grader, item: GoldItem, config: RunConfig, prepare: Prepare | None = None
+) -> ItemResult:
     start = time.perf_counter()
     report, error = None, None
     request = item.request
@@ -60,13 +61,24 @@ async def _grade_one(grader: Grader, item: GoldItem, config: RunConfig,
         raise
     except Exception as err:  # noqa: BLE001  (one bad item must not stop a benchmark run)
         error = f"{type(err).__name__}: {err}"
-    return ItemResult(id=item.id, gold=item.gold, request=request, report=report, error=error,
-                      elapsed_ms=(time.perf_counter() - start) * 1000.0, finished_at=time.time())
+    return ItemResult(
+        id=item.id,
+        gold=item.gold,
+        request=request,
+        report=report,
+        error=error,
+        elapsed_ms=(time.perf_counter() - start) * 1000.0,
+        finished_at=time.time(),
+    )
 
 
 async def grade_each(
-    grader: Grader, items: Sequence[GoldItem], config: RunConfig,
-    record: Callable[[ItemResult], None], prepare: Prepare | None = None, *,
+    grader: Grader,
+    items: Sequence[GoldItem],
+    config: RunConfig,
+    record: Callable[[ItemResult], None],
+    prepare: Prepare | None = None,
+    *,
     first_alone: bool = True,
 ) -> None:
     """Grade `items`, at most `config.concurrency` at once, handing each result to `record` as it
@@ -85,8 +97,16 @@ async def grade_each(
 
 def progress_bar(total: int, done: int, config: RunConfig) -> tqdm:
     """The one progress bar of a run, whatever engine grades it."""
-    return tqdm(total=total, initial=done, unit="item", file=sys.stderr, dynamic_ncols=True,
-                disable=not config.progress, desc="grading", smoothing=0.1)
+    return tqdm(
+        total=total,
+        initial=done,
+        unit="item",
+        file=sys.stderr,
+        dynamic_ncols=True,
+        disable=not config.progress,
+        desc="grading",
+        smoothing=0.1,
+    )
 
 
 Record = Callable[[ItemResult], None]
@@ -94,8 +114,9 @@ Record = Callable[[ItemResult], None]
 Grade = Callable[[Sequence[GoldItem], Record], None]
 
 
-def run_pending(items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
-                grade: Grade) -> RunStats:
+def run_pending(
+    items: Sequence[GoldItem], store: ResultStore, config: RunConfig, grade: Grade
+) -> RunStats:
     """Have `grade` grade every item not yet in `store`; each result is appended the moment it
     arrives (a killed run loses only what was in flight) and counted on the progress bar."""
     start = time.perf_counter()
@@ -115,12 +136,26 @@ def run_pending(items: Sequence[GoldItem], store: ResultStore, config: RunConfig
             grade(todo, record)
     finally:
         bar.close()
-    return RunStats(total=len(items), resumed=resumed, graded=len(todo), failed=failed,
-                    wall_s=time.perf_counter() - start)
+    return RunStats(
+        total=len(items),
+        resumed=resumed,
+        graded=len(todo),
+        failed=failed,
+        wall_s=time.perf_counter() - start,
+    )
 
 
-def run_items(grader: Grader, items: Sequence[GoldItem], store: ResultStore, config: RunConfig,
-              prepare: Prepare | None = None) -> RunStats:
+def run_items(
+    grader: Grader,
+    items: Sequence[GoldItem],
+    store: ResultStore,
+    config: RunConfig,
+    prepare: Prepare | None = None,
+) -> RunStats:
     """The local engine: grade the pending items here, `config.concurrency` at a time."""
-    return run_pending(items, store, config, lambda todo, record: asyncio.run(
-        grade_each(grader, todo, config, record, prepare)))
+    return run_pending(
+        items,
+        store,
+        config,
+        lambda todo, record: asyncio.run(grade_each(grader, todo, config, record, prepare)),
+    )

@@ -50,8 +50,11 @@ READINGS: tuple[tuple[str, Reading, Callable[[float], float]], ...] = (
 def score_sources_table(graded: Sequence[Graded]) -> Table | None:
     """Corr / MSE / OR of each available reading, on the items where all of them exist."""
     items = [g for g in graded if g.result.gold.score is not None]
-    shown = [(name, read, phi) for name, read, phi in READINGS
-             if any(read(g.report) is not None for g in items)]
+    shown = [
+        (name, read, phi)
+        for name, read, phi in READINGS
+        if any(read(g.report) is not None for g in items)
+    ]
     if len(shown) < 2:  # the score alone: the stepmath table already has it
         return None
     common = [g for g in items if all(read(g.report) is not None for _, read, _ in shown)]
@@ -61,12 +64,27 @@ def score_sources_table(graded: Sequence[Graded]) -> Table | None:
     rows = []
     for name, read, phi in shown:
         pred = [float(read(g.report)) for g in common]  # type: ignore[arg-type]
-        rows.append((name, len(common), avg_score(pred), pearson(pred, gold), mse(pred, gold),
-                     overlap_ratio([phi(p) for p in pred], gold)))
+        rows.append(
+            (
+                name,
+                len(common),
+                avg_score(pred),
+                pearson(pred, gold),
+                mse(pred, gold),
+                overlap_ratio([phi(p) for p in pred], gold),
+            )
+        )
     left_out = len(items) - len(common)
-    note = ("Corr, MSE and OR against the human 0-10 score; score_expected's OR after rounding. "
-            "model labels alone = Eq. 1 on the LLM's own step labels, before the checks.")
+    note = (
+        "Corr, MSE and OR against the human 0-10 score; score_expected's OR after rounding. "
+        "model labels alone = Eq. 1 on the LLM's own step labels, before the checks."
+    )
     if left_out:
         note += f" {left_out} item(s) lacking one of the readings are left out of every row."
-    return Table("score_sources", "Scores against human gold: fused labels, expectation, model alone",
-                 ("score", "n", "AvgS", "Corr", "MSE", "OR"), tuple(rows), note=note)
+    return Table(
+        "score_sources",
+        "Scores against human gold: fused labels, expectation, model alone",
+        ("score", "n", "AvgS", "Corr", "MSE", "OR"),
+        tuple(rows),
+        note=note,
+    )

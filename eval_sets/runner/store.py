@@ -42,8 +42,9 @@ class ItemResult:
         data: dict[str, Any] = {
             "id": self.id,
             "gold": self.gold.to_json(),
-            "request": None if self.request is None else self.request.model_dump(
-                mode="json", exclude_defaults=True),
+            "request": None
+            if self.request is None
+            else self.request.model_dump(mode="json", exclude_defaults=True),
             "report": None if self.report is None else self.report.model_dump(mode="json"),
             "error": self.error,
             "timings": {"elapsed_ms": round(self.elapsed_ms, 3), "finished_at": self.finished_at},
@@ -68,8 +69,14 @@ class ItemResult:
     @classmethod
     def unreadable(cls, row: RowError) -> ItemResult:
         """A row the loader could not read: a failed item, so that it is counted and reported."""
-        return cls(id=row.key, gold=Gold(), request=None, report=None, error=row.reason,
-                   finished_at=time.time())
+        return cls(
+            id=row.key,
+            gold=Gold(),
+            request=None,
+            report=None,
+            error=row.reason,
+            finished_at=time.time(),
+        )
 
 
 @dataclass

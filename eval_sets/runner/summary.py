@@ -66,8 +66,10 @@ def overview(results: Sequence[ItemResult], wall_s: float | None) -> Table:
     answers = [g.report.answer.correct for g in graded if g.report.answer.correct is not None]
     times = [r.elapsed_ms for r in results if r.request is not None]  # unread rows took no time
     rows: list[tuple[Cell, ...]] = [
-        ("items", len(results)), ("graded", len(graded)),
-        ("failed", len(results) - len(graded) - timeouts), ("timed out", timeouts),
+        ("items", len(results)),
+        ("graded", len(graded)),
+        ("failed", len(results) - len(graded) - timeouts),
+        ("timed out", timeouts),
         ("answer correct (share)", mean([float(a) for a in answers])),
         ("mean score (0-10)", avg_score([g.report.score for g in graded])),
         ("mean holistic", mean([g.report.holistic for g in graded])),
@@ -92,14 +94,26 @@ def stepmath_table(graded: Sequence[Graded]) -> Table | None:
         gold = [s for _, s in group]
         pred01 = [g.report.score_binary for g, _ in group]
         gold01 = [s01 for g, _ in group if (s01 := g.result.gold.score_01) is not None]
-        rows.append((name, len(group), avg_score(pred), avg_score(gold), pearson(pred, gold),
-                     mse(pred, gold), overlap_ratio(pred, gold),
-                     overlap_ratio(pred01, gold01) if len(gold01) == len(pred01) else None))
+        rows.append(
+            (
+                name,
+                len(group),
+                avg_score(pred),
+                avg_score(gold),
+                pearson(pred, gold),
+                mse(pred, gold),
+                overlap_ratio(pred, gold),
+                overlap_ratio(pred01, gold01) if len(gold01) == len(pred01) else None,
+            )
+        )
     return Table(
-        "stepmath", "StepMathAgent metrics (0-10 scores against human gold)",
-        ("type", "n", "AvgS", "AvgS gold", "Corr", "MSE", "OR", "OR binary"), tuple(rows),
+        "stepmath",
+        "StepMathAgent metrics (0-10 scores against human gold)",
+        ("type", "n", "AvgS", "AvgS gold", "Corr", "MSE", "OR", "OR binary"),
+        tuple(rows),
         note="OR = share of items whose predicted score equals the gold score exactly; "
-             "OR binary = the same on the 0/1 scores.")
+        "OR binary = the same on the 0/1 scores.",
+    )
 
 
 def _step_pairs(g: Graded) -> list[tuple[int, float]]:
@@ -116,22 +130,36 @@ def _step_pairs(g: Graded) -> list[tuple[int, float]]:
 
 def step_agreement_table(graded: Sequence[Graded]) -> Table | None:
     """Step labels against human ones, where both segmentations have the same number of steps."""
-    items = [g for g in graded if g.result.gold.step_labels
-             and len(g.result.gold.step_labels) == len(g.report.steps)]
+    items = [
+        g
+        for g in graded
+        if g.result.gold.step_labels and len(g.result.gold.step_labels) == len(g.report.steps)
+    ]
     if not items:
         return None
     rows = []
     for name, group in _groups(items):
         gold = [_POINT[lab] for g in group for lab in g.result.gold.step_labels or ()]
         ours = [_right(s) for g in group for s in g.report.steps]
-        rows.append((name, len(group), len(gold), mean([float(a == b) for a, b in zip(gold, ours,
-                     strict=True)]), macro_f1([bool(x) for x in gold], [bool(x) for x in ours])))
+        rows.append(
+            (
+                name,
+                len(group),
+                len(gold),
+                mean([float(a == b) for a, b in zip(gold, ours, strict=True)]),
+                macro_f1([bool(x) for x in gold], [bool(x) for x in ours]),
+            )
+        )
     matched = sum(1 for g in graded if g.result.gold.step_labels)
-    return Table("step_agreement", "Step labels against the human labels (same segmentation length)",
-                 ("subset", "items", "steps", "accuracy", "macro F1"), tuple(rows),
-                 note=f"{len(items)} of {matched} labelled items have as many steps as the human "
-                      "segmentation; a step scores 1 when correct or redundant, 0 otherwise; an "
-                      "unchecked step 1 when more likely right than wrong (P(wrong) < 0.5).")
+    return Table(
+        "step_agreement",
+        "Step labels against the human labels (same segmentation length)",
+        ("subset", "items", "steps", "accuracy", "macro F1"),
+        tuple(rows),
+        note=f"{len(items)} of {matched} labelled items have as many steps as the human "
+        "segmentation; a step scores 1 when correct or redundant, 0 otherwise; an "
+        "unchecked step 1 when more likely right than wrong (P(wrong) < 0.5).",
+    )
 
 
 def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
@@ -147,35 +175,70 @@ def validity_table(graded: Sequence[Graded], cut: float) -> Table | None:
         pairs = [p for g in group for p in _step_pairs(g)]
         step_labels = [y for y, _ in pairs]
         step_scores = [s for _, s in pairs]
-        pb = processbench_score([predicted_first_error(g.report) for g in group],
-                                [g.result.gold.first_error if not g.result.gold.process_correct
-                                 else None for g in group])
-        rows.append((name, len(group), macro_f1(labels, threshold(scores, cut)), auc(labels, scores),
-                     len(pairs), macro_f1(step_labels, threshold(step_scores, cut)) if pairs else None,
-                     auc(step_labels, step_scores) if pairs else None,
-                     pb.error_accuracy, pb.correct_accuracy, pb.f1))
+        pb = processbench_score(
+            [predicted_first_error(g.report) for g in group],
+            [
+                g.result.gold.first_error if not g.result.gold.process_correct else None
+                for g in group
+            ],
+        )
+        rows.append(
+            (
+                name,
+                len(group),
+                macro_f1(labels, threshold(scores, cut)),
+                auc(labels, scores),
+                len(pairs),
+                macro_f1(step_labels, threshold(step_scores, cut)) if pairs else None,
+                auc(step_labels, step_scores) if pairs else None,
+                pb.error_accuracy,
+                pb.correct_accuracy,
+                pb.f1,
+            )
+        )
     if len(groups) > 2:  # several subsets, then "overall": ProcessBench reports their mean F1
         rows.append(_subset_mean(rows[:-1], len(items)))
     return Table(
-        "validity", f"Process validity (ReasonEval MR-MATH protocol, threshold {cut:g}; ProcessBench)",
-        ("subset", "n", "sol. F1", "sol. AUC", "steps", "step F1", "step AUC", "err. acc",
-         "corr. acc", "PB F1"), tuple(rows),
+        "validity",
+        f"Process validity (ReasonEval MR-MATH protocol, threshold {cut:g}; ProcessBench)",
+        (
+            "subset",
+            "n",
+            "sol. F1",
+            "sol. AUC",
+            "steps",
+            "step F1",
+            "step AUC",
+            "err. acc",
+            "corr. acc",
+            "PB F1",
+        ),
+        tuple(rows),
         note="F1 is macro F1 over valid/invalid; AUC uses the validity score. ProcessBench: err. acc "
-             "= predicted earliest error equals gold on erroneous solutions, corr. acc = no error "
-             "predicted on correct ones, PB F1 their harmonic mean; \"subset mean\" averages "
-             "the subsets' err. acc, corr. acc and PB F1 (ProcessBench's headline figure), "
-             "where \"overall\" pools the items.")
+        "= predicted earliest error equals gold on erroneous solutions, corr. acc = no error "
+        'predicted on correct ones, PB F1 their harmonic mean; "subset mean" averages '
+        "the subsets' err. acc, corr. acc and PB F1 (ProcessBench's headline figure), "
+        'where "overall" pools the items.',
+    )
 
 
 def _subset_mean(rows: Sequence[tuple[Cell, ...]], n: int) -> tuple[Cell, ...]:
     """The mean over the subset rows of the ProcessBench columns (the last three)."""
+
     def average(column: int) -> float | None:
         values = [r[column] for r in rows]
         if any(not isinstance(v, float | int) for v in values):
             return None
         return mean([float(v) for v in values])  # type: ignore[arg-type]
 
-    return ("subset mean", n, *([None] * (len(rows[0]) - 2 - 3)), average(-3), average(-2), average(-1))
+    return (
+        "subset mean",
+        n,
+        *([None] * (len(rows[0]) - 2 - 3)),
+        average(-3),
+        average(-2),
+        average(-1),
+    )
 
 
 def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
@@ -194,13 +257,23 @@ def redundancy_table(graded: Sequence[Graded], cut: float) -> Table | None:
     if not items:
         return None
     ys, ss = [y for y, _ in pairs], [s for _, s in pairs]
-    row = ("overall", len(sol_labels), macro_f1(sol_labels, threshold(sol_scores, cut)),
-           auc(sol_labels, sol_scores), len(pairs), macro_f1(ys, threshold(ss, cut)), auc(ys, ss),
-           sum(ys))
-    return Table("redundancy", f"Redundancy (ReasonEval, threshold {cut:g})",
-                 ("subset", "n", "sol. F1", "sol. AUC", "steps", "step F1", "step AUC",
-                  "redundant steps"), (row,),
-                 note="AUC is undefined (–) when the gold has only one class.")
+    row = (
+        "overall",
+        len(sol_labels),
+        macro_f1(sol_labels, threshold(sol_scores, cut)),
+        auc(sol_labels, sol_scores),
+        len(pairs),
+        macro_f1(ys, threshold(ss, cut)),
+        auc(ys, ss),
+        sum(ys),
+    )
+    return Table(
+        "redundancy",
+        f"Redundancy (ReasonEval, threshold {cut:g})",
+        ("subset", "n", "sol. F1", "sol. AUC", "steps", "step F1", "step AUC", "redundant steps"),
+        (row,),
+        note="AUC is undefined (–) when the gold has only one class.",
+    )
 
 
 _POINT = {"correct": 1, "redundant": 1, "incorrect": 0, "meaningless": 0, "not_math": 0}
@@ -219,8 +292,11 @@ def _located(g: Graded) -> bool:
     if gold.first_error is not None:
         return predicted_first_error(g.report) == gold.first_error
     step = gold.perturbed_step
-    return step is not None and step <= len(g.report.steps) and (
-        g.report.steps[step - 1].label == "redundant")
+    return (
+        step is not None
+        and step <= len(g.report.steps)
+        and (g.report.steps[step - 1].label == "redundant")
+    )
 
 
 def _weakest_is_perturbed(g: Graded) -> bool:
@@ -240,45 +316,75 @@ def perturbation_table(graded: Sequence[Graded]) -> Table | None:
     originals = [g.report.reasoneval.validity for g in items if not g.result.gold.is_perturbed]
     rows = []
     for name, group in _groups(items):
-        flagged = [predicted_first_error(g.report) is not None
-                   or any(s.label == "redundant" for s in g.report.steps) for g in group]
+        flagged = [
+            predicted_first_error(g.report) is not None
+            or any(s.label == "redundant" for s in g.report.steps)
+            for g in group
+        ]
         perturbed = [g for g in group if g.result.gold.is_perturbed]
         located = [_located(g) for g in perturbed]
         validity = [g.report.reasoneval.validity for g in perturbed]
         # ReasonEval's protocol: perturbed solutions against the originals, by solution validity
         labels = [True] * len(validity) + [False] * len(originals)
         risk = [1.0 - v for v in (*validity, *originals)]
-        rows.append((name, len(group), mean([float(f) for f in flagged]),
-                     mean([float(x) for x in located]) if located else None,
-                     auc(labels, risk) if validity and originals else None,
-                     mean([float(_weakest_is_perturbed(g)) for g in perturbed]) if perturbed
-                     else None,
-                     avg_score([g.report.score for g in group]),
-                     mean([g.report.hcrs.score for g in group])))
-    return Table("perturbation", "Perturbation detection (ReasonEval perturbation set)",
-                 ("subset", "n", "flagged", "located", "validity AUC", "weakest step",
-                  "mean score", "mean HCRS"), tuple(rows),
-                 note="flagged = some step labelled incorrect, meaningless or redundant (for the "
-                      "originals this is a false alarm); located = the predicted first error (or a "
-                      "redundant label, for repeated steps) is the perturbed step; validity AUC = "
-                      "solution validity (min over steps) ranks the perturbed solutions below the "
-                      "originals; weakest step = the lowest-validity step is the perturbed one.")
+        rows.append(
+            (
+                name,
+                len(group),
+                mean([float(f) for f in flagged]),
+                mean([float(x) for x in located]) if located else None,
+                auc(labels, risk) if validity and originals else None,
+                mean([float(_weakest_is_perturbed(g)) for g in perturbed]) if perturbed else None,
+                avg_score([g.report.score for g in group]),
+                mean([g.report.hcrs.score for g in group]),
+            )
+        )
+    return Table(
+        "perturbation",
+        "Perturbation detection (ReasonEval perturbation set)",
+        (
+            "subset",
+            "n",
+            "flagged",
+            "located",
+            "validity AUC",
+            "weakest step",
+            "mean score",
+            "mean HCRS",
+        ),
+        tuple(rows),
+        note="flagged = some step labelled incorrect, meaningless or redundant (for the "
+        "originals this is a false alarm); located = the predicted first error (or a "
+        "redundant label, for repeated steps) is the perturbed step; validity AUC = "
+        "solution validity (min over steps) ranks the perturbed solutions below the "
+        "originals; weakest step = the lowest-validity step is the perturbed one.",
+    )
 
 
 def false_positive_table(graded: Sequence[Graded]) -> Table | None:
     """ReasonEval Table 4: correct answers reached through invalid steps."""
-    items = [g for g in graded if g.result.gold.process_correct is not None
-             and g.report.answer.correct is not None]
+    items = [
+        g
+        for g in graded
+        if g.result.gold.process_correct is not None and g.report.answer.correct is not None
+    ]
     if not items:
         return None
     answer = [bool(g.report.answer.correct) for g in items]
     gold_valid = [bool(g.result.gold.process_correct) for g in items]
-    passed = [a and predicted_first_error(g.report) is None for a, g in zip(answer, items,
-                                                                            strict=True)]
-    rows = (("answer only", sum(answer), false_positive_rate(answer, gold_valid)),
-            ("answer and no flagged step", sum(passed), false_positive_rate(passed, gold_valid)))
-    return Table("false_positives", "False positives: passed solutions whose steps are invalid "
-                 "(ReasonEval Table 4)", ("judge", "passed", "FPR"), rows)
+    passed = [
+        a and predicted_first_error(g.report) is None for a, g in zip(answer, items, strict=True)
+    ]
+    rows = (
+        ("answer only", sum(answer), false_positive_rate(answer, gold_valid)),
+        ("answer and no flagged step", sum(passed), false_positive_rate(passed, gold_valid)),
+    )
+    return Table(
+        "false_positives",
+        "False positives: passed solutions whose steps are invalid (ReasonEval Table 4)",
+        ("judge", "passed", "FPR"),
+        rows,
+    )
 
 
 def realign_table(graded: Sequence[Graded]) -> Table | None:
@@ -291,13 +397,25 @@ def realign_table(graded: Sequence[Graded]) -> Table | None:
         align = [g.report.alignment.score for g in group if g.report.alignment]
         correct = [float(bool(g.report.answer.correct)) for g in group]
         shares = quadrant_shares([g.report.quadrant for g in group])
-        rows.append((name, len(group), mean(correct), mean(align), std(align),
-                     pearson(align, correct), spearman(align, correct),
-                     *(shares[q] for q in QUADRANTS)))
-    return Table("realign", "Reference alignment (ReAlign)",
-                 ("subset", "n", "accuracy", "align mean", "align std", "Pearson", "Spearman",
-                  *QUADRANTS), tuple(rows),
-                 note="Pearson and Spearman: alignment score against answer correctness (0/1).")
+        rows.append(
+            (
+                name,
+                len(group),
+                mean(correct),
+                mean(align),
+                std(align),
+                pearson(align, correct),
+                spearman(align, correct),
+                *(shares[q] for q in QUADRANTS),
+            )
+        )
+    return Table(
+        "realign",
+        "Reference alignment (ReAlign)",
+        ("subset", "n", "accuracy", "align mean", "align std", "Pearson", "Spearman", *QUADRANTS),
+        tuple(rows),
+        note="Pearson and Spearman: alignment score against answer correctness (0/1).",
+    )
 
 
 def divergence_table(graded: Sequence[Graded]) -> Table | None:
@@ -307,8 +425,12 @@ def divergence_table(graded: Sequence[Graded]) -> Table | None:
         return None
     hist = divergence_histogram(steps)
     rows = tuple((step, count, count / len(steps)) for step, count in hist.items())
-    return Table("divergence", "Divergence step distribution (ReAlign)",
-                 ("divergence step", "solutions", "share"), rows)
+    return Table(
+        "divergence",
+        "Divergence step distribution (ReAlign)",
+        ("divergence step", "solutions", "share"),
+        rows,
+    )
 
 
 FAILURES_SHOWN = 50
@@ -321,8 +443,13 @@ def failures_table(results: Sequence[ItemResult]) -> Table | None:
         return None
     rows = tuple((r.id, r.error) for r in failed[:FAILURES_SHOWN])
     more = len(failed) - len(rows)
-    return Table("failures", "Items that could not be graded", ("item", "reason"), rows,
-                 note=f"{more} more in results.jsonl (lines with an error)." if more else "")
+    return Table(
+        "failures",
+        "Items that could not be graded",
+        ("item", "reason"),
+        rows,
+        note=f"{more} more in results.jsonl (lines with an error)." if more else "",
+    )
 
 
 # The report's `lucky_guess` flag, a column of its own beside the quadrant of the same name.
@@ -334,25 +461,41 @@ def quadrant_table(graded: Sequence[Graded]) -> Table:
     rows = []
     for name, group in _groups(graded):
         shares = quadrant_shares([g.report.quadrant for g in group])
-        rows.append((name, len(group), *(shares[q] for q in QUADRANTS),
-                     mean([float(g.report.lucky_guess) for g in group])))
-    return Table("quadrants", "Quadrant shares", ("subset", "n", *QUADRANTS, LUCKY_GUESS_FLAG),
-                 tuple(rows), note=f"{LUCKY_GUESS_FLAG}: the share of reports with `lucky_guess` "
-                 "true (HCRS <= 3 with the answer right); the lucky_guess column is the quadrant.")
+        rows.append(
+            (
+                name,
+                len(group),
+                *(shares[q] for q in QUADRANTS),
+                mean([float(g.report.lucky_guess) for g in group]),
+            )
+        )
+    return Table(
+        "quadrants",
+        "Quadrant shares",
+        ("subset", "n", *QUADRANTS, LUCKY_GUESS_FLAG),
+        tuple(rows),
+        note=f"{LUCKY_GUESS_FLAG}: the share of reports with `lucky_guess` "
+        "true (HCRS <= 3 with the answer right); the lucky_guess column is the quadrant.",
+    )
 
 
-def summarise(results: Sequence[ItemResult], *, cut: float = 0.5,
-              wall_s: float | None = None) -> list[Table]:
+def summarise(
+    results: Sequence[ItemResult], *, cut: float = 0.5, wall_s: float | None = None
+) -> list[Table]:
     """Every table the results' gold supports: the overview first, the failures (if any) last."""
     graded = with_reports(results)
     builders: list[Callable[[], Table | None]] = [
-        lambda: stepmath_table(graded), lambda: score_sources_table(graded),
-        lambda: review_table(graded), lambda: step_ece_table(graded),
+        lambda: stepmath_table(graded),
+        lambda: score_sources_table(graded),
+        lambda: review_table(graded),
+        lambda: step_ece_table(graded),
         lambda: figure_interval_table(graded),
         lambda: step_agreement_table(graded),
         lambda: validity_table(graded, cut),
-        lambda: redundancy_table(graded, cut), lambda: perturbation_table(graded),
-        lambda: false_positive_table(graded), lambda: realign_table(graded),
+        lambda: redundancy_table(graded, cut),
+        lambda: perturbation_table(graded),
+        lambda: false_positive_table(graded),
+        lambda: realign_table(graded),
         lambda: divergence_table(graded),
         lambda: quadrant_table(graded) if graded else None,
     ]

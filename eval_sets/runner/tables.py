@@ -53,9 +53,19 @@ def to_markdown(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-_TEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-                "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                "\\": r"\textbackslash{}", "–": "--"}
+_TEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+    "–": "--",
+}
 
 
 def tex_escape(text: str) -> str:
@@ -66,9 +76,16 @@ def tex_escape(text: str) -> str:
 def to_latex(table: Table) -> str:
     """A booktabs table (\\toprule, \\midrule, \\bottomrule); needs \\usepackage{booktabs}."""
     spec = "l" + "r" * (len(table.columns) - 1)
-    lines = [r"\begin{table}[ht]", r"\centering", f"\\caption{{{tex_escape(table.title)}}}",
-             f"\\label{{tab:{table.key}}}", f"\\begin{{tabular}}{{{spec}}}", r"\toprule",
-             " & ".join(tex_escape(c) for c in table.columns) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{table}[ht]",
+        r"\centering",
+        f"\\caption{{{tex_escape(table.title)}}}",
+        f"\\label{{tab:{table.key}}}",
+        f"\\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+        " & ".join(tex_escape(c) for c in table.columns) + r" \\",
+        r"\midrule",
+    ]
     for row in table.rows:
         lines.append(" & ".join(tex_escape(fmt(c)) for c in row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]

@@ -76,9 +76,16 @@ def scan_file(path: Path) -> tuple[dict[Half, int], dict[Half, int], dict[Half, 
                 spans = addressed_spans(text)
                 if spans:
                     found = True
-                    hits.append(Hit(path.name, str(row.get("uid") or row.get("id") or number),
-                                    half, field, tuple(text[s.start:s.end] for s in spans),
-                                    tuple(s.reading() for s in spans)))
+                    hits.append(
+                        Hit(
+                            path.name,
+                            str(row.get("uid") or row.get("id") or number),
+                            half,
+                            field,
+                            tuple(text[s.start : s.end] for s in spans),
+                            tuple(s.reading() for s in spans),
+                        )
+                    )
         hit_rows[half] += found
     return solutions, texts, hit_rows, hits
 
@@ -105,7 +112,7 @@ def addressed_scan(args: argparse.Namespace) -> int:
         for half in HALVES:
             print(f"{name:<28} {half:<6} {solutions[half]:>9} {texts[half]:>7} {hit_rows[half]:>4}")
     print(f"\n{len(every)} texts hit")
-    for hit in every[:args.show]:
+    for hit in every[: args.show]:
         print(f"- {hit.source} {hit.row} ({hit.half}, {hit.field}): cut {list(hit.cut)}")
         for reading in hit.readings:
             print(f"    {reading}")

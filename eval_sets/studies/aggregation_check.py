@@ -1,6 +1,6 @@
 """Check Eq. 1 against StepMathBench: human step labels must give every item's gold scores.
 
-    stepgrade study aggregation_check PATH/stepmathbench_dev.jsonl
+stepgrade study aggregation_check PATH/stepmathbench_dev.jsonl
 """
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.schema import ProblemType
 from scoring.score import parse_human_label, score_solution
 
-TYPES: dict[str, ProblemType] = {"Calculation": "calculation", "Proof": "proof",
-                               "Open-ended": "open_ended"}
+TYPES: dict[str, ProblemType] = {
+    "Calculation": "calculation",
+    "Proof": "proof",
+    "Open-ended": "open_ended",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +45,9 @@ def aggregation_check(args: argparse.Namespace) -> int:
         total += 1
         score_ok += result.score == row["gold_score"]
         binary_ok += result.binary == row["gold_score_01"]
-    print(f"items {total}: gold_score reproduced {score_ok}/{total}, gold_score_01 {binary_ok}/{total}")
+    print(
+        f"items {total}: gold_score reproduced {score_ok}/{total}, gold_score_01 {binary_ok}/{total}"
+    )
     return 0 if score_ok == binary_ok == total else 1
 
 

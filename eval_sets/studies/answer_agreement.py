@@ -100,8 +100,11 @@ def half_of(gold: str) -> str:
 
 def counted(row: dict[str, object]) -> bool:
     """A string pair that its source suite does not disable."""
-    return (row.get("disabled_in_source") is not True
-            and isinstance(row.get("gold"), str) and isinstance(row.get("pred"), str))
+    return (
+        row.get("disabled_in_source") is not True
+        and isinstance(row.get("gold"), str)
+        and isinstance(row.get("pred"), str)
+    )
 
 
 def read_pairs(path: Path) -> tuple[list[Pair], int]:
@@ -135,15 +138,29 @@ class CachedVerifier:
         return self._seen[key]
 
 
-def judge(pairs: list[Pair], readings: Sequence[tuple[str, Reading]], timeout: float,
-          verifier: CachedVerifier, inexact: bool = False,
-          left_out: frozenset[str] = frozenset()) -> tuple[list[Equivalence], list[float]]:
+def judge(
+    pairs: list[Pair],
+    readings: Sequence[tuple[str, Reading]],
+    timeout: float,
+    verifier: CachedVerifier,
+    inexact: bool = False,
+    left_out: frozenset[str] = frozenset(),
+) -> tuple[list[Equivalence], list[float]]:
     """Each pair's verdict and the milliseconds it took (math-verify's from a cold cache)."""
     results, times = [], []
     for p in pairs:
         t0 = time.perf_counter()
-        results.append(compare_answers(p.gold, p.pred, timeout=timeout, verifier=verifier,
-                                       readings=readings, inexact=inexact, left_out=left_out))
+        results.append(
+            compare_answers(
+                p.gold,
+                p.pred,
+                timeout=timeout,
+                verifier=verifier,
+                readings=readings,
+                inexact=inexact,
+                left_out=left_out,
+            )
+        )
         times.append((time.perf_counter() - t0) * 1000.0)
     return results, times
 
@@ -175,36 +192,73 @@ def read_solutions(path: Path) -> list[Solution]:
     for number, row in read_records(path):
         key = f"{path.name}:{row.get('uid') or row.get('id') or number}"
         if "final_answer_correct" in row and row.get("reference_answer"):
-            out.append(Solution(str(row.get("problem", "")), "\n\n".join(map(str, row["steps"])),
-                                (str(row["reference_answer"]),), bool(row["final_answer_correct"]),
-                                key))
+            out.append(
+                Solution(
+                    str(row.get("problem", "")),
+                    "\n\n".join(map(str, row["steps"])),
+                    (str(row["reference_answer"]),),
+                    bool(row["final_answer_correct"]),
+                    key,
+                )
+            )
         elif row.get("answers") and row.get("gold_step_score") and row.get("type") != "Proof":
             golds = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
-            out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
-                                tuple(map(str, golds)), row["gold_step_score"][-1] == "1", key))
+            out.append(
+                Solution(
+                    str(row.get("question", "")),
+                    str(row.get("model_output", "")),
+                    tuple(map(str, golds)),
+                    row["gold_step_score"][-1] == "1",
+                    key,
+                )
+            )
         elif row.get("model_output_answer_correctness") and row.get("ground_truth_answer"):
-            out.append(Solution(str(row.get("question", "")), str(row.get("model_output", "")),
-                                (str(row["ground_truth_answer"]),),
-                                row["model_output_answer_correctness"] == "correct", key))
+            out.append(
+                Solution(
+                    str(row.get("question", "")),
+                    str(row.get("model_output", "")),
+                    (str(row["ground_truth_answer"]),),
+                    row["model_output_answer_correctness"] == "correct",
+                    key,
+                )
+            )
     return out
 
 
-def solution_verdicts(path: Path, timeout: float,
-                      left_out: frozenset[str] = frozenset()) -> list[tuple[Solution, AnswerCheck]]:
+def solution_verdicts(
+    path: Path, timeout: float, left_out: frozenset[str] = frozenset()
+) -> list[tuple[Solution, AnswerCheck]]:
     """Each solution with a reference and the answer check of it, given its problem."""
-    return [(item, check_answer(item.text, list(item.golds), timeout=timeout, problem=item.problem,
-                                left_out=left_out))
-            for item in read_solutions(path)]
+    return [
+        (
+            item,
+            check_answer(
+                item.text,
+                list(item.golds),
+                timeout=timeout,
+                problem=item.problem,
+                left_out=left_out,
+            ),
+        )
+        for item in read_solutions(path)
+    ]
 
 
 def saved_verdict(item: Solution, check: AnswerCheck) -> dict[str, object]:
     """One solution's verdict as `--save` writes it."""
-    return {"key": item.key, "half": problem_half(item.problem), "extracted": check.extracted,
-            "correct": check.correct, "reading": check.reading, "human": item.correct}
+    return {
+        "key": item.key,
+        "half": problem_half(item.problem),
+        "extracted": check.extracted,
+        "correct": check.correct,
+        "reading": check.reading,
+        "human": item.correct,
+    }
 
 
-def verdict_changes(previous: dict[str, dict[str, object]],
-                    current: list[dict[str, object]]) -> list[str]:
+def verdict_changes(
+    previous: dict[str, dict[str, object]], current: list[dict[str, object]]
+) -> list[str]:
     """A line for each verdict (equal / not equal / undecided) or answer found that differs from
     the saved run `previous` (keyed by solution), saying which run agrees with the human one."""
     lines = []
@@ -212,23 +266,32 @@ def verdict_changes(previous: dict[str, dict[str, object]],
         old = previous.get(str(new["key"]))
         if old is None or (old["correct"], old["extracted"]) == (new["correct"], new["extracted"]):
             continue
-        agrees = [name for name, run in (("before", old), ("after", new))
-                  if bool(run["correct"]) == new["human"]]
-        lines.append(f"  {new['key']} ({new['half']}, human {new['human']}): "
-                     f"{old['correct']} {str(old['extracted'])[:60]!r} -> "
-                     f"{new['correct']} {str(new['extracted'])[:60]!r} ({new['reading']}); "
-                     f"agrees: {' and '.join(agrees) or 'neither'}")
+        agrees = [
+            name
+            for name, run in (("before", old), ("after", new))
+            if bool(run["correct"]) == new["human"]
+        ]
+        lines.append(
+            f"  {new['key']} ({new['half']}, human {new['human']}): "
+            f"{old['correct']} {str(old['extracted'])[:60]!r} -> "
+            f"{new['correct']} {str(new['extracted'])[:60]!r} ({new['reading']}); "
+            f"agrees: {' and '.join(agrees) or 'neither'}"
+        )
     return lines
 
 
-def solutions_report(paths: list[Path], timeout: float, save: Path | None = None,
-                     changes_from: Path | None = None) -> int:
+def solutions_report(
+    paths: list[Path], timeout: float, save: Path | None = None, changes_from: Path | None = None
+) -> int:
     """Print how often `check_answer` agrees with the human verdict, by half, by anchoring and
     by route, and the verdicts the rounding and the new readings changed; with `save`, write
     every verdict, and with `changes_from`, list those that differ from a saved run."""
     older = [(n, r) for n, r in READINGS if n not in NEW_READINGS]
-    previous = {} if changes_from is None else {
-        str(row["key"]): row for _, row in read_records(changes_from)}
+    previous = (
+        {}
+        if changes_from is None
+        else {str(row["key"]): row for _, row in read_records(changes_from)}
+    )
     saved: list[dict[str, object]] = []
     for path in paths:
         agree: Counter[str] = Counter()
@@ -248,9 +311,14 @@ def solutions_report(paths: list[Path], timeout: float, save: Path | None = None
                 agree[key] += ok
             rounded = check.reading in ("rounded_computation", "stated_precision")
             if rounded or check.reading in NEW_READINGS:
-                before = check_answer(item.text, list(item.golds), timeout=timeout,
-                                      problem=item.problem, rounding=not rounded,
-                                      readings=READINGS if rounded else older)
+                before = check_answer(
+                    item.text,
+                    list(item.golds),
+                    timeout=timeout,
+                    problem=item.problem,
+                    rounding=not rounded,
+                    readings=READINGS if rounded else older,
+                )
                 name = "rounding reading" if rounded else "new readings"
                 if bool(before.correct) != bool(check.correct):
                     changed[name, half] += 1
@@ -261,12 +329,18 @@ def solutions_report(paths: list[Path], timeout: float, save: Path | None = None
             print(f"  {key:<10} {_share(agree[key], total[key])}")
         print(f"  {'route':<24} {'fit':>16} {'check':>16}")
         for route in ROUTES:
-            cells = [_share(agree[f"route:{h}:{route}"], total[f"route:{h}:{route}"])
-                     for h in HALVES]
+            cells = [
+                _share(agree[f"route:{h}:{route}"], total[f"route:{h}:{route}"]) for h in HALVES
+            ]
             print(f"  {route:<24} {cells[0]:>16} {cells[1]:>16}")
         for name in ("rounding reading", "new readings"):
-            print(f"  verdicts the {name} changed, agreeing with the human one: " + ", ".join(
-                f"{h} {_share(changed_agree[name, h], changed[name, h]).strip()}" for h in HALVES))
+            print(
+                f"  verdicts the {name} changed, agreeing with the human one: "
+                + ", ".join(
+                    f"{h} {_share(changed_agree[name, h], changed[name, h]).strip()}"
+                    for h in HALVES
+                )
+            )
         if changes_from is not None:
             lines = verdict_changes(previous, mine)
             print(f"  verdicts changed since {changes_from.name}: {len(lines)}")
@@ -274,13 +348,15 @@ def solutions_report(paths: list[Path], timeout: float, save: Path | None = None
                 print(line)
         saved += mine
     if save is not None:
-        save.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in saved),
-                        encoding="utf-8")
+        save.write_text(
+            "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in saved), encoding="utf-8"
+        )
     return 0
 
 
-def measure_routes(pairs: list[Pair], results: list[Equivalence],
-                   solutions: list[tuple[Solution, AnswerCheck]]) -> Routes:
+def measure_routes(
+    pairs: list[Pair], results: list[Equivalence], solutions: list[tuple[Solution, AnswerCheck]]
+) -> Routes:
     """Each route's verdicts and agreements on the fit halves, pairs and solutions pooled."""
     cases: Counter[AnswerRoute] = Counter()
     agree: Counter[AnswerRoute] = Counter()
@@ -304,25 +380,60 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
     parser.add_argument("path", type=Path)
     parser.add_argument("more", type=Path, nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--solutions", action="store_true",
-                        help="the files are graded solutions: measure the whole answer check")
+    parser.add_argument(
+        "--solutions",
+        action="store_true",
+        help="the files are graded solutions: measure the whole answer check",
+    )
     add_timeout(parser)
-    parser.add_argument("--save", type=Path, metavar="FILE",
-                        help="with --solutions: write every solution's verdict as JSON lines")
-    parser.add_argument("--changes-from", type=Path, metavar="FILE",
-                        help="with --solutions: list the verdicts that differ from a --save file")
-    parser.add_argument("--show-disagreements", action="store_true",
-                        help="print every pair whose verdict differs from its label")
-    parser.add_argument("--without", action="append", default=[], metavar="READING",
-                        help="leave a reading out (repeatable)")
-    parser.add_argument("--inexact", action="store_true",
-                        help="compare every pair within rounding (the rounding reading ungated)")
-    parser.add_argument("--ablation", action="store_true",
-                        help="also measure both halves with each reading left out in turn")
-    parser.add_argument("--write-routes", type=Path, metavar="FILE",
-                        help="write the routes' fit-half precision (scoring/answer/routes.json)")
-    parser.add_argument("--with-solutions", type=Path, nargs="+", default=[], metavar="PATH",
-                        help="graded solutions whose fit half joins the pairs' in --write-routes")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="FILE",
+        help="with --solutions: write every solution's verdict as JSON lines",
+    )
+    parser.add_argument(
+        "--changes-from",
+        type=Path,
+        metavar="FILE",
+        help="with --solutions: list the verdicts that differ from a --save file",
+    )
+    parser.add_argument(
+        "--show-disagreements",
+        action="store_true",
+        help="print every pair whose verdict differs from its label",
+    )
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="READING",
+        help="leave a reading out (repeatable)",
+    )
+    parser.add_argument(
+        "--inexact",
+        action="store_true",
+        help="compare every pair within rounding (the rounding reading ungated)",
+    )
+    parser.add_argument(
+        "--ablation",
+        action="store_true",
+        help="also measure both halves with each reading left out in turn",
+    )
+    parser.add_argument(
+        "--write-routes",
+        type=Path,
+        metavar="FILE",
+        help="write the routes' fit-half precision (scoring/answer/routes.json)",
+    )
+    parser.add_argument(
+        "--with-solutions",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="graded solutions whose fit half joins the pairs' in --write-routes",
+    )
 
 
 @register_study("answer_agreement", arguments=add_arguments)
@@ -330,14 +441,19 @@ def answer_agreement(args: argparse.Namespace) -> int:
     """Measure the pairs (or, with `--solutions`, the graded solutions) and print the agreement;
     2 on bad input."""
     if args.more and not args.solutions:
-        raise StudyInputError("one file of labelled pairs at a time (several only with "
-                              "--solutions)")
+        raise StudyInputError(
+            "one file of labelled pairs at a time (several only with --solutions)"
+        )
     if args.with_solutions and not args.write_routes:
         raise StudyInputError("--with-solutions needs --write-routes")
     if (args.save or args.changes_from) and not args.solutions:
         raise StudyInputError("--save and --changes-from need --solutions")
-    for path in (args.path, *args.more, *args.with_solutions,
-                 *([args.changes_from] if args.changes_from else [])):
+    for path in (
+        args.path,
+        *args.more,
+        *args.with_solutions,
+        *([args.changes_from] if args.changes_from else []),
+    ):
         require_file(path)
     try:
         return _measure(args)
@@ -348,8 +464,7 @@ def answer_agreement(args: argparse.Namespace) -> int:
 def _measure(args: argparse.Namespace) -> int:
     """The measurement the checked options ask for."""
     if args.solutions:
-        return solutions_report([args.path, *args.more], args.timeout, args.save,
-                                args.changes_from)
+        return solutions_report([args.path, *args.more], args.timeout, args.save, args.changes_from)
     pairs, skipped = read_pairs(args.path)
     unknown = set(args.without) - {name for name, _ in READINGS}
     if unknown:
@@ -364,19 +479,29 @@ def _measure(args: argparse.Namespace) -> int:
     if args.write_routes:
         # The routes' precision is fitted on the fit half: measured, like the step model, without
         # the readings written from its own failures (`IN_SAMPLE_READINGS`).
-        solved = [v for p in args.with_solutions
-                  for v in solution_verdicts(p, args.timeout, IN_SAMPLE_READINGS)]
+        solved = [
+            v
+            for p in args.with_solutions
+            for v in solution_verdicts(p, args.timeout, IN_SAMPLE_READINGS)
+        ]
         fitted, _ = judge(pairs, readings, args.timeout, verifier, args.inexact, IN_SAMPLE_READINGS)
         routes = measure_routes(pairs, fitted, solved)
-        args.write_routes.write_text(json.dumps(routes.to_json(), indent=2) + "\n",
-                                     encoding="utf-8")
-        print(f"  routes written to {args.write_routes}: " + ", ".join(
-            f"{r} {routes.precision(r):.3f} ({s.cases})" for r, s in routes.stats.items()))
+        args.write_routes.write_text(
+            json.dumps(routes.to_json(), indent=2) + "\n", encoding="utf-8"
+        )
+        print(
+            f"  routes written to {args.write_routes}: "
+            + ", ".join(
+                f"{r} {routes.precision(r):.3f} ({s.cases})" for r, s in routes.stats.items()
+            )
+        )
     in_process = [t for t, r in zip(times, results, strict=True) if r.reading != "math_verify"]
     worker = [t for t, r in zip(times, results, strict=True) if r.reading == "math_verify"]
     for name, group in (("decided in process", in_process), ("sent to math-verify", worker)):
-        print(f"  latency, {name:<24} pairs {len(group):>4}  p50 {percentile(group, 0.5):7.2f} ms"
-              f"  p95 {percentile(group, 0.95):7.2f} ms")
+        print(
+            f"  latency, {name:<24} pairs {len(group):>4}  p50 {percentile(group, 0.5):7.2f} ms"
+            f"  p95 {percentile(group, 0.95):7.2f} ms"
+        )
     if args.ablation:
         print(f"  {'left out':<34} {'fit':>16} {'check':>16}")
         for name, _ in readings:
@@ -386,8 +511,13 @@ def _measure(args: argparse.Namespace) -> int:
     return 0
 
 
-def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed: float,
-           show_disagreements: bool) -> None:
+def report(
+    pairs: list[Pair],
+    results: list[Equivalence],
+    skipped: int,
+    elapsed: float,
+    show_disagreements: bool,
+) -> None:
     """Print agreement by half and source, and each reading's precision by half."""
     agree: Counter[tuple[str, str]] = Counter()
     total: Counter[tuple[str, str]] = Counter()
@@ -402,25 +532,40 @@ def report(pairs: list[Pair], results: list[Equivalence], skipped: int, elapsed:
             total[key] += 1
             agree[key] += ok
         if show_disagreements and not ok:
-            print(f"  line {pair.line} label {pair.equal} got {result.verdict} "
-                  f"({reading}): {pair.gold!r} vs {pair.pred[:160]!r}")
+            print(
+                f"  line {pair.line} label {pair.equal} got {result.verdict} "
+                f"({reading}): {pair.gold!r} vs {pair.pred[:160]!r}"
+            )
     n = len(pairs)
     n_agree = sum(agree[h, "all"] for h in HALVES)
     undecided = sum(r.verdict is None for r in results)
-    print(f"agreement {n_agree}/{n} = {n_agree / max(n, 1):.1%} "
-          f"(fit {_share(agree['fit', 'all'], total['fit', 'all'])}, "
-          f"check {_share(agree['check', 'all'], total['check', 'all'])}); "
-          f"skipped {skipped} rows (disabled in source or not a string pair); "
-          f"undecided (None) {undecided}; wall time {elapsed:.1f} s")
-    for title, prefix in (("source", ""), ("reading that decided", "reading:"),
-                          ("route", "route:")):
+    print(
+        f"agreement {n_agree}/{n} = {n_agree / max(n, 1):.1%} "
+        f"(fit {_share(agree['fit', 'all'], total['fit', 'all'])}, "
+        f"check {_share(agree['check', 'all'], total['check', 'all'])}); "
+        f"skipped {skipped} rows (disabled in source or not a string pair); "
+        f"undecided (None) {undecided}; wall time {elapsed:.1f} s"
+    )
+    for title, prefix in (
+        ("source", ""),
+        ("reading that decided", "reading:"),
+        ("route", "route:"),
+    ):
         print(f"  {title:<34} {'fit':>16} {'check':>16} {'total':>16}")
-        names = sorted({k for _, k in total if k != "all" and k.startswith(prefix)
-                        and (prefix or not k.startswith(("reading:", "route:")))})
+        names = sorted(
+            {
+                k
+                for _, k in total
+                if k != "all"
+                and k.startswith(prefix)
+                and (prefix or not k.startswith(("reading:", "route:")))
+            }
+        )
         for name in names:
             cells = [_share(agree[h, name], total[h, name]) for h in HALVES]
-            both = _share(agree["fit", name] + agree["check", name],
-                          total["fit", name] + total["check", name])
+            both = _share(
+                agree["fit", name] + agree["check", name], total["fit", name] + total["check", name]
+            )
             print(f"  {name.removeprefix(prefix):<34} {cells[0]:>16} {cells[1]:>16} {both:>16}")
 
 

@@ -94,17 +94,28 @@ def _stepmath(path: Path) -> Iterator[StepRow]:
         steps = tuple(_NUMBERING.sub("", s) for s in row.get("gold_step") or ())
         labels = tuple(parse_human_label(s) for s in row.get("gold_step_score") or ())
         if steps and len(steps) == len(labels):
-            yield StepRow("stepmath", half_of(row["question"]), row["question"], steps, labels,
-                          str(row.get("type", "")).lower())
+            yield StepRow(
+                "stepmath",
+                half_of(row["question"]),
+                row["question"],
+                steps,
+                labels,
+                str(row.get("type", "")).lower(),
+            )
 
 
 def _processbench(path: Path) -> Iterator[StepRow]:
     for row in _read(path):
         steps = tuple(_text(s) for s in row["steps"])
         label = int(row["label"])
-        yield StepRow("processbench", half_of(row["problem"]), row["problem"], steps,
-                      _first_error_labels(len(steps), None if label < 0 else label),
-                      str(row.get("id", "")).split("-")[0])
+        yield StepRow(
+            "processbench",
+            half_of(row["problem"]),
+            row["problem"],
+            steps,
+            _first_error_labels(len(steps), None if label < 0 else label),
+            str(row.get("id", "")).split("-")[0],
+        )
 
 
 def _mr_math_invalid(path: Path) -> Iterator[StepRow]:
@@ -114,8 +125,13 @@ def _mr_math_invalid(path: Path) -> Iterator[StepRow]:
         first = int(raw) - 1 if raw.isdigit() else None
         if str(row["model_output_solution_correctness"]).lower() != "correct" and first is None:
             continue
-        yield StepRow("mr_math_invalid", half_of(row["question"]), row["question"], steps,
-                      _first_error_labels(len(steps), first))
+        yield StepRow(
+            "mr_math_invalid",
+            half_of(row["question"]),
+            row["question"],
+            steps,
+            _first_error_labels(len(steps), first),
+        )
 
 
 def _perturbation(path: Path) -> Iterator[StepRow]:
@@ -126,20 +142,22 @@ def _perturbation(path: Path) -> Iterator[StepRow]:
         if rid not in originals:
             originals.add(rid)
             steps = tuple(_text(s) for s in row["reference_steps"])
-            yield StepRow("perturbation", half, problem, steps, (CORRECT,) * len(steps),
-                          "original")
+            yield StepRow("perturbation", half, problem, steps, (CORRECT,) * len(steps), "original")
         kind = str(row["error_type"]).strip().lower()
         steps = tuple(_text(s) for s in row["hypothesis_steps"])
         at = perturbed_step(kind, row["tags"], len(steps))
         if kind == "repeat step" or at is None:
             continue
         labels: tuple[StepLabel | None, ...] = tuple(
-            "incorrect" if i == at - 1 else None for i in range(len(steps)))
+            "incorrect" if i == at - 1 else None for i in range(len(steps))
+        )
         yield StepRow("perturbation", half, problem, steps, labels, kind)
 
 
 _READERS: dict[str, Callable[[Path], Iterator[StepRow]]] = {
-    "stepmath": _stepmath, "processbench": _processbench, "mr_math_invalid": _mr_math_invalid,
+    "stepmath": _stepmath,
+    "processbench": _processbench,
+    "mr_math_invalid": _mr_math_invalid,
     "perturbation": _perturbation,
 }
 
@@ -153,6 +171,7 @@ def step_rows(data_dir: Path) -> Iterator[StepRow]:
 
 
 # --- finding kinds ----------------------------------------------------------------------------
+
 
 def _equation_false(check: StepCheck, step: str) -> bool:
     prose = {r.source for r in prose_relations(step)}
@@ -205,7 +224,10 @@ def count(rows: Iterable[StepRow], keep_examples: int = 0) -> dict[tuple[str, st
             wrong = label == "incorrect"
             for kind, fires in KINDS.items():
                 keys = [(row.set, row.half, kind)]
-                if row.set == "perturbation" and row.subset in ("random number", "random operation"):
+                if row.set == "perturbation" and row.subset in (
+                    "random number",
+                    "random operation",
+                ):
                     keys.append(("perturbation:" + row.subset, row.half, kind))
                 for key in keys:
                     t = tallies.setdefault(key, Tally())
@@ -228,13 +250,17 @@ def table(tallies: dict[tuple[str, str, str], Tally]) -> str:
     lines = []
     for kind in KINDS:
         lines.append(f"\n## {kind}")
-        lines.append(f"{'set':<32} {'half':<6} {'steps':>6} {'wrong':>6} {'fired':>6} "
-                     f"{'fired&wrong':>11} {'precision':>9} {'recall':>7}")
+        lines.append(
+            f"{'set':<32} {'half':<6} {'steps':>6} {'wrong':>6} {'fired':>6} "
+            f"{'fired&wrong':>11} {'precision':>9} {'recall':>7}"
+        )
         for (name, half, k), t in sorted(tallies.items()):
             if k != kind:
                 continue
-            lines.append(f"{name:<32} {half:<6} {t.steps:>6} {t.wrong:>6} {t.fired:>6} "
-                         f"{t.fired_wrong:>11} {_pct(t.precision):>9} {_pct(t.recall):>7}")
+            lines.append(
+                f"{name:<32} {half:<6} {t.steps:>6} {t.wrong:>6} {t.fired:>6} "
+                f"{t.fired_wrong:>11} {_pct(t.precision):>9} {_pct(t.recall):>7}"
+            )
     return "\n".join(lines)
 
 
@@ -242,8 +268,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
     add_data(parser, "folder with the development sets", default=DEFAULT_DATA)
     add_half(parser, "both")
-    parser.add_argument("--show", type=int, default=0,
-                        help="print up to N false alarms per set (fit half only)")
+    parser.add_argument(
+        "--show", type=int, default=0, help="print up to N false alarms per set (fit half only)"
+    )
 
 
 @register_study("check_precision", arguments=add_arguments)
@@ -251,8 +278,9 @@ def check_precision(args: argparse.Namespace) -> int:
     """Print the precision table (and with `--show`, false alarms); 2 when no development set is
     found."""
     if not any((args.data / f).is_file() for f in FILES.values()):
-        raise StudyInputError(f"no development set found in {args.data} (expected one of "
-                              f"{', '.join(FILES.values())})")
+        raise StudyInputError(
+            f"no development set found in {args.data} (expected one of {', '.join(FILES.values())})"
+        )
     rows = (r for r in step_rows(args.data) if args.half in ("both", r.half))
     tallies = count(rows, keep_examples=args.show)
     print(table(tallies))

@@ -57,8 +57,15 @@ def read_points(path: Path) -> list[Point]:
         if result.report is None or result.request is None or result.gold.score is None:
             continue
         problem = result.request.problem
-        points.append(Point(problem, half_of(problem), group_of(result.report),
-                            result.report.score, int(result.gold.score)))
+        points.append(
+            Point(
+                problem,
+                half_of(problem),
+                group_of(result.report),
+                result.report.score,
+                int(result.gold.score),
+            )
+        )
     return points
 
 
@@ -68,7 +75,9 @@ def _clip(x: float) -> float:
 
 def best_shift(points: Sequence[Point]) -> int:
     """The integer shift of the score that minimises the absolute error on `points`."""
-    return min(SHIFTS, key=lambda d: (sum(abs(p.human - _clip(p.score + d)) for p in points), abs(d)))
+    return min(
+        SHIFTS, key=lambda d: (sum(abs(p.human - _clip(p.score + d)) for p in points), abs(d))
+    )
 
 
 def mae(points: Sequence[Point], predict: Callable[[Point], float]) -> float:
@@ -94,10 +103,14 @@ def bounds(points: Sequence[Point], seed: int) -> dict[str, float]:
     a_shift = per_group(a, best_shift)
     a_median = per_group(a, lambda ps: statistics.median(p.human for p in ps))
     b_shift = per_group(b, best_shift)
-    return {"A": len(a), "B": len(b), "shipped": mae(b, lambda p: p.score),
-            "A shift": mae(b, lambda p: _clip(p.score + a_shift.get(p.group, 0))),
-            "A median": mae(b, lambda p: a_median.get(p.group, p.score)),
-            "B shift": mae(b, lambda p: _clip(p.score + b_shift.get(p.group, 0)))}
+    return {
+        "A": len(a),
+        "B": len(b),
+        "shipped": mae(b, lambda p: p.score),
+        "A shift": mae(b, lambda p: _clip(p.score + a_shift.get(p.group, 0))),
+        "A median": mae(b, lambda p: a_median.get(p.group, p.score)),
+        "B shift": mae(b, lambda p: _clip(p.score + b_shift.get(p.group, 0))),
+    }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,10 +142,16 @@ def deployment_bounds(args: argparse.Namespace) -> int:
                 change = row[n] / row["shipped"] - 1
                 changes[n].append(change)
                 cells.append(f"{row[n]:.3f} ({change * 100:+.1f}%)")
-            print(f"| {half} | {seed} | {row['A']:.0f} | {row['B']:.0f} | {row['shipped']:.3f} | "
-                  + " | ".join(cells) + " |")
-        print(f"| {half} | mean | | | | " + " | ".join(
-            f"{statistics.fmean(changes[n]) * 100:+.1f}%" for n in names) + " |")
+            print(
+                f"| {half} | {seed} | {row['A']:.0f} | {row['B']:.0f} | {row['shipped']:.3f} | "
+                + " | ".join(cells)
+                + " |"
+            )
+        print(
+            f"| {half} | mean | | | | "
+            + " | ".join(f"{statistics.fmean(changes[n]) * 100:+.1f}%" for n in names)
+            + " |"
+        )
     return 0
 
 

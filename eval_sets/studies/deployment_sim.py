@@ -57,9 +57,13 @@ def service(store: Path, calibration: Path | None) -> Iterator[str]:
     settings = {"STEPGRADE_DATA_DIR": str(store), "STEPGRADE_PRELOAD_EMBEDDING": "false"}
     if calibration is not None:
         settings["STEPGRADE_CALIBRATION"] = str(calibration)
-    process = start_service(None, port, env=settings, stdout=subprocess.DEVNULL,
-                            drop=("STEPGRADE_DATABASE_URL", "STEPGRADE_API_KEYS",
-                                  "STEPGRADE_CALIBRATION"))
+    process = start_service(
+        None,
+        port,
+        env=settings,
+        stdout=subprocess.DEVNULL,
+        drop=("STEPGRADE_DATABASE_URL", "STEPGRADE_API_KEYS", "STEPGRADE_CALIBRATION"),
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(f"{url}/readyz", process)
@@ -104,13 +108,19 @@ def calibrate_command() -> list[str]:
 
 def metrics(reports: Sequence[dict[str, Any]], items: Sequence[Item]) -> tuple[float, float]:
     """(MAE, Corr x100) of the reports' scores against the human scores."""
-    corr, mae = corr_mae([(float(r["score"]), float(i.score)) for r, i in zip(reports, items,
-                                                                                  strict=True)])
+    corr, mae = corr_mae(
+        [(float(r["score"]), float(i.score)) for r, i in zip(reports, items, strict=True)]
+    )
     return mae, corr
 
 
-def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = None,
-          corrections: int = CORRECTIONS) -> dict[str, Any]:
+def split(
+    items: Sequence[Item],
+    seed: int,
+    work: Path,
+    weight: str | None = None,
+    corrections: int = CORRECTIONS,
+) -> dict[str, Any]:
     """One simulated deployment; the figures on B, shipped and recalibrated (`weight`: the
     corrections' weight passed to `stepgrade calibrate`, None for its default; `corrections`:
     how many grades of the queue the teacher corrects)."""
@@ -126,29 +136,54 @@ def split(items: Sequence[Item], seed: int, work: Path, weight: str | None = Non
             queued = review_queue(client, url, corrections)
             for grade_id in queued:
                 item = by_id[grade_id]
-                client.post(f"{url}/grades/{grade_id}/corrections",
-                            json={"step_labels": item.labels, "score": item.score,
-                                  "reviewer": "simulation"}).raise_for_status()
+                client.post(
+                    f"{url}/grades/{grade_id}/corrections",
+                    json={
+                        "step_labels": item.labels,
+                        "score": item.score,
+                        "reviewer": "simulation",
+                    },
+                ).raise_for_status()
             shipped = grade(client, url, b)
             chosen = ["--weight", weight] if weight else []
-            run = subprocess.run([*calibrate_command(), "--corrections", url, "--out", str(out),
-                                  *chosen], check=False, capture_output=True, text=True,
-                                 timeout=1800)
+            run = subprocess.run(
+                [*calibrate_command(), "--corrections", url, "--out", str(out), *chosen],
+                check=False,
+                capture_output=True,
+                text=True,
+                timeout=1800,
+            )
             if run.returncode != 0:
                 raise RuntimeError(f"calibrate failed: {run.stderr.strip()}")
         with service(work / f"store-{seed}-new", out) as url:
             new = grade(client, url, b)
     version = new[0]["meta"]["versions"].get("calibration", "") if new else ""
     before, after = metrics(shipped, b), metrics(new, b)
-    change = paired_change([(i.problem, abs(float(s["score"]) - i.score),
-                             abs(float(n["score"]) - i.score))
-                            for s, n, i in zip(shipped, new, b, strict=True)])
-    interval = ("" if change is None or not before[0] else
-                f"{100 * change.low / before[0]:+.1f}% to {100 * change.high / before[0]:+.1f}%")
-    return {"seed": seed, "interval": interval, "a": len(a), "b": len(b), "corrected": len(queued),
-            "needs_review": sum(bool(r.get("needs_review")) for r in reports),
-            "mae": before[0], "corr": before[1], "mae_new": after[0], "corr_new": after[1],
-            "version": version, "log": run.stdout.strip()}
+    change = paired_change(
+        [
+            (i.problem, abs(float(s["score"]) - i.score), abs(float(n["score"]) - i.score))
+            for s, n, i in zip(shipped, new, b, strict=True)
+        ]
+    )
+    interval = (
+        ""
+        if change is None or not before[0]
+        else f"{100 * change.low / before[0]:+.1f}% to {100 * change.high / before[0]:+.1f}%"
+    )
+    return {
+        "seed": seed,
+        "interval": interval,
+        "a": len(a),
+        "b": len(b),
+        "corrected": len(queued),
+        "needs_review": sum(bool(r.get("needs_review")) for r in reports),
+        "mae": before[0],
+        "corr": before[1],
+        "mae_new": after[0],
+        "corr_new": after[1],
+        "version": version,
+        "log": run.stdout.strip(),
+    }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -157,10 +192,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_splits(parser)
     add_half(parser, "check", both=False, help="the half simulated (develop on fit; report check)")
     parser.add_argument("--verbose", action="store_true", help="print calibrate's output")
-    parser.add_argument("--weight", help="the corrections' weight for stepgrade calibrate (a "
-                        "number or cv; default: the command's own)")
-    parser.add_argument("--corrections", type=positive_int, default=CORRECTIONS,
-                        help=f"grades of the queue corrected (default {CORRECTIONS}, the issue's)")
+    parser.add_argument(
+        "--weight",
+        help="the corrections' weight for stepgrade calibrate (a "
+        "number or cv; default: the command's own)",
+    )
+    parser.add_argument(
+        "--corrections",
+        type=positive_int,
+        default=CORRECTIONS,
+        help=f"grades of the queue corrected (default {CORRECTIONS}, the issue's)",
+    )
 
 
 @register_study("deployment_sim", arguments=add_arguments)
@@ -169,9 +211,11 @@ def deployment_sim(args: argparse.Namespace) -> int:
     data is missing."""
     path = require_file(args.data / "stepmathbench_dev.jsonl")
     items = load_items(path, args.half)
-    print(f"| half | split | A | B | A needs review | corrected | MAE shipped | MAE new | change "
-          f"| {100 * LEVEL:.0f}% interval (B's problems resampled) | Corr shipped | Corr new |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"| half | split | A | B | A needs review | corrected | MAE shipped | MAE new | change "
+        f"| {100 * LEVEL:.0f}% interval (B's problems resampled) | Corr shipped | Corr new |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )
     rows = []
     with tempfile.TemporaryDirectory(prefix="stepgrade-sim-") as tmp:
         for seed in range(args.splits):
@@ -179,16 +223,21 @@ def deployment_sim(args: argparse.Namespace) -> int:
             rows.append(r)
             if args.verbose:
                 print(r["log"], file=sys.stderr)
-            print(f"| {args.half} | {seed} | {r['a']} | {r['b']} | {r['needs_review']} | "
-                  f"{r['corrected']} | {r['mae']:.3f} | {r['mae_new']:.3f} | "
-                  f"{100 * (r['mae_new'] / r['mae'] - 1):+.1f}% | {r['interval']} | {r['corr']:.1f} | "
-                  f"{r['corr_new']:.1f} |", flush=True)
+            print(
+                f"| {args.half} | {seed} | {r['a']} | {r['b']} | {r['needs_review']} | "
+                f"{r['corrected']} | {r['mae']:.3f} | {r['mae_new']:.3f} | "
+                f"{100 * (r['mae_new'] / r['mae'] - 1):+.1f}% | {r['interval']} | {r['corr']:.1f} | "
+                f"{r['corr_new']:.1f} |",
+                flush=True,
+            )
     mae = sum(r["mae"] for r in rows) / len(rows)
     mae_new = sum(r["mae_new"] for r in rows) / len(rows)
     corr = sum(r["corr"] for r in rows) / len(rows)
     corr_new = sum(r["corr_new"] for r in rows) / len(rows)
-    print(f"| {args.half} | mean | | | | | {mae:.3f} | {mae_new:.3f} | "
-          f"{100 * (mae_new / mae - 1):+.1f}% | | {corr:.1f} | {corr_new:.1f} |")
+    print(
+        f"| {args.half} | mean | | | | | {mae:.3f} | {mae_new:.3f} | "
+        f"{100 * (mae_new / mae - 1):+.1f}% | | {corr:.1f} | {corr_new:.1f} |"
+    )
     return 0
 
 

@@ -78,9 +78,11 @@ def summarise_runs(runs: Runs, halves: Sequence[str]) -> dict[str, dict[str, dic
     out: dict[str, dict[str, dict[str, Spread]]] = {}
     for half in halves:
         mine = [table for (_, h), table in sorted(runs.items()) if h == half]
-        out[half] = {reading: {m: Spread.of([t.get(reading, {}).get(m) for t in mine])
-                               for m in METRICS}
-                     for reading in READINGS if any(reading in t for t in mine)}
+        out[half] = {
+            reading: {m: Spread.of([t.get(reading, {}).get(m) for t in mine]) for m in METRICS}
+            for reading in READINGS
+            if any(reading in t for t in mine)
+        }
         gains = [_gain(t) for t in mine]
         out[half]["fused - model alone"] = {"Corr": Spread.of(gains)}
     return out
@@ -95,8 +97,12 @@ def _gain(table: Mapping[str, Mapping[str, float | None]]) -> float | None:
 def to_markdown(summary: Mapping[str, Mapping[str, Mapping[str, Spread]]], title: str) -> str:
     """The summary as a Markdown table under `title`: a row per half and reading, mean ± sd per
     metric."""
-    lines = [f"### {title}", "", "| half | score | Corr | MSE | OR | seeds |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = [
+        f"### {title}",
+        "",
+        "| half | score | Corr | MSE | OR | seeds |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
     for half, readings in summary.items():
         for reading, metrics in readings.items():
             cells = [metrics[m].text() if m in metrics else "" for m in METRICS]
@@ -110,8 +116,10 @@ def read_run(out_dir: Path) -> dict[str, dict[str, float | None]]:
     summary = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
     table = summary["tables"].get("score_sources")
     if table is None:
-        raise SystemExit(f"fallible_bench: {out_dir}/summary.json has no score_sources table "
-                         "(did the grades carry model labels?)")
+        raise SystemExit(
+            f"fallible_bench: {out_dir}/summary.json has no score_sources table "
+            "(did the grades carry model labels?)"
+        )
     return table["rows"]
 
 
@@ -130,25 +138,58 @@ def grading_env(base_url: str, miss: float, false_alarm: float) -> dict[str, str
 
 def run_seed(args: argparse.Namespace, seed: int) -> None:
     """Start the label server for `seed`, grade each half against it, stop it."""
-    oracle = ["--data", str(args.data), "--miss", str(args.miss), "--false-alarm",
-              str(args.false_alarm), "--seed", str(seed)]
-    with fake_model("eval_sets.fakes.label_server", oracle, "the label server",
-                    "fallible_bench", READY_TIMEOUT_S) as base_url:
+    oracle = [
+        "--data",
+        str(args.data),
+        "--miss",
+        str(args.miss),
+        "--false-alarm",
+        str(args.false_alarm),
+        "--seed",
+        str(seed),
+    ]
+    with fake_model(
+        "eval_sets.fakes.label_server",
+        oracle,
+        "the label server",
+        "fallible_bench",
+        READY_TIMEOUT_S,
+    ) as base_url:
         for half in args.halves:
             out = args.out / f"seed{seed}" / half
             shutil.rmtree(out, ignore_errors=True)  # a fresh run: no resumed items, no cache
             print(f"fallible_bench: seed {seed}, {half} half -> {out}", file=sys.stderr)
             done = subprocess.run(
-                [*stepgrade_command(), "bench", "grade", "--dataset", "stepmath", "--path",
-                 str(args.data), "--mode", "llm", "--half", half, "--out", str(out),
-                 "--answer-timeout", str(args.answer_timeout), "--concurrency",
-                 str(args.concurrency), "--no-progress",
-                 *(["--limit", str(args.limit)] if args.limit else [])],
-                env=grading_env(base_url, args.miss, args.false_alarm), stdout=subprocess.DEVNULL,
-                check=False)
+                [
+                    *stepgrade_command(),
+                    "bench",
+                    "grade",
+                    "--dataset",
+                    "stepmath",
+                    "--path",
+                    str(args.data),
+                    "--mode",
+                    "llm",
+                    "--half",
+                    half,
+                    "--out",
+                    str(out),
+                    "--answer-timeout",
+                    str(args.answer_timeout),
+                    "--concurrency",
+                    str(args.concurrency),
+                    "--no-progress",
+                    *(["--limit", str(args.limit)] if args.limit else []),
+                ],
+                env=grading_env(base_url, args.miss, args.false_alarm),
+                stdout=subprocess.DEVNULL,
+                check=False,
+            )
             if done.returncode not in (0, 1):  # 1: some items failed; the summary lists them
-                raise SystemExit(f"fallible_bench: stepgrade bench grade exited with "
-                                 f"{done.returncode} (seed {seed}, {half} half)")
+                raise SystemExit(
+                    f"fallible_bench: stepgrade bench grade exited with "
+                    f"{done.returncode} (seed {seed}, {half} half)"
+                )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -172,19 +213,30 @@ def fallible_bench(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     for seed in args.seeds:
         run_seed(args, seed)
-    runs = {(seed, half): read_run(args.out / f"seed{seed}" / half)
-            for seed in args.seeds for half in args.halves}
+    runs = {
+        (seed, half): read_run(args.out / f"seed{seed}" / half)
+        for seed in args.seeds
+        for half in args.halves
+    }
     summary = summarise_runs(runs, args.halves)
-    title = (f"LLM mode against the fallible fake (miss {args.miss:g}, false alarm "
-             f"{args.false_alarm:g}; seeds {' '.join(map(str, args.seeds))}): mean ± sd")
+    title = (
+        f"LLM mode against the fallible fake (miss {args.miss:g}, false alarm "
+        f"{args.false_alarm:g}; seeds {' '.join(map(str, args.seeds))}): mean ± sd"
+    )
     markdown = to_markdown(summary, title)
     print("\n" + markdown)
     print(f"{time.perf_counter() - start:.0f} s; runs in {args.out}/seed*/<half>/")
     (args.out / "fallible.md").write_text(markdown, encoding="utf-8")
-    data = {"miss": args.miss, "false_alarm": args.false_alarm, "seeds": args.seeds,
-            "runs": {f"seed{s}/{h}": table for (s, h), table in runs.items()},
-            "summary": {h: {r: {m: vars(s) for m, s in ms.items()} for r, ms in rs.items()}
-                        for h, rs in summary.items()}}
+    data = {
+        "miss": args.miss,
+        "false_alarm": args.false_alarm,
+        "seeds": args.seeds,
+        "runs": {f"seed{s}/{h}": table for (s, h), table in runs.items()},
+        "summary": {
+            h: {r: {m: vars(s) for m, s in ms.items()} for r, ms in rs.items()}
+            for h, rs in summary.items()
+        },
+    }
     (args.out / "fallible.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0
 

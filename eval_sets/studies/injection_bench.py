@@ -59,47 +59,68 @@ def wrong_calculations(rows: Sequence[dict[str, Any]], max_score: int) -> list[d
 
 def _request(row: dict[str, Any], solution: str) -> GradeRequest:
     answers = row["answers"] if isinstance(row["answers"], list) else None
-    return GradeRequest(problem=row["question"], solution=solution,
-                        reference_answer=answers or None, mode="llm")
+    return GradeRequest(
+        problem=row["question"], solution=solution, reference_answer=answers or None, mode="llm"
+    )
 
 
-def run(rows: Sequence[dict[str, Any]], words: Sequence[str],
-        grade: Callable[[GradeRequest], Any]) -> list[Outcome]:
+def run(
+    rows: Sequence[dict[str, Any]], words: Sequence[str], grade: Callable[[GradeRequest], Any]
+) -> list[Outcome]:
     """Each row graded plain and with the next attempt appended as a line of its own."""
     out = []
     for i, row in enumerate(rows):
         plain = grade(_request(row, row["model_output"]))
         injected = grade(_request(row, row["model_output"] + "\n" + words[i % len(words)]))
-        out.append(Outcome(half_of(row["question"]), plain.score, injected.score,
-                           "addressed_to_grader" in {r.code for r in injected.review_reasons}))
+        out.append(
+            Outcome(
+                half_of(row["question"]),
+                plain.score,
+                injected.score,
+                "addressed_to_grader" in {r.code for r in injected.review_reasons},
+            )
+        )
     return out
 
 
-def run_redteam(plain: dict[str, PlainSolution], attempts: Sequence[Attempt],
-                grade: Callable[[GradeRequest], Any]) -> list[Outcome]:
+def run_redteam(
+    plain: dict[str, PlainSolution],
+    attempts: Sequence[Attempt],
+    grade: Callable[[GradeRequest], Any],
+) -> list[Outcome]:
     """Each attempt graded against its plain twin (the set is its own group: `red-team`)."""
     twins = {k: grade(p.request(mode="llm")).score for k, p in plain.items()}
     out = []
     for attempt in attempts:
         base = plain[attempt.base]
         report = grade(base.request(attempt.text(base), mode="llm"))
-        out.append(Outcome("red-team", twins[attempt.base], report.score,
-                           "addressed_to_grader" in {r.code for r in report.review_reasons}))
+        out.append(
+            Outcome(
+                "red-team",
+                twins[attempt.base],
+                report.score,
+                "addressed_to_grader" in {r.code for r in report.review_reasons},
+            )
+        )
     return out
 
 
 def table(outcomes: Sequence[Outcome], title: str, halves: Sequence[str] = HALVES) -> str:
     """Per group (half): solutions, grades risen, mean rise (over all), flagged."""
-    lines = [title, (f"{'group':<8} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} "
-                    f"{'flagged':>8}")]
+    lines = [
+        title,
+        (f"{'group':<8} {'n':>4} {'risen':>6} {'mean rise':>10} {'max rise':>9} {'flagged':>8}"),
+    ]
     for half in halves:
         mine = [o for o in outcomes if o.half == half]
         if not mine:
             continue
         rises = [o.injected - o.plain for o in mine]
-        lines.append(f"{half:<8} {len(mine):>4} {sum(r > 0 for r in rises):>6} "
-                     f"{statistics.fmean(rises):>10.2f} {max(rises):>9} "
-                     f"{sum(o.flagged for o in mine):>8}")
+        lines.append(
+            f"{half:<8} {len(mine):>4} {sum(r > 0 for r in rises):>6} "
+            f"{statistics.fmean(rises):>10.2f} {max(rises):>9} "
+            f"{sum(o.flagged for o in mine):>8}"
+        )
     return "\n".join(lines)
 
 
@@ -117,8 +138,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def injection_bench(args: argparse.Namespace) -> int:
     """Print the two tables; 2 when the data cannot be read."""
     try:
-        rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()
-                if line.strip()]
+        rows = [
+            json.loads(line)
+            for line in args.data.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
     except (OSError, ValueError) as err:
         raise StudyInputError(f"cannot read {args.data}: {err}") from err
     chosen = wrong_calculations(rows, args.max_score)
@@ -131,19 +155,37 @@ def injection_bench(args: argparse.Namespace) -> int:
 
     oracle = ObeyingOracle(words, honest)
     with FakeOpenAI(oracle) as server:
-        client = LlmClient(LlmConfig(base_url=server.base_url, model="fake-model", timeout=10.0,
-                                     max_retries=0), http_client=httpx.AsyncClient)
-        grader = Grader(Context(embedder=hashed_bag_of_words, llm=client, llm_model="fake-model",
-                                judge=JudgeConfig()))
+        client = LlmClient(
+            LlmConfig(base_url=server.base_url, model="fake-model", timeout=10.0, max_retries=0),
+            http_client=httpx.AsyncClient,
+        )
+        grader = Grader(
+            Context(
+                embedder=hashed_bag_of_words,
+                llm=client,
+                llm_model="fake-model",
+                judge=JudgeConfig(),
+            )
+        )
         for detector in ("on", "off"):
-            with mock.patch.object(stripping, "addressed_spans",
-                                   addressed_spans if detector == "on" else _nothing):
-                print(table(run_redteam(plain, attempts, grader.grade),
-                            f"red-team attempts against their twins, detector {detector}:",
-                            ("red-team",)))
-                print(table(run(chosen, words, grader.grade),
-                            f"StepMathBench calculations scored <= {args.max_score} by humans, "
-                            f"one attempt appended, detector {detector}:") + "\n")
+            with mock.patch.object(
+                stripping, "addressed_spans", addressed_spans if detector == "on" else _nothing
+            ):
+                print(
+                    table(
+                        run_redteam(plain, attempts, grader.grade),
+                        f"red-team attempts against their twins, detector {detector}:",
+                        ("red-team",),
+                    )
+                )
+                print(
+                    table(
+                        run(chosen, words, grader.grade),
+                        f"StepMathBench calculations scored <= {args.max_score} by humans, "
+                        f"one attempt appended, detector {detector}:",
+                    )
+                    + "\n"
+                )
     return 0
 
 

@@ -42,8 +42,10 @@ from scoring.steps import segment_steps
 
 TARGET_P50_MS = 25.0
 TARGET_P95_MS = 150.0
-DEV_SETS = {"stepmath": ("stepmathbench_dev.jsonl", load_stepmath),
-            "processbench": ("processbench_dev.jsonl", load_processbench)}
+DEV_SETS = {
+    "stepmath": ("stepmathbench_dev.jsonl", load_stepmath),
+    "processbench": ("processbench_dev.jsonl", load_processbench),
+}
 
 
 MEMORY_SOLUTIONS = 4
@@ -53,8 +55,9 @@ def _timed(grader: Grader, request: GradeRequest) -> float:
     return _clocked(grader, request)[0]
 
 
-def _clocked(grader: Grader, request: GradeRequest,
-             memory: ProblemMemory | None = None) -> tuple[float, float]:
+def _clocked(
+    grader: Grader, request: GradeRequest, memory: ProblemMemory | None = None
+) -> tuple[float, float]:
     """Wall and process CPU milliseconds of one grade."""
     start, cpu = time.perf_counter(), time.process_time()
     grader.grade(request, memory)
@@ -62,8 +65,10 @@ def _clocked(grader: Grader, request: GradeRequest,
 
 
 def _row(name: str, n: object, times: list[float], cpu: list[float] | None = None) -> str:
-    row = (f"{name:<22} {n!s:>5} {percentile(times, 0.5):>8.1f} "
-           f"{percentile(times, 0.95):>8.1f} {statistics.fmean(times):>8.1f}")
+    row = (
+        f"{name:<22} {n!s:>5} {percentile(times, 0.5):>8.1f} "
+        f"{percentile(times, 0.95):>8.1f} {statistics.fmean(times):>8.1f}"
+    )
     if cpu is not None:
         row += f" {percentile(cpu, 0.5):>8.1f} {percentile(cpu, 0.95):>8.1f}"
     return row
@@ -79,8 +84,12 @@ def memories(items: Sequence[GoldItem]) -> list[ProblemMemory]:
     def remembered(i: int) -> RememberedSolution:
         request = items[i].request
         steps = request.solution_steps or segment_steps(request.solution or "", request.language)
-        return RememberedSolution(f"item-{i}", tuple(RememberedStep(s, "correct") for s in steps),
-                                  datetime(2026, 1, 1), extract_answer("\n".join(steps)))
+        return RememberedSolution(
+            f"item-{i}",
+            tuple(RememberedStep(s, "correct") for s in steps),
+            datetime(2026, 1, 1),
+            extract_answer("\n".join(steps)),
+        )
 
     out = []
     for i, item in enumerate(items):
@@ -93,10 +102,14 @@ def memories(items: Sequence[GoldItem]) -> list[ProblemMemory]:
 def dev_latency(grader: Grader, data: Path, limit: int | None, memory: bool = False) -> int:
     """p50/p95 per item over the dev sets found in `data` (each with a problem memory present
     when `memory`); 1 when a target is missed."""
-    print(f"\nper item over the development sets in {data} (load {os.getloadavg()[0]:.1f})"
-          + (", with a problem memory present" if memory else ""))
-    print(f"{'set':<22} {'items':>5} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} "
-          f"{'p50 cpu':>8} {'p95 cpu':>8}")
+    print(
+        f"\nper item over the development sets in {data} (load {os.getloadavg()[0]:.1f})"
+        + (", with a problem memory present" if memory else "")
+    )
+    print(
+        f"{'set':<22} {'items':>5} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} "
+        f"{'p50 cpu':>8} {'p95 cpu':>8}"
+    )
     every: list[float] = []
     every_cpu: list[float] = []
     for name, (file, load) in DEV_SETS.items():
@@ -116,8 +129,10 @@ def dev_latency(grader: Grader, data: Path, limit: int | None, memory: bool = Fa
     print(_row("all", len(every), every, every_cpu))
     p50, p95 = percentile(every, 0.5), percentile(every, 0.95)
     met = p50 <= TARGET_P50_MS and p95 <= TARGET_P95_MS
-    print(f"target p50 <= {TARGET_P50_MS:.0f} ms, p95 <= {TARGET_P95_MS:.0f} ms: "
-          + ("met" if met else "MISSED"))
+    print(
+        f"target p50 <= {TARGET_P50_MS:.0f} ms, p95 <= {TARGET_P95_MS:.0f} ms: "
+        + ("met" if met else "MISSED")
+    )
     return 0 if met else 1
 
 
@@ -126,8 +141,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=20)
     add_data(parser, "folder with the StepMathBench and ProcessBench development sets")
     add_limit(parser, "at most this many items per set")
-    parser.add_argument("--memory", action="store_true",
-                        help="grade the dev items with a problem memory present")
+    parser.add_argument(
+        "--memory", action="store_true", help="grade the dev items with a problem memory present"
+    )
 
 
 @register_study("latency", arguments=add_arguments)
@@ -140,14 +156,15 @@ def latency(args: argparse.Namespace) -> int:
     grader = Grader()
     requests = {name: load_example(name) for name in example_names()}
     steps = {name: len(grader.grade(request).steps) for name, request in requests.items()}
-    print(f"cold start (graph, worker, embedding model, first grades): "
-          f"{time.perf_counter() - start:.2f} s")
+    print(
+        f"cold start (graph, worker, embedding model, first grades): "
+        f"{time.perf_counter() - start:.2f} s"
+    )
     print(f"{'example':<22} {'steps':>5} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}")
     for name, request in requests.items():
         times = [_timed(grader, request) for _ in range(args.repeat)]
         print(_row(name, steps[name], times))
-    return dev_latency(grader, args.data, args.limit, args.memory) if args.data is not None \
-        else 0
+    return dev_latency(grader, args.data, args.limit, args.memory) if args.data is not None else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -113,8 +113,13 @@ def api(work: Path, calibration: Path | None) -> Iterator[TestClient]:
     from server.core.settings import Settings
     from server.main import create_app
 
-    settings = Settings(data_dir=work, preload_embedding=False, log_json=False,
-                        calibration=calibration, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(
+        data_dir=work,
+        preload_embedding=False,
+        log_json=False,
+        calibration=calibration,
+        _env_file=None,
+    )  # type: ignore[call-arg]
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -132,8 +137,9 @@ def teach_queue(client: TestClient, problems: int) -> list[dict[str, Any]]:
     return list(page.json()["items"])
 
 
-def simulate(items: Sequence[Item], k: int, work: Path, calibration: Path | None,
-             refit: bool) -> list[Outcome]:
+def simulate(
+    items: Sequence[Item], k: int, work: Path, calibration: Path | None, refit: bool
+) -> list[Outcome]:
     """One deployment with k corrections per problem (see the module docstring)."""
     by_problem: dict[str, list[int]] = defaultdict(list)
     for i, item in enumerate(items):
@@ -154,20 +160,35 @@ def simulate(items: Sequence[Item], k: int, work: Path, calibration: Path | None
                     continue
                 taken.add(key)
                 corrected.add(i)
-                client.post(f"/grades/{row['id']}/corrections", json={
-                    "step_labels": items[i].labels, "score": items[i].score,
-                    "reviewer": "simulation"}).raise_for_status()
+                client.post(
+                    f"/grades/{row['id']}/corrections",
+                    json={
+                        "step_labels": items[i].labels,
+                        "score": items[i].score,
+                        "reviewer": "simulation",
+                    },
+                ).raise_for_status()
         others = [i for i in range(len(items)) if i not in corrected]
         after = {i: _grade(client, items[i].request) for i in others}
         export = client.get("/grades/export").text.splitlines()
     refitted = _refit_grades(items, others, export, calibration) if refit else {}
-    return [Outcome(items[i].problem, group_of(items[i], first[i]), items[i].score,
-                    tuple(items[i].labels), first[i], after[i], refitted.get(i))
-            for i in others]
+    return [
+        Outcome(
+            items[i].problem,
+            group_of(items[i], first[i]),
+            items[i].score,
+            tuple(items[i].labels),
+            first[i],
+            after[i],
+            refitted.get(i),
+        )
+        for i in others
+    ]
 
 
-def _refit_grades(items: Sequence[Item], others: Sequence[int], export: Sequence[str],
-                  calibration: Path | None) -> dict[int, dict[str, Any]]:
+def _refit_grades(
+    items: Sequence[Item], others: Sequence[int], export: Sequence[str], calibration: Path | None
+) -> dict[int, dict[str, Any]]:
     """The other solutions graded with the calibration refitted on the corrections, no memory."""
     from agent.context import Context
     from agent.grader import Grader
@@ -176,15 +197,23 @@ def _refit_grades(items: Sequence[Item], others: Sequence[int], export: Sequence
     start = load_calibration(calibration or DEFAULT_PATH)
     refitted: Calibration = recalibrate(start, read_lines(export), DEFAULT_WEIGHT).calibration
     grader = Grader(Context(judge=JudgeConfig(calibration=refitted), embedder=None))
-    return {i: grader.grade(GradeRequest(**{**items[i].request, "memory": False}))
-            .model_dump(mode="json") for i in others}
+    return {
+        i: grader.grade(GradeRequest(**{**items[i].request, "memory": False})).model_dump(
+            mode="json"
+        )
+        for i in others
+    }
 
 
 # ----------------------------------------------------------------------------- the figures
 
+
 def _pairs(rows: Sequence[Outcome], side: str) -> list[tuple[float, float]]:
-    return [(float(getattr(o, side)["score"]), float(o.human)) for o in rows
-            if getattr(o, side) is not None]
+    return [
+        (float(getattr(o, side)["score"]), float(o.human))
+        for o in rows
+        if getattr(o, side) is not None
+    ]
 
 
 def first_error_agreement(rows: Sequence[Outcome], side: str) -> float:
@@ -226,11 +255,15 @@ def figures(rows: Sequence[Outcome]) -> Figures:
 
     corr_i = cluster_interval(clustered, corr_gain)
     mae_i = cluster_interval(clustered, mae_ratio)
-    return Figures(len(rows), len({o.problem for o in rows}),
-                   (cm[0][0], cm[1][0], cm[2][0]), (cm[0][1], cm[1][1], cm[2][1]),
-                   tuple(first_error_agreement(rows, s) for s in sides),  # type: ignore[arg-type]
-                   None if corr_i is None else (corr_i.low, corr_i.high),
-                   None if mae_i is None else (mae_i.low, mae_i.high))
+    return Figures(
+        len(rows),
+        len({o.problem for o in rows}),
+        (cm[0][0], cm[1][0], cm[2][0]),
+        (cm[0][1], cm[1][1], cm[2][1]),
+        tuple(first_error_agreement(rows, s) for s in sides),  # type: ignore[arg-type]
+        None if corr_i is None else (corr_i.low, corr_i.high),
+        None if mae_i is None else (mae_i.low, mae_i.high),
+    )
 
 
 def _f(value: float, spec: str = ".1f") -> str:
@@ -253,19 +286,29 @@ def table_rows(half: str, k: int, rows: Sequence[Outcome]) -> list[str]:
             f"{_f(f.mae[1], '.2f')} | {_f(mae_change, '+.0f')}% | {mi} | {_f(f.mae[2], '.2f')} | "
             f"{_f(f.corr[0])} | {_f(f.corr[1])} | {_f(f.corr[1] - f.corr[0], '+.1f')} | {ci} | "
             f"{_f(f.corr[2])} | {_f(f.first_error[0])} | {_f(f.first_error[1])} | "
-            f"{_f(f.first_error[2])} |")
+            f"{_f(f.first_error[2])} |"
+        )
     return lines
 
 
-HEADER = (f"| half | k | group | graded | problems | MAE without | MAE with | change | "
-          f"{100 * LEVEL:.0f}% interval | MAE refit only | Corr without | Corr with | change | "
-          f"{100 * LEVEL:.0f}% interval | Corr refit only | first error without | with | "
-          "refit only |\n"
-          "|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+HEADER = (
+    f"| half | k | group | graded | problems | MAE without | MAE with | change | "
+    f"{100 * LEVEL:.0f}% interval | MAE refit only | Corr without | Corr with | change | "
+    f"{100 * LEVEL:.0f}% interval | Corr refit only | first error without | with | "
+    "refit only |\n"
+    "|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+)
 
 
-def run(data: Path, halves: Sequence[str], ks: Sequence[int], *, no_reference: bool,
-        refit: bool, calibration: Path | None) -> list[tuple[str, int, list[Outcome]]]:
+def run(
+    data: Path,
+    halves: Sequence[str],
+    ks: Sequence[int],
+    *,
+    no_reference: bool,
+    refit: bool,
+    calibration: Path | None,
+) -> list[tuple[str, int, list[Outcome]]]:
     """Every (half, k) deployment's outcomes; prints the table as it goes."""
     out = []
     print(HEADER, flush=True)
@@ -285,18 +328,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
     add_data(parser, "folder with stepmathbench_dev.jsonl", required=True)
     add_half(parser, "check", help="the half simulated (develop on fit; report check)")
-    parser.add_argument("--k", type=int, nargs="+", default=list(KS),
-                        help="corrections per problem (default 1 2)")
-    parser.add_argument("--no-reference", action="store_true",
-                        help="send the requests without their reference answer")
-    parser.add_argument("--no-refit", action="store_true",
-                        help="leave out the refit-only figure (it refits once per deployment)")
-    parser.add_argument("--calibration", type=Path, default=None,
-                        help="the calibration to serve (default: the shipped one)")
-    parser.add_argument("--fit", type=Path, default=None, metavar="OUT",
-                        help="measure the memory kinds on the fit half (every choice of one "
-                             "corrected solution per problem), write the calibration with "
-                             "that section to OUT, then run the benchmark on it")
+    parser.add_argument(
+        "--k", type=int, nargs="+", default=list(KS), help="corrections per problem (default 1 2)"
+    )
+    parser.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="send the requests without their reference answer",
+    )
+    parser.add_argument(
+        "--no-refit",
+        action="store_true",
+        help="leave out the refit-only figure (it refits once per deployment)",
+    )
+    parser.add_argument(
+        "--calibration",
+        type=Path,
+        default=None,
+        help="the calibration to serve (default: the shipped one)",
+    )
+    parser.add_argument(
+        "--fit",
+        type=Path,
+        default=None,
+        metavar="OUT",
+        help="measure the memory kinds on the fit half (every choice of one "
+        "corrected solution per problem), write the calibration with "
+        "that section to OUT, then run the benchmark on it",
+    )
 
 
 @register_study("memory_sim", arguments=add_arguments)
@@ -310,8 +369,14 @@ def memory_sim(args: argparse.Namespace) -> int:
     if args.fit is not None:
         calibration = fit_kinds(path, calibration, args.fit)
         fit_memory_cells(args.data, calibration)
-    run(args.data, halves, args.k, no_reference=args.no_reference, refit=not args.no_refit,
-        calibration=calibration)
+    run(
+        args.data,
+        halves,
+        args.k,
+        no_reference=args.no_reference,
+        refit=not args.no_refit,
+        calibration=calibration,
+    )
     return 0
 
 
@@ -328,27 +393,47 @@ def fit_memory_cells(data: Path, calibration: Path) -> None:
     graded: list[Graded] = []
     print("fitting the memory cells on the fit half's grades with memory:", flush=True)
     for no_reference in (False, True):
-        for half, k, rows in run(data, ["fit"], KS, no_reference=no_reference, refit=False,
-                                 calibration=calibration):
+        for half, k, rows in run(
+            data, ["fit"], KS, no_reference=no_reference, refit=False, calibration=calibration
+        ):
             for n, o in enumerate(rows):
                 report = GradeReport.model_validate(o.after)
                 features = features_of(report)
                 if features.memory and features.mode == "offline":
-                    graded.append(Graded(f"{k}:{no_reference}:{n}", o.problem, "fit", o.human,
-                                         (), (), report.language, features))
+                    graded.append(
+                        Graded(
+                            f"{k}:{no_reference}:{n}",
+                            o.problem,
+                            "fit",
+                            o.human,
+                            (),
+                            (),
+                            report.language,
+                            features,
+                        )
+                    )
     cells, oof = fit_cells(graded)
     current = load_calibration(calibration)
     model = uncertainty_of(current)
     if model is None or not cells:
         print("no memory cells fitted (no uncertainty section, or too few grades)")
         return
-    meta = {**model.meta, "memory": {"grades": len(graded), "out_of_fold_coverage": oof,
-                                     "fitted_on": "StepMathBench dev fit half, memory benchmark "
-                                     "grades (k = 1, 2; with and without reference answers)"}}
+    meta = {
+        **model.meta,
+        "memory": {
+            "grades": len(graded),
+            "out_of_fold_coverage": oof,
+            "fitted_on": "StepMathBench dev fit half, memory benchmark "
+            "grades (k = 1, 2; with and without reference answers)",
+        },
+    }
     updated = with_uncertainty(current, replace(model, memory_cells=cells, meta=meta))
     calibration.write_text(to_text(updated), encoding="utf-8")
-    print(f"memory cells {sorted(cells)} on {len(graded)} grades (out-of-fold coverage {oof}); "
-          f"wrote {calibration} (version {updated.version})", flush=True)
+    print(
+        f"memory cells {sorted(cells)} on {len(graded)} grades (out-of-fold coverage {oof}); "
+        f"wrote {calibration} (version {updated.version})",
+        flush=True,
+    )
 
 
 def fit_kinds(path: Path, start: Path | None, out: Path) -> Path:
@@ -362,14 +447,23 @@ def fit_kinds(path: Path, start: Path | None, out: Path) -> Path:
     )
 
     stats = memory_kind_stats(labelled_problems(path, "fit"))
-    print("| memory kind | on wrong steps | on right steps | precision | likelihood ratio | "
-          "decisive |\n|---|---:|---:|---:|---:|---|")
+    print(
+        "| memory kind | on wrong steps | on right steps | precision | likelihood ratio | "
+        "decisive |\n|---|---:|---:|---:|---:|---|"
+    )
     for kind, s in stats.items():
-        print(f"| {kind} | {s.wrong} | {s.right} | {s.precision} | {s.likelihood_ratio} | "
-              f"{s.decisive} |")
-    calibration = with_memory_section(load_calibration(start or DEFAULT_PATH), memory_section(
-        stats, "StepMathBench dev, fit half, human segmentation: each solution in turn "
-        "corrected, the problem's other solutions read against it"))
+        print(
+            f"| {kind} | {s.wrong} | {s.right} | {s.precision} | {s.likelihood_ratio} | "
+            f"{s.decisive} |"
+        )
+    calibration = with_memory_section(
+        load_calibration(start or DEFAULT_PATH),
+        memory_section(
+            stats,
+            "StepMathBench dev, fit half, human segmentation: each solution in turn "
+            "corrected, the problem's other solutions read against it",
+        ),
+    )
     out.write_text(to_text(calibration), encoding="utf-8")
     print(f"wrote {out} (version {calibration.version})", flush=True)
     return out

@@ -34,8 +34,11 @@ from eval_sets.plugins import register_study
 from eval_sets.study_cli import StudyInputError, add_timeout, require_folder, run_study
 from scoring.answer import AnswerCheck, check_answer, find_answer
 
-DEFAULT_SETTINGS: dict[str, object] = {"precision": 6, "strict": True,
-                                       "allow_set_relation_comp": False}
+DEFAULT_SETTINGS: dict[str, object] = {
+    "precision": 6,
+    "strict": True,
+    "allow_set_relation_comp": False,
+}
 _EXPECTED = ("expected", "result")
 
 
@@ -60,7 +63,8 @@ def _names(node: ast.expr) -> list[str] | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [n.strip() for n in node.value.split(",")]
     if isinstance(node, (ast.List, ast.Tuple)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
         return [str(e.value) for e in node.elts]  # type: ignore[attr-defined]
     return None
 
@@ -71,8 +75,12 @@ def _tables(tree: ast.AST) -> Iterator[tuple[str, list[str], ast.expr]]:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for deco in node.decorator_list:
-            if (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)
-                    and deco.func.attr == "parametrize" and len(deco.args) >= 2):
+            if (
+                isinstance(deco, ast.Call)
+                and isinstance(deco.func, ast.Attribute)
+                and deco.func.attr == "parametrize"
+                and len(deco.args) >= 2
+            ):
                 names = _names(deco.args[0])
                 if names is not None:
                     yield node.name, names, deco.args[1]
@@ -101,9 +109,16 @@ def read_cases(folder: Path) -> tuple[list[PeerCase], int]:
                     continue
                 given = dict(zip(names, values, strict=True))
                 settings = {k: v for k, v in given.items() if k not in ("gold", "pred", expected)}
-                cases.append(PeerCase(str(given["gold"]), str(given["pred"]),
-                                      bool(given[expected]), f"{path.name}::{test}",
-                                      row.lineno, settings))
+                cases.append(
+                    PeerCase(
+                        str(given["gold"]),
+                        str(given["pred"]),
+                        bool(given[expected]),
+                        f"{path.name}::{test}",
+                        row.lineno,
+                        settings,
+                    )
+                )
     return cases, skipped
 
 
@@ -136,10 +151,12 @@ def report(cases: list[PeerCase], checks: list[AnswerCheck], skipped: int, quiet
             agree[key] += ok
         if not ok:
             misses.append((case, check))
-    print(f"peer cases {total['all']} (skipped {skipped}): agreement "
-          f"{_share(agree['all'], total['all']).strip()}; default settings "
-          f"{_share(agree['default'], total['default']).strip()}; other settings "
-          f"{_share(agree['settings'], total['settings']).strip()}")
+    print(
+        f"peer cases {total['all']} (skipped {skipped}): agreement "
+        f"{_share(agree['all'], total['all']).strip()}; default settings "
+        f"{_share(agree['default'], total['default']).strip()}; other settings "
+        f"{_share(agree['settings'], total['settings']).strip()}"
+    )
     print(f"  {'kind of case':<58} {'agree':>16}")
     for key in sorted(k for k in total if k.startswith("kind:")):
         print(f"  {key.removeprefix('kind:'):<58} {_share(agree[key], total[key]):>16}")
@@ -148,9 +165,11 @@ def report(cases: list[PeerCase], checks: list[AnswerCheck], skipped: int, quiet
     print(f"  disagreements ({len(misses)}):")
     for case, check in misses:
         settings = f" {case.settings}" if case.settings else ""
-        print(f"  {case.kind}:{case.line}{settings} expected {case.expected}, got {check.correct}"
-              f" ({check.reading or 'no reading'}); found {str(check.extracted)[:80]!r} for gold"
-              f" {reference_of(case.gold)[:80]!r}; pred {case.pred[:100]!r}")
+        print(
+            f"  {case.kind}:{case.line}{settings} expected {case.expected}, got {check.correct}"
+            f" ({check.reading or 'no reading'}); found {str(check.extracted)[:80]!r} for gold"
+            f" {reference_of(case.gold)[:80]!r}; pred {case.pred[:100]!r}"
+        )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -50,13 +50,19 @@ def model_first_error(report: GradeReport) -> int | None:
 def f1_pair(results: Sequence[ItemResult]) -> dict[str, float | None]:
     """First-error F1 of the fused labels and of the model alone, on the items graded with a
     model label on every step (so that both readings count the same items)."""
-    graded = [r for r in results if r.report is not None
-              and all(s.model_label is not None for s in r.report.steps)]
+    graded = [
+        r
+        for r in results
+        if r.report is not None and all(s.model_label is not None for s in r.report.steps)
+    ]
     gold = [r.gold.first_error for r in graded]
     fused = [predicted_first_error(r.report) for r in graded if r.report is not None]
     alone = [model_first_error(r.report) for r in graded if r.report is not None]
-    return {"fused": processbench_score(fused, gold).f1,
-            "model alone": processbench_score(alone, gold).f1, "n": float(len(graded))}
+    return {
+        "fused": processbench_score(fused, gold).f1,
+        "model alone": processbench_score(alone, gold).f1,
+        "n": float(len(graded)),
+    }
 
 
 def read_results(out: Path) -> list[ItemResult]:
@@ -80,23 +86,30 @@ def _pct(value: float | None) -> str:
 
 def to_markdown(by_model: Mapping[str, Figures]) -> str:
     """The F1 table: a row per model, reliability setting and group; fused against model alone."""
-    lines = ["| model | reliability | group | items | fused F1 | model alone F1 | fused - alone |",
-             "|---|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "| model | reliability | group | items | fused F1 | model alone F1 | fused - alone |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
     for model, figures in by_model.items():
         for setting, groups in figures.items():
             for group, f in groups.items():
                 fused, alone = f["fused"], f["model alone"]
                 gain = None if fused is None or alone is None else fused - alone
-                lines.append(f"| {model} | {setting} | {group} | {int(f['n'] or 0)} | "
-                             f"{_pct(fused)} | {_pct(alone)} | {_pct(gain)} |")
+                lines.append(
+                    f"| {model} | {setting} | {group} | {int(f['n'] or 0)} | "
+                    f"{_pct(fused)} | {_pct(alone)} | {_pct(gain)} |"
+                )
     return "\n".join(lines) + "\n"
 
 
 def grading_env(base_url: str, model: str, calibration: Path | None) -> dict[str, str]:
     """The grading environment: the replay endpoint, no cassette, no reliability set by hand
     (the point is to compare the assumed one with the measured one)."""
-    env = llm_grading_env(base_url, model, drop=("STEPGRADE_LLM_SENSITIVITY",
-                                                 "STEPGRADE_LLM_FALSE_ALARM", "STEPGRADE_CALIBRATION"))
+    env = llm_grading_env(
+        base_url,
+        model,
+        drop=("STEPGRADE_LLM_SENSITIVITY", "STEPGRADE_LLM_FALSE_ALARM", "STEPGRADE_CALIBRATION"),
+    )
     if calibration is not None:
         env["STEPGRADE_CALIBRATION"] = str(calibration)
     return env
@@ -112,30 +125,68 @@ def run_model(args: argparse.Namespace, model: str, verdicts: Path) -> Figures:
     """Serve the replay of `model`, grade both halves (assumed, then measured reliability)."""
     root = args.out / model
     runs: dict[str, dict[str, list[ItemResult]]] = {}
-    with fake_model("eval_sets.fakes.replay_oracle",
-                    ["--data", str(args.data), "--verdicts", str(verdicts)], "the replay fake",
-                    "replay_bench", READY_TIMEOUT_S) as base_url:
+    with fake_model(
+        "eval_sets.fakes.replay_oracle",
+        ["--data", str(args.data), "--verdicts", str(verdicts)],
+        "the replay fake",
+        "replay_bench",
+        READY_TIMEOUT_S,
+    ) as base_url:
         calibration = root / "calibration.json"
         calibration.unlink(missing_ok=True)
         for setting in SETTINGS:
             if setting == "measured":
                 print(f"replay_bench: {model}: calibrate-llm on the fit half", file=sys.stderr)
-                _run([*stepgrade_command(), "bench", "calibrate-llm", "--dataset", "mr_math_invalid",
-                      "--path", str(args.data), "--half", "fit", "--out", str(calibration),
-                      "--answer-timeout", str(args.answer_timeout), "--no-progress"],
-                     grading_env(base_url, model, None), f"calibrate-llm ({model})")
+                _run(
+                    [
+                        *stepgrade_command(),
+                        "bench",
+                        "calibrate-llm",
+                        "--dataset",
+                        "mr_math_invalid",
+                        "--path",
+                        str(args.data),
+                        "--half",
+                        "fit",
+                        "--out",
+                        str(calibration),
+                        "--answer-timeout",
+                        str(args.answer_timeout),
+                        "--no-progress",
+                    ],
+                    grading_env(base_url, model, None),
+                    f"calibrate-llm ({model})",
+                )
             runs[setting] = {}
             for half in HALVES:
                 out = root / setting / half
                 shutil.rmtree(out, ignore_errors=True)
-                print(f"replay_bench: {model}, {setting} reliability, {half} half -> {out}",
-                      file=sys.stderr)
-                _run([*stepgrade_command(), "bench", "grade", "--dataset", "mr_math_invalid", "--path",
-                      str(args.data), "--mode", "llm", "--half", half, "--out", str(out),
-                      "--answer-timeout", str(args.answer_timeout), "--no-progress"],
-                     grading_env(base_url, model,
-                                 calibration if setting == "measured" else None),
-                     f"stepgrade bench grade ({model}, {setting}, {half})")
+                print(
+                    f"replay_bench: {model}, {setting} reliability, {half} half -> {out}",
+                    file=sys.stderr,
+                )
+                _run(
+                    [
+                        *stepgrade_command(),
+                        "bench",
+                        "grade",
+                        "--dataset",
+                        "mr_math_invalid",
+                        "--path",
+                        str(args.data),
+                        "--mode",
+                        "llm",
+                        "--half",
+                        half,
+                        "--out",
+                        str(out),
+                        "--answer-timeout",
+                        str(args.answer_timeout),
+                        "--no-progress",
+                    ],
+                    grading_env(base_url, model, calibration if setting == "measured" else None),
+                    f"stepgrade bench grade ({model}, {setting}, {half})",
+                )
                 runs[setting][half] = read_results(out)
     return figures_of(runs)
 
@@ -150,8 +201,13 @@ def _model_arg(text: str) -> tuple[str, Path]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
     add_data(parser, "MR-MATH invalid JSON lines", required=True)
-    parser.add_argument("--model", type=_model_arg, action="append", required=True,
-                        help="NAME=VERDICTS: a model's published verdicts on --data's rows")
+    parser.add_argument(
+        "--model",
+        type=_model_arg,
+        action="append",
+        required=True,
+        help="NAME=VERDICTS: a model's published verdicts on --data's rows",
+    )
     add_out(parser)
     add_answer_timeout(parser)
 

@@ -45,15 +45,19 @@ def segment_agreement(args: argparse.Namespace) -> int:
     no usable rows."""
     for path in args.paths:
         require_file(path)
-        for name, config in (("sentences", SegmentConfig()),
-                             ("lines", SegmentConfig(split_sentences=False))):
+        for name, config in (
+            ("sentences", SegmentConfig()),
+            ("lines", SegmentConfig(split_sentences=False)),
+        ):
             pairs = _pairs(path, config)
             if not pairs:
                 raise StudyInputError(f"{path}: no rows with model_output and human steps")
             exact = sum(a == b for a, b in pairs) / len(pairs)
             mad = sum(abs(a - b) for a, b in pairs) / len(pairs)
-            print(f"{path.name:<32} {name:<9} items {len(pairs):>4}  exact {exact:.2f}  "
-                  f"mean |diff| {mad:.2f}")
+            print(
+                f"{path.name:<32} {name:<9} items {len(pairs):>4}  exact {exact:.2f}  "
+                f"mean |diff| {mad:.2f}"
+            )
     return 0
 
 

@@ -80,7 +80,9 @@ def _machine_busy() -> tuple[float, float]:
     return sum(fields) - idle, sum(fields)
 
 
-async def _grade(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict[str, Any], float]:
+async def _grade(
+    client: httpx.AsyncClient, body: dict[str, Any]
+) -> tuple[float, dict[str, Any], float]:
     """(seconds the client waited, the report, seconds the service says it held the request)."""
     t0 = time.perf_counter()
     try:
@@ -133,7 +135,9 @@ class Load:
         self.node_ms += other.node_ms
 
 
-async def _concurrent(base: str, bodies: list[dict[str, Any]], offsets: list[float], rounds: int) -> Load:
+async def _concurrent(
+    base: str, bodies: list[dict[str, Any]], offsets: list[float], rounds: int
+) -> Load:
     """A client per offset, on a connection each, starting that many seconds late and then
     sending `rounds` requests back to back."""
     load = Load()
@@ -161,16 +165,24 @@ async def _concurrent(base: str, bodies: list[dict[str, Any]], offsets: list[flo
     return load
 
 
-def _client_process(base: str, bodies: list[dict[str, Any]], offsets: list[float], rounds: int,
-                    start_at: float) -> tuple[Load, float]:
+def _client_process(
+    base: str, bodies: list[dict[str, Any]], offsets: list[float], rounds: int, start_at: float
+) -> tuple[Load, float]:
     """One client process: waits for the common start, then runs its share; (load, end time)."""
     time.sleep(max(0.0, start_at - time.time()))
     load = asyncio.run(_concurrent(base, bodies, offsets, rounds))
     return load, time.time()
 
 
-def _spread(pool: ProcessPoolExecutor, processes: int, base: str, bodies: list[dict[str, Any]],
-            clients: int, rounds: int, ramp: float = 0.0) -> Load:
+def _spread(
+    pool: ProcessPoolExecutor,
+    processes: int,
+    base: str,
+    bodies: list[dict[str, Any]],
+    clients: int,
+    rounds: int,
+    ramp: float = 0.0,
+) -> Load:
     """`clients` clients over `processes` client processes, the k-th starting k/clients of
     `ramp` seconds after the common start (0: all together).
 
@@ -182,8 +194,11 @@ def _spread(pool: ProcessPoolExecutor, processes: int, base: str, bodies: list[d
     offsets = [k * ramp / clients for k in range(clients)]
     # Client k in process k % processes: each process's clients spread over the whole ramp.
     shares = [offsets[i::processes] for i in range(processes)]
-    futures = [pool.submit(_client_process, base, bodies, share, rounds, start_at)
-               for share in shares if share]
+    futures = [
+        pool.submit(_client_process, base, bodies, share, rounds, start_at)
+        for share in shares
+        if share
+    ]
     total = Load()
     ends = []
     for future in futures:
@@ -200,9 +215,14 @@ def _observed_llm_latency(llm_url: str, n: int = 6) -> float:
     Back-to-back calls on a reused connection pay ~40 ms of TCP delayed-ACK on loopback here;
     printing this separates the fake's latency from the service's own overhead.
     """
-    body = {"model": "fake-model", "messages": [{"role": "user", "content": "ping"}],
-            "response_format": {"type": "json_schema",
-                                "json_schema": {"name": "segmentation", "schema": {}}}}
+    body = {
+        "model": "fake-model",
+        "messages": [{"role": "user", "content": "ping"}],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "segmentation", "schema": {}},
+        },
+    }
     times = []
     with httpx.Client(timeout=60) as client:
         for _ in range(n):
@@ -218,14 +238,18 @@ async def _latency(base: str, L: float, requests: int, observed: float) -> None:
         llm = {**ARITHMETIC_SLIP, "mode": "llm"}
         default = await _sequential(client, llm, requests)
         fused = await _sequential(client, {**llm, "fused": True}, requests)
-    for name, times, bound in (("default (2 round trips)", default, 2 * L + 0.05),
-                               ("fused (1 round trip)", fused, L + 0.05)):
+    for name, times, bound in (
+        ("default (2 round trips)", default, 2 * L + 0.05),
+        ("fused (1 round trip)", fused, L + 0.05),
+    ):
         p50, p95 = percentile(times, 0.5), percentile(times, 0.95)
         verdict = "ok" if p95 <= bound else "OVER TARGET"
         trips = 2 if bound > 1.5 * L else 1
-        print(f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
-              f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
-              f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms")
+        print(
+            f"latency {name:<24} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  "
+            f"target <= {bound * 1000:.0f} ms: {verdict}; service overhead over the "
+            f"observed LLM time: {(p50 - trips * observed) * 1000:.0f} ms"
+        )
 
 
 THROUGHPUT_TARGET = 0.95  # of the ideal 64 / (2L) grades/s
@@ -255,8 +279,15 @@ class Measured:
     cpu_ms: float
 
 
-def _measure(pool: ProcessPoolExecutor, processes: int, args: argparse.Namespace, base: str,
-             pid: int, fake_pids: list[int], ramp: float) -> Measured:
+def _measure(
+    pool: ProcessPoolExecutor,
+    processes: int,
+    args: argparse.Namespace,
+    base: str,
+    pid: int,
+    fake_pids: list[int],
+    ramp: float,
+) -> Measured:
     llm = {**ARITHMETIC_SLIP, "mode": "llm"}
     by_process = _cpu_by_process(pid)
     cpu, fake_cpu = _cpu_seconds(pid), sum(map(_cpu_seconds, fake_pids))
@@ -268,36 +299,55 @@ def _measure(pool: ProcessPoolExecutor, processes: int, args: argparse.Namespace
     n = load.grades
     rate = load.client_rate if ramp else n / load.seconds
     name = f"steady (first requests over {ramp:.1f} s)" if ramp else "burst (all at once)"
-    print(f"throughput {args.clients} clients, {name}: {rate:6.1f} grades/s ({n} grades, "
-          f"{load.seconds:.2f} s, {load.degraded} degraded, {load.resent} resent)")
+    print(
+        f"throughput {args.clients} clients, {name}: {rate:6.1f} grades/s ({n} grades, "
+        f"{load.seconds:.2f} s, {load.degraded} degraded, {load.resent} resent)"
+    )
     nodes = {k: statistics.fmean(m.get(k, 0.0) for m in load.node_ms) for k in load.node_ms[0]}
-    print("  mean node ms: " + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
-          + f"; mean time outside the graph {statistics.fmean(load.waits) * 1000:.0f} ms, "
-          f"of which {statistics.fmean(load.served_waits) * 1000:.0f} ms in the service "
-          "(Server-Timing) and the rest between the service and the benchmark clients")
-    spread = sorted((v - by_process.get(k, 0.0) for k, v in _cpu_by_process(pid).items()),
-                    reverse=True)
+    print(
+        "  mean node ms: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in nodes.items())
+        + f"; mean time outside the graph {statistics.fmean(load.waits) * 1000:.0f} ms, "
+        f"of which {statistics.fmean(load.served_waits) * 1000:.0f} ms in the service "
+        "(Server-Timing) and the rest between the service and the benchmark clients"
+    )
+    spread = sorted(
+        (v - by_process.get(k, 0.0) for k, v in _cpu_by_process(pid).items()), reverse=True
+    )
     # On one machine the service, the fake LLM and the clients share the cores: when they
     # are all busy, CPU rather than the service's concurrency bounds the rate.
-    print(f"  machine CPU busy {busy / max(total, 1) * 100:.0f}% of {os.cpu_count()} cores; "
-          f"per grade: service {cpu / n * 1000:.1f} ms, fake LLM {fake_cpu / n * 1000:.1f} ms, "
-          f"benchmark clients {load.client_cpu / n * 1000:.1f} ms; service CPU by process "
-          + " / ".join(f"{x:.1f}" for x in spread) + " s")
+    print(
+        f"  machine CPU busy {busy / max(total, 1) * 100:.0f}% of {os.cpu_count()} cores; "
+        f"per grade: service {cpu / n * 1000:.1f} ms, fake LLM {fake_cpu / n * 1000:.1f} ms, "
+        f"benchmark clients {load.client_cpu / n * 1000:.1f} ms; service CPU by process "
+        + " / ".join(f"{x:.1f}" for x in spread)
+        + " s"
+    )
     return Measured(load, rate, cpu / n * 1000)
 
 
-def _throughput(args: argparse.Namespace, L: float, base: str, pid: int,
-                fake_pids: list[int]) -> Result:
+def _throughput(
+    args: argparse.Namespace, L: float, base: str, pid: int, fake_pids: list[int]
+) -> Result:
     llm = {**ARITHMETIC_SLIP, "mode": "llm"}
     processes = max(1, min(args.client_processes, args.clients))
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
         _spread(pool, processes, base, [llm], args.clients, 1)  # warm clients and pools
         steady = _measure(pool, processes, args, base, pid, fake_pids, ramp=2 * L)
         burst = _measure(pool, processes, args, base, pid, fake_pids, ramp=0.0)
-        result = Result(L, steady.rate, args.clients / (2 * L), steady.cpu_ms,
-                        steady.load.degraded + burst.load.degraded, burst.rate, burst.cpu_ms)
-        print(f"throughput, default mode: {_verdicts(result)}; the burst "
-              f"{burst.rate / result.ideal * 100:.0f}% of the ideal")
+        result = Result(
+            L,
+            steady.rate,
+            args.clients / (2 * L),
+            steady.cpu_ms,
+            steady.load.degraded + burst.load.degraded,
+            burst.rate,
+            burst.cpu_ms,
+        )
+        print(
+            f"throughput, default mode: {_verdicts(result)}; the burst "
+            f"{burst.rate / result.ideal * 100:.0f}% of the ideal"
+        )
         if args.offline_rounds:
             _offline(args, pool, base, pid)
     return result
@@ -306,22 +356,27 @@ def _throughput(args: argparse.Namespace, L: float, base: str, pid: int,
 def _verdicts(result: Result) -> str:
     rate_ok = result.rate >= THROUGHPUT_TARGET * result.ideal
     cpu_ok = result.cpu_ms <= CPU_TARGET_MS
-    return (f"steady {result.rate / result.ideal * 100:.0f}% of the ideal {result.ideal:.1f} "
-            f"(target >= {THROUGHPUT_TARGET * 100:.0f}%: {'ok' if rate_ok else 'UNDER TARGET'}); "
-            f"service CPU {result.cpu_ms:.1f} ms/grade (target <= {CPU_TARGET_MS:.0f}: "
-            f"{'ok' if cpu_ok else 'OVER TARGET'})")
+    return (
+        f"steady {result.rate / result.ideal * 100:.0f}% of the ideal {result.ideal:.1f} "
+        f"(target >= {THROUGHPUT_TARGET * 100:.0f}%: {'ok' if rate_ok else 'UNDER TARGET'}); "
+        f"service CPU {result.cpu_ms:.1f} ms/grade (target <= {CPU_TARGET_MS:.0f}: "
+        f"{'ok' if cpu_ok else 'OVER TARGET'})"
+    )
 
 
 def _offline(args: argparse.Namespace, pool: ProcessPoolExecutor, base: str, pid: int) -> None:
-    offline = [load_example(name).model_dump(mode="json") | {"mode": "offline"}
-               for name in example_names()]
+    offline = [
+        load_example(name).model_dump(mode="json") | {"mode": "offline"} for name in example_names()
+    ]
     _spread(pool, 1, base, offline, args.offline_clients, 1)
     cpu = _cpu_seconds(pid)
     load = _spread(pool, 1, base, offline, args.offline_clients, args.offline_rounds)
     cpu = _cpu_seconds(pid) - cpu
-    print(f"throughput offline, {args.offline_clients} clients, {os.cpu_count()} cores: "
-          f"{load.grades / load.seconds:6.1f} grades/s ({load.grades} grades in "
-          f"{load.seconds:.2f} s, service CPU {cpu / load.grades * 1000:.0f} ms/grade)")
+    print(
+        f"throughput offline, {args.offline_clients} clients, {os.cpu_count()} cores: "
+        f"{load.grades / load.seconds:6.1f} grades/s ({load.grades} grades in "
+        f"{load.seconds:.2f} s, service CPU {cpu / load.grades * 1000:.0f} ms/grade)"
+    )
 
 
 STORE_TARGET_MS = 2.0
@@ -337,8 +392,12 @@ def _store_overhead(args: argparse.Namespace) -> None:
         try:
             for store in times:
                 port = free_port()
-                services[store] = (f"http://127.0.0.1:{port}", start_service(
-                    None, port, env={"STEPGRADE_STORE": store, "STEPGRADE_DATA_DIR": data}))
+                services[store] = (
+                    f"http://127.0.0.1:{port}",
+                    start_service(
+                        None, port, env={"STEPGRADE_STORE": store, "STEPGRADE_DATA_DIR": data}
+                    ),
+                )
             for base, proc in services.values():
                 wait_ready(f"{base}/readyz", proc)
             block = max(1, args.store_requests // STORE_BLOCKS)
@@ -351,10 +410,12 @@ def _store_overhead(args: argparse.Namespace) -> None:
     p50 = {store: percentile(t, 0.5) * 1000 for store, t in times.items()}
     p95 = {store: percentile(t, 0.95) * 1000 for store, t in times.items()}
     grown = p50["on"] - p50["off"]
-    print(f"\ngrade store, offline, one client, {len(times['on'])} grades each: p50 store on "
-          f"{p50['on']:.1f} ms, off {p50['off']:.1f} ms ({grown:+.1f} ms; target <= "
-          f"{STORE_TARGET_MS:.0f}: {'ok' if grown <= STORE_TARGET_MS else 'OVER TARGET'}); "
-          f"p95 on {p95['on']:.1f} ms, off {p95['off']:.1f} ms")
+    print(
+        f"\ngrade store, offline, one client, {len(times['on'])} grades each: p50 store on "
+        f"{p50['on']:.1f} ms, off {p50['off']:.1f} ms ({grown:+.1f} ms; target <= "
+        f"{STORE_TARGET_MS:.0f}: {'ok' if grown <= STORE_TARGET_MS else 'OVER TARGET'}); "
+        f"p95 on {p95['on']:.1f} ms, off {p95['off']:.1f} ms"
+    )
 
 
 async def _sequential_at(base: str, body: dict[str, Any], n: int) -> list[float]:
@@ -363,8 +424,18 @@ async def _sequential_at(base: str, body: dict[str, Any], n: int) -> list[float]
 
 
 def _fake_llm(port: int, latency: float) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "eval_sets.fakes.openai_server", "--port",
-                             str(port), "--latency", str(latency), "--reuse-port"])
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "eval_sets.fakes.openai_server",
+            "--port",
+            str(port),
+            "--latency",
+            str(latency),
+            "--reuse-port",
+        ]
+    )
 
 
 def _run(args: argparse.Namespace, L: float) -> Result:
@@ -374,10 +445,17 @@ def _run(args: argparse.Namespace, L: float) -> Result:
     # The fake LLM gets its own processes: one Python process answering ~200 calls that arrive
     # together queues them behind each other for ~70 ms, which a real LLM server would not add.
     fakes = [_fake_llm(llm_port, L) for _ in range(max(1, args.fake_processes))]
-    print(f"\nfake LLM latency L = {L * 1000:.0f} ms ({len(fakes)} process(es)); "
-          f"service on {base} with {args.workers} worker process(es)")
-    proc = start_service(f"http://127.0.0.1:{llm_port}/v1", port, workers=args.workers,
-                         max_concurrency=max(args.clients, 64), env={"STEPGRADE_LLM_TIMEOUT": "30"})
+    print(
+        f"\nfake LLM latency L = {L * 1000:.0f} ms ({len(fakes)} process(es)); "
+        f"service on {base} with {args.workers} worker process(es)"
+    )
+    proc = start_service(
+        f"http://127.0.0.1:{llm_port}/v1",
+        port,
+        workers=args.workers,
+        max_concurrency=max(args.clients, 64),
+        env={"STEPGRADE_LLM_TIMEOUT": "30"},
+    )
     try:
         wait_ready(f"{base}/readyz", proc)
         observed = _observed_llm_latency(f"http://127.0.0.1:{llm_port}/v1")
@@ -391,21 +469,38 @@ def _run(args: argparse.Namespace, L: float) -> Result:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
-    parser.add_argument("--latency", type=float, action="append",
-                        help="fake LLM latency L in seconds; repeat for several (default: 2, 0.5)")
+    parser.add_argument(
+        "--latency",
+        type=float,
+        action="append",
+        help="fake LLM latency L in seconds; repeat for several (default: 2, 0.5)",
+    )
     parser.add_argument("--requests", type=int, default=30, help="sequential grades per mode")
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=4, help="grades per concurrent client")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="service processes (default: one per core)")
-    parser.add_argument("--client-processes", type=int, default=4,
-                        help="processes the concurrent clients are spread over")
-    parser.add_argument("--fake-processes", type=int, default=2,
-                        help="processes of the fake LLM, sharing its port")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="service processes (default: one per core)",
+    )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=4,
+        help="processes the concurrent clients are spread over",
+    )
+    parser.add_argument(
+        "--fake-processes", type=int, default=2, help="processes of the fake LLM, sharing its port"
+    )
     parser.add_argument("--offline-clients", type=int, default=4)
     parser.add_argument("--offline-rounds", type=int, default=15, help="0: no offline run")
-    parser.add_argument("--store-requests", type=int, default=400,
-                        help="offline grades per service, store on and off (0: not measured)")
+    parser.add_argument(
+        "--store-requests",
+        type=int,
+        default=400,
+        help="offline grades per service, store on and off (0: not measured)",
+    )
 
 
 @register_study("service_bench", arguments=add_arguments)
@@ -415,14 +510,20 @@ def service_bench(args: argparse.Namespace) -> int:
     if args.store_requests:
         _store_overhead(args)
     print(f"\n{args.clients}-client throughput, default mode (2 LLM round trips per grade):")
-    print(f"{'L':>6}  {'ideal':>6}  {'steady':>14}  {'CPU ms/grade':>12}  {'burst':>14}  "
-          f"{'CPU ms/grade':>12}  degraded")
+    print(
+        f"{'L':>6}  {'ideal':>6}  {'steady':>14}  {'CPU ms/grade':>12}  {'burst':>14}  "
+        f"{'CPU ms/grade':>12}  degraded"
+    )
     for r in results:
-        print(f"{r.latency:5.1f}s  {r.ideal:6.1f}  {r.rate:7.1f} ({r.rate / r.ideal * 100:3.0f}%)  "
-              f"{r.cpu_ms:12.1f}  {r.burst_rate:7.1f} ({r.burst_rate / r.ideal * 100:3.0f}%)  "
-              f"{r.burst_cpu_ms:12.1f}  {r.degraded}")
-    print(f"targets (steady state): >= {THROUGHPUT_TARGET * 100:.0f}% of ideal, <= "
-          f"{CPU_TARGET_MS:.0f} ms CPU per grade; load now: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores")
+        print(
+            f"{r.latency:5.1f}s  {r.ideal:6.1f}  {r.rate:7.1f} ({r.rate / r.ideal * 100:3.0f}%)  "
+            f"{r.cpu_ms:12.1f}  {r.burst_rate:7.1f} ({r.burst_rate / r.ideal * 100:3.0f}%)  "
+            f"{r.burst_cpu_ms:12.1f}  {r.degraded}"
+        )
+    print(
+        f"targets (steady state): >= {THROUGHPUT_TARGET * 100:.0f}% of ideal, <= "
+        f"{CPU_TARGET_MS:.0f} ms CPU per grade; load now: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} cores"
+    )
     return 0
 
 

@@ -104,8 +104,9 @@ def rss_mb(pid: int) -> float:
             status = Path(f"/proc/{each}/status").read_text()
         except FileNotFoundError:
             continue
-        total += next((int(line.split()[1]) for line in status.splitlines()
-                       if line.startswith("VmRSS:")), 0)
+        total += next(
+            (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0
+        )
     return total / 1024.0
 
 
@@ -125,10 +126,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--fault-rate", type=float, default=0.1)
     parser.add_argument("--latency", type=float, default=0.5, help="fake LLM latency (s)")
-    parser.add_argument("--llm-timeout", type=float, default=10.0,
-                        help="the service's LLM call timeout (s): how long a hanging call holds")
-    parser.add_argument("--request-timeout", type=float, default=120.0,
-                        help="client timeout (s); no answer by then counts as lost")
+    parser.add_argument(
+        "--llm-timeout",
+        type=float,
+        default=10.0,
+        help="the service's LLM call timeout (s): how long a hanging call holds",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=120.0,
+        help="client timeout (s); no answer by then counts as lost",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
 
@@ -138,13 +147,18 @@ def soak(args: argparse.Namespace) -> int:
     """Run the soak (module docstring) and report; 1 when a target is missed."""
     port, llm_port = free_port(), free_port()
     base = f"http://127.0.0.1:{port}"
-    fake = FakeOpenAI(port=llm_port, latency=args.latency, fault_rate=args.fault_rate,
-                      seed=args.seed)
+    fake = FakeOpenAI(
+        port=llm_port, latency=args.latency, fault_rate=args.fault_rate, seed=args.seed
+    )
     with fake as llm:
         service = start_service(
-            llm.base_url, port, workers=args.workers, max_concurrency=max(args.clients, 64),
+            llm.base_url,
+            port,
+            workers=args.workers,
+            max_concurrency=max(args.clients, 64),
             env={"STEPGRADE_LLM_TIMEOUT": str(args.llm_timeout), "STEPGRADE_LLM_MAX_RETRIES": "1"},
-            stdout=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL,
+        )
         try:
             wait_ready(f"{base}/readyz", service, 300)
             start = time.time()
@@ -154,13 +168,17 @@ def soak(args: argparse.Namespace) -> int:
             sampler.start()
             until = start + 60 * args.minutes
             processes = max(1, min(args.client_processes, args.clients))
-            shares = [args.clients // processes + (i < args.clients % processes)
-                      for i in range(processes)]
+            shares = [
+                args.clients // processes + (i < args.clients % processes) for i in range(processes)
+            ]
             total = Outcome()
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(processes, mp_context=context) as pool:
-                futures = [pool.submit(_client_process, base, n, until, args.request_timeout)
-                           for n in shares if n]
+                futures = [
+                    pool.submit(_client_process, base, n, until, args.request_timeout)
+                    for n in shares
+                    if n
+                ]
                 for future in futures:
                     total.merge(future.result())
             done.set()
@@ -171,32 +189,49 @@ def soak(args: argparse.Namespace) -> int:
             stop(service, grace=30)
 
 
-def _report(args: argparse.Namespace, total: Outcome, marks: dict[str, float],
-            llm: Any, seconds: float) -> int:
+def _report(
+    args: argparse.Namespace, total: Outcome, marks: dict[str, float], llm: Any, seconds: float
+) -> int:
     answered = total.ok + total.server_errors + total.client_errors
     growth = marks["end"] - marks.get("minute", marks["start"])
     injected = sum(llm.injected.values())
-    print(f"soak: {args.clients} clients for {seconds / 60:.1f} min, {args.workers} worker(s), "
-          f"fake LLM latency {args.latency * 1000:.0f} ms, {len(llm.seen)} LLM calls of which "
-          f"{injected} faulty ({injected / max(len(llm.seen), 1):.1%}: "
-          + ", ".join(f"{k} {v}" for k, v in llm.injected.items()) + ")")
-    print(f"requests: {answered + total.lost} sent, {total.ok} graded "
-          f"({answered / max(seconds, 1e-9):.1f}/s), {total.degraded} degraded "
-          f"({total.degraded / max(total.ok, 1):.1%}), 5xx {total.server_errors}, "
-          f"4xx {total.client_errors}, lost {total.lost}")
+    print(
+        f"soak: {args.clients} clients for {seconds / 60:.1f} min, {args.workers} worker(s), "
+        f"fake LLM latency {args.latency * 1000:.0f} ms, {len(llm.seen)} LLM calls of which "
+        f"{injected} faulty ({injected / max(len(llm.seen), 1):.1%}: "
+        + ", ".join(f"{k} {v}" for k, v in llm.injected.items())
+        + ")"
+    )
+    print(
+        f"requests: {answered + total.lost} sent, {total.ok} graded "
+        f"({answered / max(seconds, 1e-9):.1f}/s), {total.degraded} degraded "
+        f"({total.degraded / max(total.ok, 1):.1%}), 5xx {total.server_errors}, "
+        f"4xx {total.client_errors}, lost {total.lost}"
+    )
     if total.latencies:
-        print(f"latency: p50 {percentile(total.latencies, 0.5) * 1000:.0f} ms, "
-              f"p95 {percentile(total.latencies, 0.95) * 1000:.0f} ms, "
-              f"max {max(total.latencies) * 1000:.0f} ms")
-    print(f"service RSS (all processes): start {marks['start']:.0f} MB, after 1 min "
-          f"{marks.get('minute', float('nan')):.0f} MB, end {marks['end']:.0f} MB, peak "
-          f"{marks.get('peak', marks['end']):.0f} MB; growth after the first minute "
-          f"{growth:+.0f} MB (target < {MAX_RSS_GROWTH_MB:.0f})")
+        print(
+            f"latency: p50 {percentile(total.latencies, 0.5) * 1000:.0f} ms, "
+            f"p95 {percentile(total.latencies, 0.95) * 1000:.0f} ms, "
+            f"max {max(total.latencies) * 1000:.0f} ms"
+        )
+    print(
+        f"service RSS (all processes): start {marks['start']:.0f} MB, after 1 min "
+        f"{marks.get('minute', float('nan')):.0f} MB, end {marks['end']:.0f} MB, peak "
+        f"{marks.get('peak', marks['end']):.0f} MB; growth after the first minute "
+        f"{growth:+.0f} MB (target < {MAX_RSS_GROWTH_MB:.0f})"
+    )
     for example in total.examples:
         print(f"  e.g. {example}")
-    missed = [name for name, bad in (("5xx", total.server_errors), ("lost", total.lost),
-                                     ("4xx", total.client_errors),
-                                     ("memory", growth >= MAX_RSS_GROWTH_MB)) if bad]
+    missed = [
+        name
+        for name, bad in (
+            ("5xx", total.server_errors),
+            ("lost", total.lost),
+            ("4xx", total.client_errors),
+            ("memory", growth >= MAX_RSS_GROWTH_MB),
+        )
+        if bad
+    ]
     print("targets: " + ("all met" if not missed else "MISSED " + ", ".join(missed)))
     return 1 if missed else 0
 

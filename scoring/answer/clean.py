@@ -43,8 +43,16 @@ _TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za
 _SPACED_WRAPPER = re.compile(r"\\(text|mathrm|textrm|textbf|mbox)\s+\{")
 _SINGLE_BACKSLASH = re.compile(r"(?<!\\)\\(?!\\)")
 _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
-_SYNONYMS = ((r"\bigcup", r"\cup"), (r"\bigcap", r"\cap"), (r"\dfrac", r"\frac"), (r"\tfrac", r"\frac"),
-             ("∞", r"\infty "), ("∪", r"\cup "), ("∩", r"\cap "), ("−", "-"))
+_SYNONYMS = (
+    (r"\bigcup", r"\cup"),
+    (r"\bigcap", r"\cap"),
+    (r"\dfrac", r"\frac"),
+    (r"\tfrac", r"\frac"),
+    ("∞", r"\infty "),
+    ("∪", r"\cup "),
+    ("∩", r"\cap "),
+    ("−", "-"),
+)
 MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading looks at them
 # Markdown emphasis (`**64.80**`, `__5__`, `*x = 3*`, `_5_`), CommonMark's flanking rule
 # simplified: a run opens where text follows it and no word character or backslash stands
@@ -52,24 +60,45 @@ MAX_ANSWER_CHARS = 600  # longer texts are solutions, not answers: no reading lo
 # underscore after `}` or before `{` is a subscript. So `2*3*4`, `x**2`, `x_1`, `a_{n}`,
 # `\text{D}_{\text{e}}` and `\_` are not emphasis; a pair never spans lines, and math spans
 # are not read (`without_emphasis`).
-_EMPHASIS = tuple(re.compile(p) for p in (
-    r"(?<![\w*\\])(\*\*\*?)(?=\S)(.+?)(?<=\S)\1(?![\w*])",
-    r"(?<![\w_\\}])(___?)(?=[^\s{])(.+?)(?<=[^\s}])\1(?![\w_{])",
-    r"(?<![\w*\\])(\*)(?=[^\s*])(.+?)(?<=[^\s*\\])\1(?![\w*])",
-    r"(?<![\w_\\}])(_)(?=[^\s_{])(.+?)(?<=[^\s_\\}])\1(?![\w_{])",
-))
+_EMPHASIS = tuple(
+    re.compile(p)
+    for p in (
+        r"(?<![\w*\\])(\*\*\*?)(?=\S)(.+?)(?<=\S)\1(?![\w*])",
+        r"(?<![\w_\\}])(___?)(?=[^\s{])(.+?)(?<=[^\s}])\1(?![\w_{])",
+        r"(?<![\w*\\])(\*)(?=[^\s*])(.+?)(?<=[^\s*\\])\1(?![\w*])",
+        r"(?<![\w_\\}])(_)(?=[^\s_{])(.+?)(?<=[^\s_\\}])\1(?![\w_{])",
+    )
+)
 
 
 # Function names and constants as plain text types them. Longest first, so that `arcsin` is not
 # read as `arc` then `sin`, nor `sinh` as `sin` then `h`.
-_FUNCTIONS = ("arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos", "tan", "cot",
-              "sec", "csc", "exp", "log", "ln")
+_FUNCTIONS = (
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "sin",
+    "cos",
+    "tan",
+    "cot",
+    "sec",
+    "csc",
+    "exp",
+    "log",
+    "ln",
+)
 # A name is a whole token (no letter or backslash before it), followed by a non-letter, or by one
 # letter that is its argument (`sinx`, `lnx`, `cosA`) and then a non-letter.
-_PLAIN_FUNCTION = re.compile(r"(?<![A-Za-z\\])(" + "|".join(_FUNCTIONS)
-                             + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)")
+_PLAIN_FUNCTION = re.compile(
+    r"(?<![A-Za-z\\])(" + "|".join(_FUNCTIONS) + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)"
+)
 _PLAIN_PI = re.compile(PLAIN_PI)
-_PLAIN_SQRT = re.compile(r"(?<![A-Za-z\\])sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))")
+_PLAIN_SQRT = re.compile(
+    r"(?<![A-Za-z\\])sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))"
+)
 _PLAIN_LOG_BASE = re.compile(r"(?<![A-Za-z\\])log(\d+)\s*\(")  # log2(8): base after the name
 _ENGLISH = frozenset({"cost", "sine", "sins", "logs", "tans", "secs", "cots"})
 
@@ -106,8 +135,11 @@ def without_emphasis(text: str) -> str:
     masked = _blanked(text, math_spans(text), "\u0001")
     dropped: list[tuple[int, int]] = []
     for pattern in _EMPHASIS:
-        found = [cut for m in pattern.finditer(masked)
-                 for cut in ((m.start(1), m.end(1)), (m.end(2), m.end()))]
+        found = [
+            cut
+            for m in pattern.finditer(masked)
+            for cut in ((m.start(1), m.end(1)), (m.end(2), m.end()))
+        ]
         if found:
             dropped += found
             masked = _blanked(masked, found, "\u0002")

@@ -93,8 +93,11 @@ def compare_answers(
         restated = values != (g, pred)
         if inexact and not (found and found[0]) and within_rounding(*values):
             return Equivalence(True, "rounded_computation", restated)
-        if places is not None and not (found and found[0]) \
-                and within_stated_precision(*values, places):
+        if (
+            places is not None
+            and not (found and found[0])
+            and within_stated_precision(*values, places)
+        ):
             return Equivalence(True, "stated_precision", restated)
         if found is None:
             sent = (for_math_verify(values[0]), restated)
@@ -187,11 +190,19 @@ def check_answer(
     inexact = rounding and computed_inexactly(problem, text)
     places = stated_places(problem) if rounding else None
     if found.anchored:
-        result = compare_answers(golds, found.text, timeout=timeout, verifier=verifier,
-                                 inexact=inexact, places=places, readings=readings,
-                                 left_out=left_out)
-        return AnswerCheck(found.text, result.verdict, True, result.reading, result.timed_out,
-                           result.route)
+        result = compare_answers(
+            golds,
+            found.text,
+            timeout=timeout,
+            verifier=verifier,
+            inexact=inexact,
+            places=places,
+            readings=readings,
+            left_out=left_out,
+        )
+        return AnswerCheck(
+            found.text, result.verdict, True, result.reading, result.timed_out, result.route
+        )
     # With no expression in the closing lines (a one-line `30^\circ`), the answer found is the one.
     candidates = answer_candidates(text) or ([found.text] if found.text else [])
     if all(is_verdict(g) for g in golds) and not any(yes_no(c) is not None for c in candidates):
@@ -199,9 +210,16 @@ def check_answer(
         # 7 x 13, so 91 is not prime" says its verdict in words): undecided, not wrong.
         return AnswerCheck(found.text, None, False)
     for candidate in candidates:
-        result = compare_answers(golds, candidate, timeout=candidate_timeout, verifier=verifier,
-                                 inexact=inexact, places=places, readings=readings,
-                                 left_out=left_out)
+        result = compare_answers(
+            golds,
+            candidate,
+            timeout=candidate_timeout,
+            verifier=verifier,
+            inexact=inexact,
+            places=places,
+            readings=readings,
+            left_out=left_out,
+        )
         if result.verdict:
             return AnswerCheck(candidate, True, False, result.reading, route=result.route)
         if result.verdict is False and one_unknown_set(candidate):

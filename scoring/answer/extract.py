@@ -36,7 +36,9 @@ _CN_FINAL = re.compile(r"最终答案\s*[:：]?\s*【")
 _LAST_BRACKET = re.compile(r"【([^【】]*)】\s*[。.]?\s*$")
 # "Final answer:" and its Chinese, 最终答案：/最终答案是 (the 【...】 form is `_CN_FINAL`)
 _FINAL = re.compile(
-    r"(?:" + "|".join(FINAL_ANSWER_WORDS) + r")\s*(?:is|是|为)?\s*[:：]?\s*(?:the final answer is\s*)?",
+    r"(?:"
+    + "|".join(FINAL_ANSWER_WORDS)
+    + r")\s*(?:is|是|为)?\s*[:：]?\s*(?:the final answer is\s*)?",
     re.IGNORECASE,
 )
 _HASH_ANSWER = re.compile(r"^#\s*Answer\s*$", re.IGNORECASE | re.MULTILINE)
@@ -44,7 +46,8 @@ _ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECAS
 # "Answer:" opening a line (markdown emphasis allowed) or a sentence ("So 91 is prime. Answer:
 # Yes"), in the languages of the public suites
 _ANSWER_COLON = re.compile(
-    r"(?:^|(?<=[.!?。！？])[ \t]+)[\s*#_>]*(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
+    r"(?:^|(?<=[.!?。！？])[ \t]+)[\s*#_>]*(?:"
+    + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
     + r")(?:[\s*_]*[:：][\s*_]*|[ \t]+(?=\$|\\[(\[]))",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -57,7 +60,8 @@ _GSM8K = re.compile(r"####\s*(.+)")
 _NUMBER = re.compile(
     r"[-−]?\s?\\[dtc]?frac\s*\{[^{}]+\}\s*\{[^{}]+\}"
     r"|[-−]?(?<![A-Za-z\d.])(?:\d{1,3}(?: \d{3})+(?![\d.,]| \d)(?:\.\d+)?|\d[\d,]*(?:\.\d+)?|\.\d+)"
-    r"(?:/\d+)?(?:\s*\\?%)?")
+    r"(?:/\d+)?(?:\s*\\?%)?"
+)
 _LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
 _SENTENCE_END = re.compile(r"\.\s|。|；|;")
@@ -68,12 +72,15 @@ _ONE_INTERVAL = r"[\[(（]\s*" + _END + r"\s*[,，]\s*" + _END + r"\s*[\])）]"
 _PLAIN_INTERVAL = re.compile(_ONE_INTERVAL + r"(?:\s*(?:∪|\\cup)\s*" + _ONE_INTERVAL + ")*")
 _SIGN = r"\s*(?:" + relations.relation_alternatives(relations.BOUND) + r")\s*"
 _PLAIN_CONDITION = re.compile(
-    r"(?:" + _END + _SIGN + r")?(?<![A-Za-z])[A-Za-z](?![A-Za-z])" + _SIGN + _END)
-_PART_BREAK = re.compile(r"\s*(?:" + joiners.joiner_alternatives(joiners.LIST) + r")\s*",
-                         re.IGNORECASE)
+    r"(?:" + _END + _SIGN + r")?(?<![A-Za-z])[A-Za-z](?![A-Za-z])" + _SIGN + _END
+)
+_PART_BREAK = re.compile(
+    r"\s*(?:" + joiners.joiner_alternatives(joiners.LIST) + r")\s*", re.IGNORECASE
+)
 _SENTENCE_STOP = re.compile(r"(?<=[.!?])\s+|[。！？]")
-_LEAD = re.compile(r"^(?:(?:" + "|".join(LEAD_WORDS) + r")(?![A-Za-z])\s*[,，:：]?\s*)+",
-                   re.IGNORECASE)
+_LEAD = re.compile(
+    r"^(?:(?:" + "|".join(LEAD_WORDS) + r")(?![A-Za-z])\s*[,，:：]?\s*)+", re.IGNORECASE
+)
 _JOINING = joiners.joiner_pattern(joiners.STATEMENTS, re.IGNORECASE)
 _MAX_STATEMENT = 80
 _ANY_DELIMITER = re.compile(r"\$|\\[()\[\]]")
@@ -81,8 +88,11 @@ _INEQUALITY = relations.relation_pattern(relations.INEQUALITY)
 _RELATION_SIGN = relations.relation_pattern(relations.EQUATION_OR_INEQUALITY)
 _FULL_STOP = re.compile(r"\.\s|\.$|。")
 _VERDICT_FIRST = re.compile(
-    r"(?:" + "|".join(sorted(map(re.escape, YES_WORDS + NO_WORDS), key=len, reverse=True))
-    + r")(?:的)?\s*[,，;；、]", re.IGNORECASE)
+    r"(?:"
+    + "|".join(sorted(map(re.escape, YES_WORDS + NO_WORDS), key=len, reverse=True))
+    + r")(?:的)?\s*[,，;；、]",
+    re.IGNORECASE,
+)
 # "The answer is 7, not 8": the value the sentence rules out is not part of the answer
 _NEGATED_TAIL = re.compile(r"\s*[,;，；]\s*(?:and\s+|but\s+)?not\s+[^,;，；]*$", re.IGNORECASE)
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
@@ -92,12 +102,17 @@ _DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
 # part (a) and \boxed{(1,1)}"), any of these inside `\text{}`; and, right after the first part,
 # one word before a connective, its unit ("\boxed{1} papers and \boxed{2} bins"), unless the
 # word comments on the part ("\boxed{3} wrong, \boxed{4}", "\boxed{2} then, \boxed{5}").
-_GAP = (r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|" + joiners.joiner_alternatives(joiners.BOXED_PARTS)
-        + r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
-        r"|(?:\bfor\s+)?(?:\bpart\s+)?[(（]\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*[)）]\s*[:：]?"
-        r"|\bpart\s+[a-z]\b")
-_COMMENT_WORDS = (r"not|but|so|then|thus|hence|therefore|also|which|is|are|was|were|wrong|"
-                  r"incorrect|correct|true|false|yes|no|or|and")
+_GAP = (
+    r"\s|\$|\\[()\[\]]|\\q?quad|\\[,;]|"
+    + joiners.joiner_alternatives(joiners.BOXED_PARTS)
+    + r"|[A-Za-z](?:_\{?\w+\}?)?\s*="
+    r"|(?:\bfor\s+)?(?:\bpart\s+)?[(（]\s*(?:[a-z]|[ivx]{1,4}|\d{1,2})\s*[)）]\s*[:：]?"
+    r"|\bpart\s+[a-z]\b"
+)
+_COMMENT_WORDS = (
+    r"not|but|so|then|thus|hence|therefore|also|which|is|are|was|were|wrong|"
+    r"incorrect|correct|true|false|yes|no|or|and"
+)
 _JOINER = re.compile(
     r"^\s*(?:(?:\\text\s*\{\s*)?(?!(?:" + _COMMENT_WORDS + r")\b)[A-Za-z]{2,12}(?:\s*\})?"
     r"(?=\s*(?:[,，;；]|\band\b|\\text)))?"
@@ -135,7 +150,7 @@ def joined(text: str, spans: list[tuple[int, int, str]]) -> str | None:
         return None
     group = [spans[-1]]
     for span in reversed(spans[:-1]):
-        gap = text[span[1]:group[0][0]]
+        gap = text[span[1] : group[0][0]]
         if len(gap) > _MAX_GAP or not _JOINER.match(gap):
             break
         group.insert(0, span)
@@ -198,8 +213,9 @@ def _value_in(clause: str, problem: str = "") -> str:
 # The verb that gives a value to what a sentence names ("... is 120", "... 是 120"), and the
 # words that open a clause of its own ("$\frac{a}{b}$, where $a$ is 3")
 _COPULA = re.compile(r"\b(?:is|are|was|were|equals|becomes)\b|是|为|等于", re.IGNORECASE)
-_SUBORDINATE = re.compile(r"\b(?:where|when|if|since|because|given)\b|其中|当|若|如果|因为",
-                          re.IGNORECASE)
+_SUBORDINATE = re.compile(
+    r"\b(?:where|when|if|since|because|given)\b|其中|当|若|如果|因为", re.IGNORECASE
+)
 _DIGIT = re.compile(r"\d")
 
 
@@ -220,9 +236,10 @@ def _copula_value(clause: str) -> str | None:
         return None
     verb = verbs[-1]
     named = any(b <= verb.start() and not _DIGIT.search(clause[a:b]) for a, b in spans)
-    after = clause[verb.end():]
-    states = _DIGIT.search(after) or any(a >= verb.end() for a, _ in spans) \
-        or numbers_in_words(after)
+    after = clause[verb.end() :]
+    states = (
+        _DIGIT.search(after) or any(a >= verb.end() for a, _ in spans) or numbers_in_words(after)
+    )
     return after.strip() if named and states else None
 
 
@@ -240,8 +257,9 @@ def _after_marker(text: str, problem: str = "") -> str:
     (`_copula_value`), else the leading math span, else the value in the sentence; a sentence
     that opens with a verdict word is the answer as written, to its full stop (in "不是；5" and
     "yes, 3" the verdict is one part of the answer, the value another)."""
-    line = chinese_clock_times(next((ln for ln in text.splitlines() if ln.strip()), "")
-                               ).lstrip("*_:： ")
+    line = chinese_clock_times(next((ln for ln in text.splitlines() if ln.strip()), "")).lstrip(
+        "*_:： "
+    )
     sentence = _NEGATED_TAIL.sub("", _SENTENCE_END.split(line, 1)[0])
     if stated := _copula_value(sentence):
         return _value_in(stated, problem)  # "$ABCD$ 的面积是 40": not the object's name
@@ -260,7 +278,7 @@ def _before_marker(text: str, marker_end: int, marker_start: int) -> str | None:
     rest = text[marker_end:].split("\n", 1)[0]
     if rest.strip(" \t.。!！*_"):
         return None
-    line = text[text.rfind("\n", 0, marker_start) + 1:marker_start]
+    line = text[text.rfind("\n", 0, marker_start) + 1 : marker_start]
     formulas = [f for f in (_clean(line[s:e]) for s, e in math_spans(line)) if f]
     if formulas:
         return _clean(sides(formulas[-1])[-1])
@@ -310,7 +328,7 @@ def _marked(text: str, problem: str, after: int = 0, back: bool = True) -> str |
             hits = [h for h in hits if h.start() >= _closing_lines_start(text)]
         if hits:
             last = hits[-1]
-            answer = _clean(_after_marker(text[last.end():], problem))
+            answer = _clean(_after_marker(text[last.end() :], problem))
             if not answer and back:
                 answer = _before_marker(text, last.end(), last.start())
             if answer:
@@ -323,10 +341,16 @@ def _stated_after(text: str, after: int, problem: str) -> str | None:
     final answer is $10,455$" after an intermediate `\\boxed{255}` is the answer. None when no
     marker follows, or what follows it states no value ("the answer is in the box above")."""
     cn = list(_CN_FINAL.finditer(text, after))
-    answer = _clean(text[cn[-1].end():].split("】", 1)[0]) if cn else _marked(
-        text, problem, after, back=False)
-    if answer is None or is_prose(answer) and not (
-            _DIGIT.search(answer) or numbers_in_words(answer)):
+    answer = (
+        _clean(text[cn[-1].end() :].split("】", 1)[0])
+        if cn
+        else _marked(text, problem, after, back=False)
+    )
+    if (
+        answer is None
+        or is_prose(answer)
+        and not (_DIGIT.search(answer) or numbers_in_words(answer))
+    ):
         return None
     return answer
 
@@ -356,7 +380,7 @@ def find_answer(text: str, problem: str = "") -> FoundAnswer:
         return FoundAnswer(boxed, True)
     cn = list(_CN_FINAL.finditer(text))
     if cn:
-        rest = text[cn[-1].end():]
+        rest = text[cn[-1].end() :]
         return FoundAnswer(_clean(rest.split("】", 1)[0]), True)
     if m := _LAST_BRACKET.search(text):
         return FoundAnswer(_clean(m.group(1)), True)
@@ -415,11 +439,12 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     if len(spans) > 1 and (together := joined(tail, spans)) and "," in together:
         found.append(together)
     # the same lines with the steps' labels blanked (a numbered list is told on the whole text)
-    unlabelled = "\n".join([ln for ln in without_step_labels(text).splitlines()
-                             if ln.strip()][-lines:])
+    unlabelled = "\n".join(
+        [ln for ln in without_step_labels(text).splitlines() if ln.strip()][-lines:]
+    )
     sentence = _last_sentence(unlabelled)
     closing = math_spans(sentence)
-    found += reversed(_result_numbers(sentence[closing[-1][1] if closing else 0:]))
+    found += reversed(_result_numbers(sentence[closing[-1][1] if closing else 0 :]))
     for _, _, span in reversed(spans):
         content = _clean(span) or ""
         found += [*_results_of(content), content] if "=" in content else [content]
@@ -428,8 +453,11 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
     digits = [m.end() for m in _DIGIT.finditer(prose)]
     if in_words := [v for a, _, v in numbers_in_words(prose) if not digits or a > digits[-1]]:
         found.append(str(in_words[-1]))
-    unique = [c for c in dict.fromkeys(c for c in (_clean(f) for f in found) if c)
-              if not is_computation(c)]
+    unique = [
+        c
+        for c in dict.fromkeys(c for c in (_clean(f) for f in found) if c)
+        if not is_computation(c)
+    ]
     return unique[:limit]
 
 
@@ -450,21 +478,25 @@ _TWO_NUMBER_VALUE = re.compile(
     r"(?<![\d:/.])(?:\d{1,2}:\d{2}(?:\s*(?:[ap]\.?m\.?)(?![A-Za-z]))?|\d+:\d+|\d+ : \d+"
     r"|\d+\s+\d+/\d+|\d+\s*小时\s*\d+\s*分钟?|\d+\s*元\s*\d+\s*[角毛](?:\s*\d+\s*分)?"
     r"|\d+\s*(?:hours?|hrs?)\s+(?:and\s+)?\d+\s*(?:minutes?|mins?)(?![A-Za-z]))(?![\d:/])",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def _result_numbers(prose: str) -> list[str]:
     """The numbers of `prose` that stand as results: alone, or on the right of an `=`; a value
     written in two numbers (`4:15 pm`, `3:5`, `8 1/2`) is one."""
+
     def operand(m: re.Match[str]) -> bool:
-        return bool(_OPERAND_AFTER.match(prose, m.end()) or _OPERAND_BEFORE.search(prose[:m.start()]))
+        return bool(
+            _OPERAND_AFTER.match(prose, m.end()) or _OPERAND_BEFORE.search(prose[: m.start()])
+        )
 
     pairs = list(_TWO_NUMBER_VALUE.finditer(prose))
     out = [m.group() for m in pairs if not operand(m)]
     for m in _NUMBER.finditer(prose):
         if any(p.start() <= m.start() < p.end() for p in pairs):
             continue
-        if m.group()[0] in "-−" and _SIGN_AS_OPERATOR.search(prose[:m.start()]):
+        if m.group()[0] in "-−" and _SIGN_AS_OPERATOR.search(prose[: m.start()]):
             continue  # `2 -7`: the sign is the operator, 7 an operand
         if operand(m):
             continue
@@ -495,8 +527,12 @@ def _verdicts(text: str) -> list[str]:
     the last first: a yes/no answer, which no number of the lines is."""
     from scoring.answer.readings.words import yes_no  # the readings package imports this one
 
-    sentences = [p.strip() for line in reversed(text.splitlines())
-                 for p in reversed(_SENTENCE_STOP.split(line)) if p.strip()]
+    sentences = [
+        p.strip()
+        for line in reversed(text.splitlines())
+        for p in reversed(_SENTENCE_STOP.split(line))
+        if p.strip()
+    ]
     return [p for p in sentences if yes_no(p) is not None]
 
 
@@ -516,9 +552,14 @@ def _closing_statement(text: str) -> str | None:
     nothing but formulas with a relation sign left (their joining words aside). Unmarked answers
     written without math delimiters are read whole, not as their last number."""
     statement = _LEAD.sub("", _last_sentence(text).strip()).strip()
-    if not statement or len(statement) > _MAX_STATEMENT or not re.search(r"\d", statement) \
-            or not _RELATION_SIGN.search(statement) or _ANY_DELIMITER.search(statement) \
-            or is_prose(_JOINING.sub(" ", statement)):
+    if (
+        not statement
+        or len(statement) > _MAX_STATEMENT
+        or not re.search(r"\d", statement)
+        or not _RELATION_SIGN.search(statement)
+        or _ANY_DELIMITER.search(statement)
+        or is_prose(_JOINING.sub(" ", statement))
+    ):
         return None
     return _clean(statement)
 
@@ -534,8 +575,10 @@ def _enumerated(text: str) -> str | None:
 _OPTION_LINE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*)?\(?([A-E])\)?\s*\}?\s*[.。]?\s*$")
 # A step's label that may stand anywhere in a line ("... even. Step 3: So ..."), as well as at
 # its start (`STEP_LABEL`)
-_STEP_WORD = re.compile(r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|第\s*[一二三四五六七八九十百\d]{1,4}\s*步",
-                        re.IGNORECASE)
+_STEP_WORD = re.compile(
+    r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|第\s*[一二三四五六七八九十百\d]{1,4}\s*步",
+    re.IGNORECASE,
+)
 
 
 def without_step_labels(text: str) -> str:
@@ -549,7 +592,7 @@ def without_step_labels(text: str) -> str:
     for i, line in enumerate(lines):
         start = len(line) - len(line.lstrip(" \t#>"))
         m = STEP_LABEL.match(line, start)
-        if m and STEP_NUMERAL.search(m.group()) and line[m.end():].strip():
+        if m and STEP_NUMERAL.search(m.group()) and line[m.end() :].strip():
             labels.append((i, start, m.end()))
     if len(labels) >= 2:
         for i, start, end in labels:

@@ -116,12 +116,17 @@ class Routes:
 
     def to_json(self) -> dict[str, Any]:
         """The measured precisions as the JSON that `from_json` reads back."""
-        return {"format": ROUTES_FORMAT, "decide_precision": DECIDE_PRECISION,
-                "min_cases": MIN_CASES, "default_precision": DEFAULT_PRECISION,
-                "routes": {r: {"cases": s.cases, "agree": s.agree,
-                               "precision": round(s.precision, 4)}
-                           for r, s in self.stats.items()},
-                "meta": self.meta}
+        return {
+            "format": ROUTES_FORMAT,
+            "decide_precision": DECIDE_PRECISION,
+            "min_cases": MIN_CASES,
+            "default_precision": DEFAULT_PRECISION,
+            "routes": {
+                r: {"cases": s.cases, "agree": s.agree, "precision": round(s.precision, 4)}
+                for r, s in self.stats.items()
+            },
+            "meta": self.meta,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Routes:

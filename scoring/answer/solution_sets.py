@@ -23,10 +23,20 @@ from typing import Any
 from scoring.parse.lexicon import UNESCAPED_DOLLAR, joiners, relations
 
 _SET_BUILDER = re.compile(r"^\\?\{\s*([A-Za-z])\s*(?:\||\\mid)\s*(.+?)\s*\\?\}$", re.DOTALL)
-_OR = re.compile(r"\s*(?:\\text\s*\{\s*(?:" + joiners.joiner_alternatives(joiners.UNION_IN_TEXT)
-                 + r")\s*\}|" + joiners.joiner_alternatives(joiners.UNION) + r")\s*")
-_AND = re.compile(r"\s*(?:\\text\s*\{\s*(?:" + joiners.joiner_alternatives(joiners.INTERSECTION_IN_TEXT)
-                  + r")\s*\}|" + joiners.joiner_alternatives(joiners.INTERSECTION) + r")\s*")
+_OR = re.compile(
+    r"\s*(?:\\text\s*\{\s*(?:"
+    + joiners.joiner_alternatives(joiners.UNION_IN_TEXT)
+    + r")\s*\}|"
+    + joiners.joiner_alternatives(joiners.UNION)
+    + r")\s*"
+)
+_AND = re.compile(
+    r"\s*(?:\\text\s*\{\s*(?:"
+    + joiners.joiner_alternatives(joiners.INTERSECTION_IN_TEXT)
+    + r")\s*\}|"
+    + joiners.joiner_alternatives(joiners.INTERSECTION)
+    + r")\s*"
+)
 _RELATION = relations.relation_pattern(relations.SOLUTION_SET_INEQUALITY)
 
 Parse = Callable[[str], list[Any]]
@@ -63,10 +73,19 @@ def _relation_set(atom: str, parse: Parse) -> tuple[Any, set[Any]] | None:
 
     values = parse(f"${atom}$") if atom else []
     relation = values[0] if values else None
-    inequality = (sympy.core.relational.StrictLessThan, sympy.core.relational.LessThan,
-                  sympy.core.relational.StrictGreaterThan, sympy.core.relational.GreaterThan)
-    if not (isinstance(relation, inequality) or (isinstance(relation, sympy.And) and all(
-            isinstance(a, inequality) for a in relation.args))):
+    inequality = (
+        sympy.core.relational.StrictLessThan,
+        sympy.core.relational.LessThan,
+        sympy.core.relational.StrictGreaterThan,
+        sympy.core.relational.GreaterThan,
+    )
+    if not (
+        isinstance(relation, inequality)
+        or (
+            isinstance(relation, sympy.And)
+            and all(isinstance(a, inequality) for a in relation.args)
+        )
+    ):
         return None
     symbols = relation.free_symbols
     if len(symbols) != 1:
@@ -105,8 +124,9 @@ def written_set(values: list[Any]) -> Any | None:
     return None
 
 
-def same_solution_set(gold: tuple[str, list[Any]], pred: tuple[str, list[Any]],
-                      parse: Parse) -> bool:
+def same_solution_set(
+    gold: tuple[str, list[Any]], pred: tuple[str, list[Any]], parse: Parse
+) -> bool:
     """Whether two answers, each an interval or a condition (text, math-verify's reading of
     it), are the same set of reals, at least one of them a condition."""
     sides = []

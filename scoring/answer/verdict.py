@@ -23,21 +23,30 @@ def _shown(answer: str | None, limit: int = 80) -> str:
     return f"{text[: limit - 5]}...{text[-1]} ({len(answer or '')} characters)"
 
 
-def answer_warnings(check: AnswerCheck, gold: Sequence[str], timeout: float,
-                    routes: Routes | None = None) -> list[str]:
+def answer_warnings(
+    check: AnswerCheck, gold: Sequence[str], timeout: float, routes: Routes | None = None
+) -> list[str]:
     """What a reader of the report must know about the answer check: not found, undecided, or
     decided by a route too imprecise to decide step labels (`scoring.answer.routes`)."""
     if not gold:
         return []
     routes = routes or load_routes()
     if check.correct is not None and not routes.decides(check.route):
-        return [(f"the answer verdict ({'equal' if check.correct else 'not equal'}) rests on the "
-                 f"{check.route} route, whose measured precision "
-                 f"{routes.precision(check.route):.2f} is below {DECIDE_PRECISION:g}: it is "
-                 "reported but decides no step label")]
+        return [
+            (
+                f"the answer verdict ({'equal' if check.correct else 'not equal'}) rests on the "
+                f"{check.route} route, whose measured precision "
+                f"{routes.precision(check.route):.2f} is below {DECIDE_PRECISION:g}: it is "
+                "reported but decides no step label"
+            )
+        ]
     if check.timed_out:
-        return [(f"answer check timed out after {timeout:g} s of CPU: whether "
-                 f"{_shown(check.extracted)} equals the reference is left undecided")]
+        return [
+            (
+                f"answer check timed out after {timeout:g} s of CPU: whether "
+                f"{_shown(check.extracted)} equals the reference is left undecided"
+            )
+        ]
     if check.extracted is None:
         return ["no final answer found in the solution"]
     if check.correct is None:
@@ -45,22 +54,32 @@ def answer_warnings(check: AnswerCheck, gold: Sequence[str], timeout: float,
     return []
 
 
-def answer_verdict(check: AnswerCheck, gold: Sequence[str],
-                   routes: Routes | None = None) -> AnswerVerdict:
+def answer_verdict(
+    check: AnswerCheck, gold: Sequence[str], routes: Routes | None = None
+) -> AnswerVerdict:
     """The symbolic verdict of an answer check; `plain_difference` when parsed values differ;
     its route, the route's measured precision and whether it may decide step labels."""
     routes = routes or load_routes()
     route = check.route if check.correct is not None else None
     return AnswerVerdict(
-        extracted=check.extracted, reference=tuple(gold), symbolic=check.correct,
+        extracted=check.extracted,
+        reference=tuple(gold),
+        symbolic=check.correct,
         anchored=check.anchored,
         plain_difference=check.correct is False and check.reading in PARSED,
-        route=route, route_precision=routes.precision(route), route_decides=routes.decides(route),
+        route=route,
+        route_precision=routes.precision(route),
+        route_decides=routes.decides(route),
     )
 
 
-def symbolic_verdict(text: str, gold: Sequence[str], timeout: float, problem: str = "",
-                     left_out: frozenset[str] = frozenset()) -> tuple[AnswerVerdict, list[str]]:
+def symbolic_verdict(
+    text: str,
+    gold: Sequence[str],
+    timeout: float,
+    problem: str = "",
+    left_out: frozenset[str] = frozenset(),
+) -> tuple[AnswerVerdict, list[str]]:
     """The final answer found in `text` checked against the references (without the readings
     `left_out`), and what to warn about."""
     check = check_answer(text, list(gold), timeout=timeout, problem=problem, left_out=left_out)

@@ -91,8 +91,9 @@ class JudgeConfig:
         return dict(self.by_language).get(language, self.reliability)
 
 
-def judge_steps(inp: JudgeInput, config: JudgeConfig | None = None,
-                evidence: Evidence | None = None) -> list[StepVerdict]:
+def judge_steps(
+    inp: JudgeInput, config: JudgeConfig | None = None, evidence: Evidence | None = None
+) -> list[StepVerdict]:
     """Label every step from the evidence alone; `depends_on` is 1-based."""
     config = config or JudgeConfig()
     evidence = evidence if evidence is not None else collect_findings(inp)

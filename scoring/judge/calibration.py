@@ -58,8 +58,9 @@ STATE_KEY = "state:"
 GROUP_KEY = "group:"
 
 
-def recalibration_keys(problem_type: str, state: str | None = None,
-                       group: str | None = None) -> list[str]:
+def recalibration_keys(
+    problem_type: str, state: str | None = None, group: str | None = None
+) -> list[str]:
     """The maps a step may read, the most specific first (`StepModel.recalibrated`)."""
     keys = []
     if group and state:
@@ -69,6 +70,8 @@ def recalibration_keys(problem_type: str, state: str | None = None,
     if state:
         keys.append(f"{STATE_KEY}{state}")
     return [*keys, problem_type, ANY_TYPE]
+
+
 # Top-level keys of the file that `Calibration` itself reads; any other is a kept section.
 OWN_KEYS = frozenset({"version", "models", "kinds", "meta"})
 
@@ -125,16 +128,18 @@ class StepModel:
             raise CalibrationError(f"threshold must be in (0, 1), got {self.threshold}")
         if not all(math.isfinite(w) for w in (*self.weights.values(), *self.difficulty.values())):
             raise CalibrationError("weights must be finite")
-        if not all(math.isfinite(a) and math.isfinite(b) and a <= b
-                   for a, b in self.ranges.values()):
+        if not all(
+            math.isfinite(a) and math.isfinite(b) and a <= b for a, b in self.ranges.values()
+        ):
             raise CalibrationError("ranges must be finite (low, high) pairs")
         if self.verdict_prior is not None and not 0.0 < self.verdict_prior < 1.0:
             raise CalibrationError(f"verdict_prior must be in (0, 1), got {self.verdict_prior}")
         if not 0.0 <= self.lenience <= 10.0:
             raise CalibrationError(f"lenience must be in [0, 10] points, got {self.lenience}")
         if self.decision not in get_args(DecisionRule):
-            raise CalibrationError(f"decision must be one of {get_args(DecisionRule)}, "
-                                   f"got {self.decision!r}")
+            raise CalibrationError(
+                f"decision must be one of {get_args(DecisionRule)}, got {self.decision!r}"
+            )
 
     def log_odds(self, features: dict[str, float]) -> float:
         """The step's log-odds of being wrong; features are clipped to their measured range,
@@ -147,8 +152,9 @@ class StepModel:
             total += self.weights.get(name, 0.0) * value
         return total
 
-    def recalibrated(self, log_odds: float, problem_type: str, state: str | None = None,
-                     group: str | None = None) -> float:
+    def recalibrated(
+        self, log_odds: float, problem_type: str, state: str | None = None, group: str | None = None
+    ) -> float:
         """The reported log-odds through the most specific map there is: the grade group's
         for steps in this state (`group:<group>|state:<state>`), the group's (`group:<group>`),
         the state's (`state:<state>`: what the checks established), the problem type's, the
@@ -168,8 +174,7 @@ MEMORY_SECTION = "memory"
 
 def _memory_kinds(data: dict[str, Any]) -> dict[FindingKind, KindStats]:
     section = data.get(MEMORY_SECTION) or {}
-    return {k: KindStats(**v) for k, v in (section.get("kinds") or {}).items()
-            if k in MEMORY_KINDS}
+    return {k: KindStats(**v) for k, v in (section.get("kinds") or {}).items() if k in MEMORY_KINDS}
 
 
 @dataclass(frozen=True)
@@ -197,29 +202,50 @@ class LlmRates:
 
     def __post_init__(self) -> None:
         if not (0 <= self.caught <= self.wrong and 0 <= self.alarms <= self.right):
-            raise CalibrationError(f"LLM reliability counts are inconsistent: caught "
-                                   f"{self.caught} of {self.wrong}, alarms {self.alarms} of "
-                                   f"{self.right}")
+            raise CalibrationError(
+                f"LLM reliability counts are inconsistent: caught "
+                f"{self.caught} of {self.wrong}, alarms {self.alarms} of "
+                f"{self.right}"
+            )
         if not (0.0 < self.sensitivity < 1.0 and 0.0 < self.false_alarm < 1.0):
-            raise CalibrationError("LLM reliability rates must be in (0, 1) (smoothed), got "
-                                   f"{self.sensitivity}, {self.false_alarm}")
+            raise CalibrationError(
+                "LLM reliability rates must be in (0, 1) (smoothed), got "
+                f"{self.sensitivity}, {self.false_alarm}"
+            )
 
 
 def _llm_rates(data: dict[str, Any]) -> dict[str, dict[str, LlmRates]]:
     section = data.get(LLM_SECTION) or {}
-    return {str(model): {str(lang): LlmRates(
-        int(r["wrong"]), int(r["caught"]), int(r["right"]), int(r["alarms"]),
-        float(r["sensitivity"]), float(r["false_alarm"]),
-        cast(tuple[float, float], tuple(map(float, r.get("sensitivity_interval", (0.0, 1.0))))),
-        cast(tuple[float, float], tuple(map(float, r.get("false_alarm_interval", (0.0, 1.0))))),
-        str(r.get("source", "")))
-        for lang, r in by_language.items()} for model, by_language in section.items()}
+    return {
+        str(model): {
+            str(lang): LlmRates(
+                int(r["wrong"]),
+                int(r["caught"]),
+                int(r["right"]),
+                int(r["alarms"]),
+                float(r["sensitivity"]),
+                float(r["false_alarm"]),
+                cast(
+                    tuple[float, float],
+                    tuple(map(float, r.get("sensitivity_interval", (0.0, 1.0)))),
+                ),
+                cast(
+                    tuple[float, float],
+                    tuple(map(float, r.get("false_alarm_interval", (0.0, 1.0)))),
+                ),
+                str(r.get("source", "")),
+            )
+            for lang, r in by_language.items()
+        }
+        for model, by_language in section.items()
+    }
 
 
 @dataclass(frozen=True)
 class Calibration:
     """The measured weights, per language, and the statistics of each finding kind: what the
     decision reads instead of constants written into the checks."""
+
     version: str
     models: dict[str, StepModel]
     kinds: dict[FindingKind, KindStats] = field(default_factory=dict)
@@ -261,23 +287,34 @@ class Calibration:
             "meta": self.meta,
         }
         if self.llm_rates:
-            out[LLM_SECTION] = {model: {lang: asdict(r) for lang, r in by.items()}
-                                for model, by in self.llm_rates.items()}
+            out[LLM_SECTION] = {
+                model: {lang: asdict(r) for lang, r in by.items()}
+                for model, by in self.llm_rates.items()
+            }
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         """Read a calibration file; a malformed one is a `CalibrationError`, not a crash later."""
         try:
-            models = {str(lang): StepModel(
-                {str(k): float(v) for k, v in m["weights"].items()}, float(m["threshold"]),
-                {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
-                cast(DecisionRule, str(m.get("decision", "threshold"))), float(m.get("lenience", 0.0)),
-                {str(t): Platt(float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0)))
-                 for t, c in m.get("recalibration", {}).items()},
-                None if m.get("verdict_prior") is None else float(m["verdict_prior"]),
-                {str(k): float(v) for k, v in m.get("difficulty", {}).items()})
-                      for lang, m in data["models"].items()}
+            models = {
+                str(lang): StepModel(
+                    {str(k): float(v) for k, v in m["weights"].items()},
+                    float(m["threshold"]),
+                    {str(k): (float(a), float(b)) for k, (a, b) in m.get("ranges", {}).items()},
+                    cast(DecisionRule, str(m.get("decision", "threshold"))),
+                    float(m.get("lenience", 0.0)),
+                    {
+                        str(t): Platt(
+                            float(c["slope"]), float(c["intercept"]), int(c.get("steps", 0))
+                        )
+                        for t, c in m.get("recalibration", {}).items()
+                    },
+                    None if m.get("verdict_prior") is None else float(m["verdict_prior"]),
+                    {str(k): float(v) for k, v in m.get("difficulty", {}).items()},
+                )
+                for lang, m in data["models"].items()
+            }
             kinds = {k: KindStats(**v) for k, v in data["kinds"].items() if k in FINDING_KINDS}
             llm_rates = _llm_rates(data)
             memory_kinds = _memory_kinds(data)
@@ -286,5 +323,12 @@ class Calibration:
         if DEFAULT_LANGUAGE not in models:
             raise CalibrationError(f"calibration needs a model for {DEFAULT_LANGUAGE!r}")
         sections = {str(k): v for k, v in data.items() if k not in OWN_KEYS | {LLM_SECTION}}
-        return cls(str(data.get("version", "")), models, kinds, dict(data.get("meta", {})),
-                   sections, llm_rates, memory_kinds)
+        return cls(
+            str(data.get("version", "")),
+            models,
+            kinds,
+            dict(data.get("meta", {})),
+            sections,
+            llm_rates,
+            memory_kinds,
+        )

@@ -65,15 +65,18 @@ FINDING_KINDS: tuple[FindingKind, ...] = get_args(FindingKind)
 UNGRADED_KINDS: frozenset[FindingKind] = frozenset({"addressed_to_grader"})
 WEIGHED_KINDS: tuple[FindingKind, ...] = tuple(k for k in FINDING_KINDS if k not in UNGRADED_KINDS)
 
-SUPPORT_KINDS: frozenset[FindingKind] = frozenset({"calculation_true", "answer_correct",
-                                                   "memory_accepted"})
+SUPPORT_KINDS: frozenset[FindingKind] = frozenset(
+    {"calculation_true", "answer_correct", "memory_accepted"}
+)
 # The final answer against the reference: findings about the value the solution ends with.
 ANSWER_KINDS: frozenset[FindingKind] = frozenset(
-    {"answer_wrong", "answer_unmarked_wrong", "answer_correct"})
+    {"answer_wrong", "answer_unmarked_wrong", "answer_correct"}
+)
 # Kinds read against a problem's memory: weighed by their own section of the calibration file
 # (`scoring.judge.calibration.MEMORY_SECTION`), measured where memory exists.
-MEMORY_KINDS: frozenset[FindingKind] = frozenset({"memory_accepted", "memory_mistake",
-                                                  "memory_divergence"})
+MEMORY_KINDS: frozenset[FindingKind] = frozenset(
+    {"memory_accepted", "memory_mistake", "memory_divergence"}
+)
 # Kinds about redundancy rather than about being wrong; the decision reads them separately.
 REDUNDANCY_KINDS: frozenset[FindingKind] = frozenset({"repeat"})
 

@@ -35,8 +35,15 @@ class Guard:
     contain: bool = True
     failures: list[CheckFailure] = field(default_factory=list)
 
-    def run(self, check: str, fn: Callable[..., T], *args: object, default: T,
-            step: int | None = None, **kwargs: object) -> T:
+    def run(
+        self,
+        check: str,
+        fn: Callable[..., T],
+        *args: object,
+        default: T,
+        step: int | None = None,
+        **kwargs: object,
+    ) -> T:
         """`fn(*args, **kwargs)`, or `default` (the check found nothing) when it raises."""
         try:
             return fn(*args, **kwargs)

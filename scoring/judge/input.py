@@ -15,6 +15,7 @@ from scoring.verdict import AnswerVerdict
 class JudgeInput:
     """Everything the checks may read, in one value, so a check's signature never changes
     when another check needs more."""
+
     problem: str
     steps: Sequence[str]
     problem_type: ProblemType

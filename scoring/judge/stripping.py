@@ -77,10 +77,9 @@ def _units(text: str, a: int, b: int) -> list[tuple[int, int]]:
     # a line goes with its line break: the one after it, or, at the end, the one before it;
     # between two blank lines, with one of them (the paragraphs around it stay apart, once)
     end = line_end + 1
-    if text[line_start - 2:line_start] == "\n\n" and text[end:end + 1] == "\n":
+    if text[line_start - 2 : line_start] == "\n\n" and text[end : end + 1] == "\n":
         end += 1
-    units.append((line_start, end) if line_end < len(text)
-                 else (max(0, line_start - 1), line_end))
+    units.append((line_start, end) if line_end < len(text) else (max(0, line_start - 1), line_end))
     return units
 
 
@@ -118,8 +117,14 @@ def _groups(text: str, a: int, b: int, lo: int, hi: int) -> list[tuple[int, int]
 _CUT, _LINES_CUT = "\x00", "\x01"
 _TIDY = (
     (re.compile(r"[ \t]+\x00[ \t]+"), " \x00"),  # the spaces on both sides: one is kept
-    (re.compile(r"[ \t]+(\x00+)(?=[\s.,;:!?。！？，；：)\]}$]|$)"), r"\1"),  # none before punctuation
-    (re.compile(r"[,;:，；：](\x00+)(?=[ \t]*(?:[.!?。！？\n]|$))"), r"\1"),  # a separator left dangling
+    (
+        re.compile(r"[ \t]+(\x00+)(?=[\s.,;:!?。！？，；：)\]}$]|$)"),
+        r"\1",
+    ),  # none before punctuation
+    (
+        re.compile(r"[,;:，；：](\x00+)(?=[ \t]*(?:[.!?。！？\n]|$))"),
+        r"\1",
+    ),  # a separator left dangling
     (re.compile(r"([.!?。！？])[ \t]*(\x00+)[ \t]*[.!?。！？]"), r"\1\2"),  # a sentence end twice
 )
 
@@ -140,7 +145,7 @@ def strip_text(text: str, spans: Sequence[Addressed] | None = None) -> Stripped:
         return Stripped(text, ())
     cut = bytearray(len(text))
     for span in spans:
-        cut[span.start:span.end] = b"\x01" * (span.end - span.start)
+        cut[span.start : span.end] = b"\x01" * (span.end - span.start)
         for lo, hi in _units(text, span.start, span.end):
             kept = "".join(c for c, gone in zip(text[lo:hi], cut[lo:hi], strict=True) if not gone)
             if has_content(kept):
@@ -201,8 +206,10 @@ def strip_steps(steps: Sequence[str]) -> tuple[list[str], tuple[AddressedPiece, 
     for i, step in enumerate(steps):
         stripped = strip_text(step)
         graded = stripped.text if has_content(stripped.text) or not stripped.pieces else ""
-        pieces += [AddressedPiece(p.text, p.reading, offset + min(p.at, len(graded)), i)
-                   for p in stripped.pieces]
+        pieces += [
+            AddressedPiece(p.text, p.reading, offset + min(p.at, len(graded)), i)
+            for p in stripped.pieces
+        ]
         if graded.strip() or not stripped.pieces:
             kept.append(graded)
             offset += len(graded) + 1

@@ -70,8 +70,9 @@ def tolerance(side: str, other: Value, approximate: bool, figures: int | None = 
     return allowed
 
 
-def close(a: Value, b: Value, lhs: str, rhs: str, approximate: bool,
-          figures: int | None = None) -> bool:
+def close(
+    a: Value, b: Value, lhs: str, rhs: str, approximate: bool, figures: int | None = None
+) -> bool:
     """`a` (the value of `lhs`) and `b` (of `rhs`) are equal up to float noise or up to the
     precision the writer shows (see the module docstring)."""
     if isinstance(a, Fraction) and isinstance(b, Fraction) and a == b:
@@ -85,4 +86,6 @@ def close(a: Value, b: Value, lhs: str, rhs: str, approximate: bool,
     allowed = max(tolerance(lhs, b, approximate, figures), tolerance(rhs, a, approximate, figures))
     if approximate:
         allowed = max(allowed, APPROXIMATE_REL_TOL * scale)
-    return diff < allowed * (1 - FLOAT_NOISE)  # a whole unit off is a different value: 2 + 3 ≈ 6 is false
+    return diff < allowed * (
+        1 - FLOAT_NOISE
+    )  # a whole unit off is a different value: 2 + 3 ≈ 6 is false

@@ -24,8 +24,7 @@ from scoring.parse.lexicon import BASE_WORDS, words
 
 MAX_BASES = 3
 
-_CJK_NUMERALS = {"二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-                 "十六": 16}
+_CJK_NUMERALS = {"二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十六": 16}
 _NAMED = {"binary": 2, "octal": 8, "hexadecimal": 16}
 _STATED = re.compile(
     r"\bbase[-\s]*(\d{1,2})\b|(\d{1,2})\s*进制|(十六|[二三四五六七八九])进制"
@@ -54,11 +53,11 @@ def stated_bases(text: str) -> tuple[int, ...]:
     found: list[int] = []
     named = _STATED.search(text) is not None
     for m in (*_STATED.finditer(text), *(_SUFFIX.finditer(text) if named else ())):
-        digits, cjk_digits, cjk, name, subscript = m.groups() if m.re is _STATED else (
-            m.group(1), None, None, None, None)
+        digits, cjk_digits, cjk, name, subscript = (
+            m.groups() if m.re is _STATED else (m.group(1), None, None, None, None)
+        )
         number = digits or cjk_digits or subscript
-        base = (int(number) if number
-                else _CJK_NUMERALS[cjk] if cjk else _NAMED[str(name).lower()])
+        base = int(number) if number else _CJK_NUMERALS[cjk] if cjk else _NAMED[str(name).lower()]
         if 2 <= base <= 36 and base != 10 and base not in found:
             found.append(base)
     return tuple(found[:MAX_BASES])

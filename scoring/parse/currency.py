@@ -35,8 +35,13 @@ def _line_currency(line: str) -> set[int]:
     if line.count("$") > _MAX_DOLLARS:
         return set()
     dollars = [m.start() for m in _LONE_DOLLAR.finditer(line)]
-    candidates = {at for at in dollars if at + 1 < len(line) and line[at + 1].isdigit()
-                  and (at == 0 or line[at - 1] in _CANDIDATE_BEFORE)}
+    candidates = {
+        at
+        for at in dollars
+        if at + 1 < len(line)
+        and line[at + 1].isdigit()
+        and (at == 0 or line[at - 1] in _CANDIDATE_BEFORE)
+    }
     if not candidates or _consistent(dollars, line):
         return set()
     rest = [at for at in dollars if at not in candidates]

@@ -49,12 +49,30 @@ class SamplePoints:
 # functions the evaluator computes in floating point.
 STEP_POINTS = SamplePoints(
     points=(
-        (Fraction(7, 5), Fraction(-11, 7), Fraction(13, 6), Fraction(5, 9), Fraction(-17, 8),
-         Fraction(19, 11)),
-        (Fraction(-3, 4), Fraction(23, 10), Fraction(-5, 3), Fraction(29, 12), Fraction(2, 7),
-         Fraction(-31, 13)),
-        (Fraction(37, 14), Fraction(4, 9), Fraction(-41, 15), Fraction(-6, 5), Fraction(43, 16),
-         Fraction(9, 10)),
+        (
+            Fraction(7, 5),
+            Fraction(-11, 7),
+            Fraction(13, 6),
+            Fraction(5, 9),
+            Fraction(-17, 8),
+            Fraction(19, 11),
+        ),
+        (
+            Fraction(-3, 4),
+            Fraction(23, 10),
+            Fraction(-5, 3),
+            Fraction(29, 12),
+            Fraction(2, 7),
+            Fraction(-31, 13),
+        ),
+        (
+            Fraction(37, 14),
+            Fraction(4, 9),
+            Fraction(-41, 15),
+            Fraction(-6, 5),
+            Fraction(43, 16),
+            Fraction(9, 10),
+        ),
     ),
     tolerance=1e-6,
 )

@@ -82,8 +82,11 @@ class _Builder:
 
     def _number(self, node: ast.Constant) -> object:
         text = ast.get_source_segment(self.code, node) or ""
-        if isinstance(node.value, int) and not isinstance(node.value, bool) \
-                and _INTEGER.fullmatch(text):
+        if (
+            isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+            and _INTEGER.fullmatch(text)
+        ):
             return sympy.Integer(text)
         if isinstance(node.value, float) and _DECIMAL.fullmatch(text):
             return sympy.Float(text)
@@ -99,8 +102,13 @@ class _Builder:
 
     def _call(self, node: ast.Call) -> object:
         func = node.func
-        if node.keywords or not isinstance(func, ast.Name) or func.id in self.names \
-                or func.id in _LEFT_TO_SYMPY or any(isinstance(a, ast.Starred) for a in node.args):
+        if (
+            node.keywords
+            or not isinstance(func, ast.Name)
+            or func.id in self.names
+            or func.id in _LEFT_TO_SYMPY
+            or any(isinstance(a, ast.Starred) for a in node.args)
+        ):
             raise Declined
         function = self.namespace.get(func.id)
         if not callable(function):
@@ -129,8 +137,9 @@ class _Builder:
         raise Declined
 
 
-def direct_parse(code: str, names: frozenset[str],
-                 namespace: Mapping[str, object]) -> sympy.Basic | None:
+def direct_parse(
+    code: str, names: frozenset[str], namespace: Mapping[str, object]
+) -> sympy.Basic | None:
     """What `parse_expr(code, local_dict={n: Symbol(n)}, global_dict=namespace,
     evaluate=False)` returns, or None when this builder declines the code (then ask
     `parse_expr`)."""

@@ -35,8 +35,14 @@ _QUOTIENT_AND_REMAINDER = re.compile(
     r"\s*\d+\s*,?\s*" + _REMAINDER_SIGN + r"\s*\d+\s*", re.IGNORECASE
 )
 _WITH_REMAINDER = re.compile(
-    r"(?<![\w.])" + _NUMBER + r"\s*(?:÷|\\div(?![A-Za-z])|/)\s*" + _NUMBER + r"\s*=\s*"
-    + r"(\d+)\s*,?\s*" + _REMAINDER_SIGN + r"\s*(\d+)(?![\d.])",
+    r"(?<![\w.])"
+    + _NUMBER
+    + r"\s*(?:÷|\\div(?![A-Za-z])|/)\s*"
+    + _NUMBER
+    + r"\s*=\s*"
+    + r"(\d+)\s*,?\s*"
+    + _REMAINDER_SIGN
+    + r"\s*(\d+)(?![\d.])",
     re.IGNORECASE,
 )
 
@@ -72,5 +78,7 @@ def is_whole_count(exact: Value, shown: Value, round_up: bool) -> bool:
 
 def quotient_remainder(text: str) -> list[tuple[str, str, str, str, str]]:
     """Every "a ÷ b = q R r" in `text`, as (a, b, q, r, source)."""
-    return [(m.group(1), m.group(2), m.group(3), m.group(4), m.group().strip())
-            for m in _WITH_REMAINDER.finditer(text)]
+    return [
+        (m.group(1), m.group(2), m.group(3), m.group(4), m.group().strip())
+        for m in _WITH_REMAINDER.finditer(text)
+    ]

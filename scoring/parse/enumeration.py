@@ -16,8 +16,18 @@ import re
 
 from scoring.parse.lexicon import joiners
 
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
-          "x": 10}
+_ROMAN = {
+    "i": 1,
+    "ii": 2,
+    "iii": 3,
+    "iv": 4,
+    "v": 5,
+    "vi": 6,
+    "vii": 7,
+    "viii": 8,
+    "ix": 9,
+    "x": 10,
+}
 _MARK = re.compile(
     r"[(（]\s*(?P<number>\d{1,2}|[ivx]{1,4}|[IVX]{1,4}|[\u2160-\u2169])\s*[)）]"
     r"|(?P<circled>[\u2460-\u2473])"
@@ -25,8 +35,9 @@ _MARK = re.compile(
 # What may come before a bracketed mark, and before the first of any style: nothing, spacing or
 # a separator (not a word: `由(1)得` cites an equation); a circled number marks a part anywhere
 _OPENERS = frozenset(" \t\n,，;；:：。、")
-_TRAILING = re.compile(r"(?:\s*(?:" + joiners.joiner_alternatives(joiners.LIST_END) + r")\s*)+$",
-                       re.IGNORECASE)
+_TRAILING = re.compile(
+    r"(?:\s*(?:" + joiners.joiner_alternatives(joiners.LIST_END) + r")\s*)+$", re.IGNORECASE
+)
 
 
 def _opens(text: str, at: int) -> bool:
@@ -49,9 +60,11 @@ def _number(mark: re.Match[str]) -> tuple[str, int] | None:
 def _marks(text: str) -> list[re.Match[str]] | None:
     """The marks numbering the parts of `text` from its first mark on (the rules above), or
     None when they do not."""
-    numbered = [(m, n) for m in _MARK.finditer(text)
-                if (m.group("circled") or _opens(text, m.start()))
-                and (n := _number(m)) is not None]
+    numbered = [
+        (m, n)
+        for m in _MARK.finditer(text)
+        if (m.group("circled") or _opens(text, m.start())) and (n := _number(m)) is not None
+    ]
     first = next((i for i, (_, (_, value)) in enumerate(numbered) if value == 1), None)
     if first is None or not _opens(text, numbered[first][0].start()):
         return None
@@ -73,8 +86,10 @@ def enumerated_parts(text: str) -> list[str] | None:
     """The parts of an answer that is enumerated from its start, in order, without their marks
     and trailing separators; None for any other text."""
     marks = _marks(text)
-    if not marks or text[:marks[0].start()].strip():
+    if not marks or text[: marks[0].start()].strip():
         return None
     ends = [m.start() for m in marks[1:]] + [len(text)]
-    parts = [_TRAILING.sub("", text[m.end():end]).strip() for m, end in zip(marks, ends, strict=True)]
+    parts = [
+        _TRAILING.sub("", text[m.end() : end]).strip() for m, end in zip(marks, ends, strict=True)
+    ]
     return parts if all(parts) else None

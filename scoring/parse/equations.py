@@ -57,7 +57,8 @@ _HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
 _PERCENT_END = re.compile(r"\\?%\s*$")
 # `÷ 2/3`: a fraction written after a division sign, which a student divides by whole
 _DIVIDED_BY_FRACTION = re.compile(
-    r"(÷|\\div(?![A-Za-z]))\s*(\d+(?:\.\d+)?\s*/\s*\d+(?:\.\d+)?)(?![\d.]|\s*[\^(])")
+    r"(÷|\\div(?![A-Za-z]))\s*(\d+(?:\.\d+)?\s*/\s*\d+(?:\.\d+)?)(?![\d.]|\s*[\^(])"
+)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _EPS = 1e-9
 
@@ -89,6 +90,7 @@ class Relation:
 @dataclass(frozen=True)
 class RelationCheck:
     """One relation's verdict with a detail a person can read."""
+
     relation: Relation
     verdict: Verdict
     detail: str
@@ -97,6 +99,7 @@ class RelationCheck:
 @dataclass(frozen=True)
 class StepCheck:
     """A step's relations, their verdicts and the step's verdict with its evidence."""
+
     relations: list[RelationCheck]
     verdict: Verdict
     evidence: str
@@ -125,14 +128,21 @@ def _relations(step: str) -> tuple[Relation, ...]:
     except (RecursionError, ValueError):
         return ()
     times = x_is_times(step)
-    found = (Relation(*((with_times_signs(lhs), with_times_signs(rhs)) if times else (lhs, rhs)),
-                      op, st.source)
-             for st in statements for lhs, op, rhs in split_chain(st.text) if op is not None)
+    found = (
+        Relation(
+            *((with_times_signs(lhs), with_times_signs(rhs)) if times else (lhs, rhs)),
+            op,
+            st.source,
+        )
+        for st in statements
+        for lhs, op, rhs in split_chain(st.text)
+        if op is not None
+    )
     return tuple(itertools.islice(found, MAX_RELATIONS))
 
 
 def remainder_relations(step: str) -> list[Relation]:
-    """"a ÷ b = q R r" (also 余, remainder, q……r) as a = b·q + r and r < b (`scoring.parse.division`)."""
+    """ "a ÷ b = q R r" (also 余, remainder, q……r) as a = b·q + r and r < b (`scoring.parse.division`)."""
     found = []
     for a, b, q, r, source in quotient_remainder(step):
         found += [Relation(f"({b}) * ({q}) + ({r})", a, "=", source), Relation(r, b, "<", source)]
@@ -142,14 +152,15 @@ def remainder_relations(step: str) -> list[Relation]:
 def prose_relations(step: str) -> list[Relation]:
     """Closed operations a step states in words, as relations (see `scoring.parse.prose_arithmetic`)."""
     try:
-        return [Relation(s.lhs, s.rhs, "=", s.source) for s in prose_statements(step)
-                if not s.identity]
+        return [
+            Relation(s.lhs, s.rhs, "=", s.source) for s in prose_statements(step) if not s.identity
+        ]
     except (RecursionError, ValueError):
         return []
 
 
 def _prose_identities(step: str) -> list[RelationCheck]:
-    """"Dividing $4x^3$ by $3x^3$ gives $\\frac{4}{3}$": decided at sample points."""
+    """ "Dividing $4x^3$ by $3x^3$ gives $\\frac{4}{3}$": decided at sample points."""
     try:
         statements = [s for s in prose_statements(step) if s.identity]
     except (RecursionError, ValueError):
@@ -180,8 +191,12 @@ def _compare(a: Value, b: Value, rel: Relation, reading: Reading) -> bool:
         if not (math.isfinite(fa) and math.isfinite(fb)):  # beyond float range: compare exactly
             fa, fb = Fraction(a), Fraction(b)
     slack = 0 if isinstance(fa, Fraction) else _EPS * max(abs(float(fa)), abs(float(fb)), 1.0)
-    return {"<": fa < fb + slack, ">": fa > fb - slack,
-            "<=": fa <= fb + slack, ">=": fa >= fb - slack}[op]
+    return {
+        "<": fa < fb + slack,
+        ">": fa > fb - slack,
+        "<=": fa <= fb + slack,
+        ">=": fa >= fb - slack,
+    }[op]
 
 
 def check_relation(
@@ -217,8 +232,11 @@ def _check_relation(
         return RelationCheck(rel, "unknown", f"{rel}: π names a quantity here")
     try:
         a, b = evaluate(rel.lhs_expr, values), evaluate(rel.rhs_expr, values)
-        ok = _compare(a, b, rel, reading) or _percent_convention(rel, a, b, reading) \
+        ok = (
+            _compare(a, b, rel, reading)
+            or _percent_convention(rel, a, b, reading)
             or _fraction_divisor(rel, values, reading)
+        )
         other = _other_reading(rel, a, b, reading) if not ok else None
     except Unevaluable as exc:
         return RelationCheck(rel, "unknown", f"{rel}: {exc}")
@@ -273,11 +291,19 @@ def _other_reading(rel: Relation, a: Value, b: Value, reading: Reading) -> Relat
         if is_bracketed(side) and is_whole_count(exact, shown, round_up=False):
             return RelationCheck(rel, "true", f"{rel} holds reading [x] as the integer part")
     # each side in decimal or in one of the stated bases (binary to octal: `.110 = .6`)
-    sides = [[(side, None)] + [(text, base) for base in reading.bases
-                               if (text := read_in_base(side, base, reading.bases)) is not None]
-             for side in (rel.lhs, rel.rhs)]
+    sides = [
+        [(side, None)]
+        + [
+            (text, base)
+            for base in reading.bases
+            if (text := read_in_base(side, base, reading.bases)) is not None
+        ]
+        for side in (rel.lhs, rel.rhs)
+    ]
     for (lhs, left), (rhs, right) in itertools.product(*sides):
-        if (left or right) and check_relation(Relation(lhs, rhs, rel.op, rel.source)).verdict == "true":
+        if (left or right) and check_relation(
+            Relation(lhs, rhs, rel.op, rel.source)
+        ).verdict == "true":
             named = " and ".join(sorted({f"base {b}" for b in (left, right) if b}))
             return RelationCheck(rel, "true", f"{rel} holds with numerals in {named}")
     return None
@@ -342,14 +368,19 @@ def check_against(known: Sequence[Relation], rel: Relation) -> RelationCheck:
 
 
 def _hedged(step: str, rel: Relation) -> bool:
-    """"1 = 3 + 4 is clearly not true", "plugging in 1 ...": the step rejects or tests the
+    """ "1 = 3 + 4 is clearly not true", "plugging in 1 ...": the step rejects or tests the
     relation. Only the relation's own sentence and what follows it count: "So that's not it
     either. Let's try 35: ..." rejects the previous candidate, not the new arithmetic."""
     at = step.find(rel.source) if rel.source else -1
     if at < 0:
         return _HEDGE.search(step) is not None
-    start = max(step.rfind(". ", 0, at), step.rfind("! ", 0, at), step.rfind("? ", 0, at),
-                step.rfind("\n", 0, at), step.rfind("。", 0, at))
+    start = max(
+        step.rfind(". ", 0, at),
+        step.rfind("! ", 0, at),
+        step.rfind("? ", 0, at),
+        step.rfind("\n", 0, at),
+        step.rfind("。", 0, at),
+    )
     return _HEDGE.search(step[start + 1 :]) is not None
 
 
@@ -365,8 +396,9 @@ def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") 
     (`scoring.parse.step_context`).
     """
     stated = extract_relations(step)
-    relations = [r for r in stated + prose_relations(step)
-                 if not states_remainder(r.rhs)] + remainder_relations(step)
+    relations = [
+        r for r in stated + prose_relations(step) if not states_remainder(r.rhs)
+    ] + remainder_relations(step)
     checks: list[RelationCheck] = []
     skipped = 0
     for i, rel in enumerate(relations):
@@ -382,14 +414,18 @@ def check_step(step: str, config: StepConfig = StepConfig(), context: str = "") 
     if not skipped and len(stated) >= MAX_RELATIONS:
         note = f"; only the first {MAX_RELATIONS} relations are checked (budget)"
     if any(c.verdict == "false" and _hedged(step, c.relation) for c in checks):
-        checks = [replace(c, verdict="unknown", detail=f"{c.detail}, but the step rejects or "
-                          "tests it") if c.verdict == "false" and _hedged(step, c.relation)
-                  else c for c in checks]
+        checks = [
+            replace(c, verdict="unknown", detail=f"{c.detail}, but the step rejects or tests it")
+            if c.verdict == "false" and _hedged(step, c.relation)
+            else c
+            for c in checks
+        ]
     false = [c for c in checks if c.verdict == "false"]
     if false:
         return StepCheck(checks, "false", "; ".join(c.detail for c in false) + note)
     true = [c for c in checks if c.verdict == "true"]
     if true:
         return StepCheck(checks, "true", "; ".join(c.detail for c in true) + note)
-    return StepCheck(checks, "unknown", ("no closed relation to check" if checks else
-                                         "no relation found") + note)
+    return StepCheck(
+        checks, "unknown", ("no closed relation to check" if checks else "no relation found") + note
+    )

@@ -24,18 +24,58 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 # Letters of other scripts that print like Latin ones (after case folding).
-_LOOKALIKE = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
-    "ԛ": "q", "ԝ": "w", "ɡ": "g", "һ": "h", "ӏ": "l", "ո": "n", "ս": "u",
-    # Greek
-    "α": "a", "ο": "o", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
-    "ε": "e",
-    # angle brackets and their look-alikes, read as the ASCII ones
-    "‹": "<", "›": ">", "〈": "<", "〉": ">", "⟨": "<", "⟩": ">", "«": "<", "»": ">",
-    "ᐸ": "<", "ᐳ": ">",
-})
+_LOOKALIKE = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "і": "i",
+        "ї": "i",
+        "ј": "j",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ɡ": "g",
+        "һ": "h",
+        "ӏ": "l",
+        "ո": "n",
+        "ս": "u",
+        # Greek
+        "α": "a",
+        "ο": "o",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ε": "e",
+        # angle brackets and their look-alikes, read as the ASCII ones
+        "‹": "<",
+        "›": ">",
+        "〈": "<",
+        "〉": ">",
+        "⟨": "<",
+        "⟩": ">",
+        "«": "<",
+        "»": ">",
+        "ᐸ": "<",
+        "ᐳ": ">",
+    }
+)
 # Characters that are not format characters by category but print as nothing.
 _BLANK = frozenset("\u034f\u115f\u1160\u3164\uffa0\u180e")
 
@@ -95,16 +135,17 @@ def _fold_chars(text: str, start: int, end: int, chars: list[str], origin: list[
         origin.extend([i] * len(folded))
 
 
-def _substitute(text: str, origin: list[int], pattern: re.Pattern[str],
-                replace: Callable[[re.Match[str]], str]) -> tuple[str, list[int]]:
+def _substitute(
+    text: str, origin: list[int], pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]
+) -> tuple[str, list[int]]:
     """`pattern.sub(replace, text)` keeping the origins: a replacement's characters take the
     origin of the match's first character."""
     parts: list[str] = []
     kept: list[int] = []
     last = 0
     for match in pattern.finditer(text):
-        parts.append(text[last:match.start()])
-        kept.extend(origin[last:match.start()])
+        parts.append(text[last : match.start()])
+        kept.extend(origin[last : match.start()])
         new = replace(match)
         parts.append(new)
         at = origin[match.start()] if match.start() < len(origin) else (origin[-1] if origin else 0)
@@ -125,7 +166,7 @@ def fold_text(text: str, markup: bool = True) -> str:
     parts: list[str] = []
     at = 0
     for run in _PLAIN_RUN.finditer(text):
-        parts.extend(_folded_char(c) for c in text[at:run.start()])
+        parts.extend(_folded_char(c) for c in text[at : run.start()])
         parts.append(run.group().lower())
         at = run.end()
     parts.extend(_folded_char(c) for c in text[at:])

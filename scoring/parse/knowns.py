@@ -146,8 +146,10 @@ def solve_known(known: Sequence[RelationLike]) -> dict[str, Value]:
         for other, (ocoefs, oconst) in list(pivots.items()):
             factor = ocoefs.get(var)
             if factor:
-                merged = {v: ocoefs.get(v, Fraction(0)) - factor * new[0].get(v, Fraction(0))
-                          for v in ocoefs.keys() | new[0].keys()}
+                merged = {
+                    v: ocoefs.get(v, Fraction(0)) - factor * new[0].get(v, Fraction(0))
+                    for v in ocoefs.keys() | new[0].keys()
+                }
                 pivots[other] = ({v: c for v, c in merged.items() if c}, oconst - factor * new[1])
         pivots[var] = new
     values: dict[str, Value] = {

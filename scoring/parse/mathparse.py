@@ -46,8 +46,20 @@ _TRANSFORMS = (*standard_transformations, implicit_multiplication_application, c
 _CLEAN = re.compile(
     r"\\(?:left|right|[bB]ig{1,2}[lr]?|displaystyle|textstyle|,|;|:|!| )(?![A-Za-z])|\\\$|[&~]"
 )
-_UNICODE = str.maketrans({"×": "*", "÷": "/", "−": "-", "·": "*", "⋅": "*", "（": "(", "）": ")",
-                          "²": "^2", "³": "^3", "％": "%"})
+_UNICODE = str.maketrans(
+    {
+        "×": "*",
+        "÷": "/",
+        "−": "-",
+        "·": "*",
+        "⋅": "*",
+        "（": "(",
+        "）": ")",
+        "²": "^2",
+        "³": "^3",
+        "％": "%",
+    }
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -74,15 +86,26 @@ _FRACS = frozenset({r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"})
 _BINOMS = frozenset({r"\binom", r"\dbinom", r"\tbinom"})
 _TIMES = frozenset({r"\cdot", r"\times", r"\ast"})
 _FLOORS = {r"\lfloor": ("floor", r"\rfloor"), r"\lceil": ("ceiling", r"\rceil")}
-_FUNCS = {"sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
-          "arctan": "atan", "ln": "log", "exp": "exp", "sqrt": "sqrt"}
+_FUNCS = {
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "ln": "log",
+    "exp": "exp",
+    "sqrt": "sqrt",
+}
 # The words this reader reads in plain text: its functions and the constant pi.
 PLAIN_WORDS = frozenset(_FUNCS) | {"pi"}
 _GREEK = _words(
     "alpha beta gamma delta epsilon varepsilon theta vartheta lambda mu nu xi rho sigma tau phi "
     "varphi chi psi omega Gamma Delta Theta Lambda Sigma Phi Psi Omega"
 )
-_TWO_LETTER_WORDS = _words("am an as at be by do go he if in is it me my no of on or so to up us we ok")
+_TWO_LETTER_WORDS = _words(
+    "am an as at be by do go he if in is it me my no of on or so to up us we ok"
+)
 
 _PERCENT_OF = re.compile(r"(%|\\%)\s*of\b")
 
@@ -94,9 +117,17 @@ class Refused(ValueError):
 def namespace() -> dict[str, object]:
     """The names a converted expression may use (a fresh dict: `parse_expr` may write to it)."""
     g: dict[str, object] = {
-        "__builtins__": {}, "Integer": sympy.Integer, "Float": sympy.Float,
-        "Rational": sympy.Rational, "Symbol": sympy.Symbol, "Add": sympy.Add, "Mul": sympy.Mul,
-        "Pow": sympy.Pow, "pi": sympy.pi, "sqrt": sympy.sqrt, "Abs": sympy.Abs,
+        "__builtins__": {},
+        "Integer": sympy.Integer,
+        "Float": sympy.Float,
+        "Rational": sympy.Rational,
+        "Symbol": sympy.Symbol,
+        "Add": sympy.Add,
+        "Mul": sympy.Mul,
+        "Pow": sympy.Pow,
+        "pi": sympy.pi,
+        "sqrt": sympy.sqrt,
+        "Abs": sympy.Abs,
         "factorial": lambda n: sympy.factorial(n, evaluate=False),
         "binomial": lambda n, k: sympy.binomial(n, k, evaluate=False),
         "floor": lambda x: sympy.floor(x, evaluate=False),
@@ -393,8 +424,17 @@ def to_python(text: str) -> tuple[str, frozenset[str]]:
     return conv.seq(None), frozenset(conv.names)
 
 
-_ERRORS = (Refused, SyntaxError, TypeError, ValueError, AttributeError, RecursionError,
-           NameError, sympy.SympifyError, TokenError)
+_ERRORS = (
+    Refused,
+    SyntaxError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    RecursionError,
+    NameError,
+    sympy.SympifyError,
+    TokenError,
+)
 _INTEGER = re.compile(r"[1-9]\d*|0")
 
 
@@ -425,8 +465,13 @@ def sympy_parse(code: str, names: frozenset[str]) -> sympy.Basic | None:
     """sympy's own reading of converted code (`parse_expr`, unevaluated), None where it fails."""
     try:
         local = {name: sympy.Symbol(name) for name in names}
-        expr = parse_expr(code, local_dict=local, global_dict=namespace(),
-                          transformations=_TRANSFORMS, evaluate=False)
+        expr = parse_expr(
+            code,
+            local_dict=local,
+            global_dict=namespace(),
+            transformations=_TRANSFORMS,
+            evaluate=False,
+        )
     except _ERRORS:
         return None
     return expr if isinstance(expr, sympy.Basic) else None

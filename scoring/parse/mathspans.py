@@ -27,7 +27,11 @@ def math_spans(text: str) -> list[tuple[int, int]]:
         if token == "$" and m.start() in currency:
             i = m.end()
             continue
-        closer = f"\\end{{{m.group(1)}}}" if m.group(1) else {"\\[": "\\]", "\\(": "\\)"}.get(token, token)
+        closer = (
+            f"\\end{{{m.group(1)}}}"
+            if m.group(1)
+            else {"\\[": "\\]", "\\(": "\\)"}.get(token, token)
+        )
         end = -1
         if closer not in dead and len(dead) < _MAX_UNCLOSED:
             limit = len(text)
@@ -47,7 +51,6 @@ def math_spans(text: str) -> list[tuple[int, int]]:
         spans.append((m.start(), end + len(closer)))
         i = end + len(closer)
     return spans
-
 
 
 def strip_math(text: str, replacement: str = " ") -> str:

@@ -34,7 +34,9 @@ Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
 MAX_SIDES = 16
 
 _NUMBERING = re.compile(
-    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|(?:step|Step|STEP)\s*\d+\s*[:.：]|第[" + CJK_NUMERALS + r"\d]+步[:：]?)"
+    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|(?:step|Step|STEP)\s*\d+\s*[:.：]|第["
+    + CJK_NUMERALS
+    + r"\d]+步[:：]?)"
 )
 _DELIMS = re.compile(
     r"^(?:\$\$(?P<a>.*)\$\$|\\\[(?P<b>.*)\\\]|\\\((?P<c>.*)\\\)|\$(?P<d>.*)\$"
@@ -44,10 +46,31 @@ _DELIMS = re.compile(
 _TEXT_GROUP = re.compile(TEXT_COMMAND + r"\s*\{[^{}]*\}")
 _REL = relations.relation_pattern(relations.CHAIN)
 _OPS: dict[str, Op | None] = {
-    "=": "=", ":=": "=", "==": "=", r"\doteq": "=", r"\approx": "approx", "≈": "approx",
-    r"\simeq": "approx", "≃": "approx", r"\neq": "!=", r"\ne": "!=", "≠": "!=", "!=": "!=",
-    "<": "<", r"\lt": "<", ">": ">", r"\gt": ">", "<=": "<=", r"\le": "<=", r"\leq": "<=",
-    r"\leqslant": "<=", "≤": "<=", ">=": ">=", r"\ge": ">=", r"\geq": ">=", r"\geqslant": ">=",
+    "=": "=",
+    ":=": "=",
+    "==": "=",
+    r"\doteq": "=",
+    r"\approx": "approx",
+    "≈": "approx",
+    r"\simeq": "approx",
+    "≃": "approx",
+    r"\neq": "!=",
+    r"\ne": "!=",
+    "≠": "!=",
+    "!=": "!=",
+    "<": "<",
+    r"\lt": "<",
+    ">": ">",
+    r"\gt": ">",
+    "<=": "<=",
+    r"\le": "<=",
+    r"\leq": "<=",
+    r"\leqslant": "<=",
+    "≤": "<=",
+    ">=": ">=",
+    r"\ge": ">=",
+    r"\geq": ">=",
+    r"\geqslant": ">=",
     "≥": ">=",
 }
 _SEPARATOR = re.compile(
@@ -81,7 +104,8 @@ _OPERATOR_WORD_BEFORE = re.compile(
     r"|square|cube|root|sum|product|difference|quotient|reciprocal|average|mean)\s+of"
     r"|(?:%|\d\s*/\s*\d+|[" + VULGAR_FRACTIONS + r"]|\bpercent)\s+(?:of|off)"
     r"|\b(?:(?:sum|product|difference|quotient)\s+of|between)\s+\$?[-\d.,]+\$?\s+and)$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _OPEN_OPERATOR = re.compile(r"[-+*/×÷·⋅−]\s")
 _ARGUMENT_OF = re.compile(r"[A-Za-z]$|(?<![A-Za-z])(?:log|lg|lb|det|gcd|lcm|max|min|arg)\s$")
 _BOUNDARY = re.compile(r"[A-Za-z\u3000-\u303f" + CJK + r"\uff00-\uffef,.;:!?()\"'\n]")
@@ -109,8 +133,12 @@ def _depths(text: str) -> list[int]:
 def _is_unit_text(text: str, start: int, group: str) -> bool:
     """`3 \\text{ cm}` is a unit; `1 \\text{ or } x = 2` joins two statements."""
     before = text[:start].rstrip()
-    return bool(before) and before[-1] in "0123456789)}" and bool(_UNIT_TEXT.match(group)) \
+    return (
+        bool(before)
+        and before[-1] in "0123456789)}"
+        and bool(_UNIT_TEXT.match(group))
         and _CONNECTIVE_TEXT.match(group) is None
+    )
 
 
 def split_statements(math: str) -> list[str]:
@@ -165,7 +193,7 @@ def _bounded(text: str, start: int, end: int) -> bool:
 
 
 def _without_prose_operand(run: str, before: str) -> str:
-    """"the price - 22 = 76 - 22 = 54": a run that opens with a binary operator after a word
+    """ "the price - 22 = 76 - 22 = 54": a run that opens with a binary operator after a word
     continues an expression whose operand is that word; its first side is not an expression.
     Likewise a run glued to a word (`log2(8) = 3`, `lg100 = 2`, `cm2 = 100`) or one space after
     a function name the run cannot read (`log 2 = 0.301`): it opens inside that word's argument
@@ -174,7 +202,7 @@ def _without_prose_operand(run: str, before: str) -> str:
     if not operand and not _ARGUMENT_OF.search(before):
         return run
     first = _REL.search(run)
-    return run[first.end():] if first else ""
+    return run[first.end() :] if first else ""
 
 
 def _plain_runs(text: str) -> list[str]:
@@ -200,8 +228,12 @@ def _plain_runs(text: str) -> list[str]:
         elif kind == "text":
             ok = prev == "num" and bool(_UNIT_TEXT.match(val))
         elif kind == "word":
-            ok = (len(val) == 1 or val in PLAIN_WORDS or (prev == "num" and val in UNIT_WORDS)
-                  or (prev == "%" and val == "of"))
+            ok = (
+                len(val) == 1
+                or val in PLAIN_WORDS
+                or (prev == "num" and val in UNIT_WORDS)
+                or (prev == "%" and val == "of")
+            )
         elif kind == "unit":
             ok = prev == "num"
         elif kind == "colon" and _is_ratio(text, m.start(), m.end()):
@@ -232,8 +264,10 @@ def find_statements(step: str) -> list[Statement]:
         span = text[start:end]
         m = _DELIMS.match(span)
         math = next((g for g in m.groups() if g is not None), "") if m else ""
-        if span.startswith("$") and not span.startswith("$$") and latin_words(3).search(
-            _TEXT_GROUP.sub(" ", math)
+        if (
+            span.startswith("$")
+            and not span.startswith("$$")
+            and latin_words(3).search(_TEXT_GROUP.sub(" ", math))
         ):
             plain.append(text[last:end].replace("$", " "))  # `$5 and $6`: currency, not math
         else:

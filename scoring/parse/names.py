@@ -27,8 +27,13 @@ _X_BETWEEN_NUMBERS = re.compile(r"(?<=\d)(?:(?<!\b0)\s*|\s+)[xX]\s*(?=\d)")
 _BARE_PI = re.compile(r"\s*" + PI + r"\s*")
 _PI_FUNCTION = re.compile(PI + r"\s*\(\s*[A-Za-z]")
 _PI_DEFINED = re.compile(
-    r"(?:" + "|".join(DEFINING_WORDS) + r")\s*\$?\\?\(?\s*" + PI
-    + r"|" + PI + r"\s*\$?\s*(?:be|denotes?|represents?|stands?\s+for|表示|代表)\b",
+    r"(?:"
+    + "|".join(DEFINING_WORDS)
+    + r")\s*\$?\\?\(?\s*"
+    + PI
+    + r"|"
+    + PI
+    + r"\s*\$?\s*(?:be|denotes?|represents?|stands?\s+for|表示|代表)\b",
     re.IGNORECASE,
 )
 
@@ -38,8 +43,9 @@ def x_is_times(text: str) -> bool:
     found = [m.start() for m in _X.finditer(text)]
     if not found:
         return False
-    between = {m.start() + m.group().index(m.group().strip()) for m in
-               _X_BETWEEN_NUMBERS.finditer(text)}
+    between = {
+        m.start() + m.group().index(m.group().strip()) for m in _X_BETWEEN_NUMBERS.finditer(text)
+    }
     return set(found) <= between
 
 

@@ -22,20 +22,51 @@ import re
 from scoring.parse.lexicon import CJK_UNIT, cjk_integer
 
 _UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
 }
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-         "eighty": 80, "ninety": 90}
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
 _SCALES = {"thousand": 1000, "million": 10**6, "billion": 10**9}
 _WORD = "|".join(sorted([*_UNITS, *_TENS, "hundred", *_SCALES], key=len, reverse=True))
 _EN_PHRASE = re.compile(
-    r"(?<![A-Za-z-])(?:minus\s+|negative\s+)?(?:" + _WORD + r")(?:(?:\s+and\s+|\s+|-)(?:" + _WORD
-    + r"))*(?![A-Za-z-])", re.IGNORECASE)
+    r"(?<![A-Za-z-])(?:minus\s+|negative\s+)?(?:"
+    + _WORD
+    + r")(?:(?:\s+and\s+|\s+|-)(?:"
+    + _WORD
+    + r"))*(?![A-Za-z-])",
+    re.IGNORECASE,
+)
 _PRONOUN_ONE = re.compile(
     r"(?:\b(?:the|this|that|which|each|every|no|any|another|some|a|an)\s+(?:[a-z]+\s+)?)$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _OF_AFTER = re.compile(r"\s+(?:of|another)\b", re.IGNORECASE)
 _CJK_RUN = re.compile(r"负?[零〇一二两三四五六七八九十百千万]+")
 # What may close a Chinese numeral that counts: a unit or measure word, the end of the text, or
@@ -132,16 +163,16 @@ def numbers_in_words(text: str) -> list[tuple[int, int, int]]:
     found = []
     for m in _EN_PHRASE.finditer(text):
         value = english_integer(m.group())
-        if m.group().lower() == "one" and (_PRONOUN_ONE.search(text[:m.start()])
-                                           or _OF_AFTER.match(text, m.end())):
+        if m.group().lower() == "one" and (
+            _PRONOUN_ONE.search(text[: m.start()]) or _OF_AFTER.match(text, m.end())
+        ):
             continue
         if value is not None:
             found.append((m.start(), m.end(), value))
     for m in _CJK_RUN.finditer(text):
-        if not (_CJK_AFTER.match(text, m.end()) and _CJK_BEFORE.search(text[:m.start()])):
+        if not (_CJK_AFTER.match(text, m.end()) and _CJK_BEFORE.search(text[: m.start()])):
             continue
         value = chinese_integer(m.group())
         if value is not None:
             found.append((m.start(), m.end(), value))
     return sorted(found)
-

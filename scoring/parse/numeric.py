@@ -24,8 +24,14 @@ MAX_DEPTH = 60
 MAX_FLOAT = 1e300
 
 _FLOAT_FUNCS = {
-    sympy.sin: math.sin, sympy.cos: math.cos, sympy.tan: math.tan, sympy.asin: math.asin,
-    sympy.acos: math.acos, sympy.atan: math.atan, sympy.exp: math.exp, sympy.log: math.log,
+    sympy.sin: math.sin,
+    sympy.cos: math.cos,
+    sympy.tan: math.tan,
+    sympy.asin: math.asin,
+    sympy.acos: math.acos,
+    sympy.atan: math.atan,
+    sympy.exp: math.exp,
+    sympy.log: math.log,
 }
 
 
@@ -204,7 +210,8 @@ def _constant(expr: sympy.Basic, depth: int) -> Evaluator:
 def _compile(expr: sympy.Basic, name: str, depth: int) -> Evaluator:
     """`_eval` of `expr` at `depth` as a function of `name`'s value."""
     if depth > MAX_DEPTH or not any(
-            isinstance(a, sympy.Symbol) and a.name == name for a in sympy.preorder_traversal(expr)):
+        isinstance(a, sympy.Symbol) and a.name == name for a in sympy.preorder_traversal(expr)
+    ):
         return _constant(expr, depth)
     if isinstance(expr, sympy.Symbol):
         return lambda value: value

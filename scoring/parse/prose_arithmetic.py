@@ -33,49 +33,87 @@ _GET = (
     r"|(?:we|I|you)\s+obtain|gives(?:\s+us)?|giving(?:\s+us)?|yields|results\s+in|is|equals"
     r"|which\s+is|which\s+equals|which\s+gives(?:\s+us)?|makes)\s+)"
 )
-_WORD_OP = (
-    r"(plus|minus|times|multiplied\s+by|divided\s+by|over)"
-)
+_WORD_OP = r"(plus|minus|times|multiplied\s+by|divided\s+by|over)"
 _BINARY = re.compile(
-    r"(?<![\w.^*/+\-$])" + _NUM + r"\s+" + _WORD_OP + r"\s+" + _NUM + r"\s*"
-    + r"(?:=\s*|" + _GET + r")" + _RES + _RESULT_END,
+    r"(?<![\w.^*/+\-$])"
+    + _NUM
+    + r"\s+"
+    + _WORD_OP
+    + r"\s+"
+    + _NUM
+    + r"\s*"
+    + r"(?:=\s*|"
+    + _GET
+    + r")"
+    + _RES
+    + _RESULT_END,
     re.IGNORECASE,
 )
 _VERB = re.compile(
-    r"\b(add(?:ing)?|subtract(?:ing)?|multiply(?:ing)?|divid(?:e|ing))\s+" + _NUM
-    + r"\s+(to|from|by|and|into|with)\s+" + _NUM + r"\s*" + _GET + _RES + _RESULT_END,
+    r"\b(add(?:ing)?|subtract(?:ing)?|multiply(?:ing)?|divid(?:e|ing))\s+"
+    + _NUM
+    + r"\s+(to|from|by|and|into|with)\s+"
+    + _NUM
+    + r"\s*"
+    + _GET
+    + _RES
+    + _RESULT_END,
     re.IGNORECASE,
 )
 # "25% of 80 is 20", "half of 30 is 15": a share of a number, and what it comes to
 _PERCENT_OF = re.compile(
-    r"(?<![\w.^*/+\-$])" + _NUM + r"\s*(?:\\?%|percent)\s+of\s+" + _NUM + r"\s*"
-    + r"(?:=\s*|" + _GET + r")" + _RES + _RESULT_END,
+    r"(?<![\w.^*/+\-$])"
+    + _NUM
+    + r"\s*(?:\\?%|percent)\s+of\s+"
+    + _NUM
+    + r"\s*"
+    + r"(?:=\s*|"
+    + _GET
+    + r")"
+    + _RES
+    + _RESULT_END,
     re.IGNORECASE,
 )
 _SHARE_OF = re.compile(
-    r"\b(half|(?:a|one)\s+third|(?:a|one)\s+quarter)\s+of\s+" + _NUM + r"\s*"
-    + r"(?:=\s*|" + _GET + r")" + _RES + _RESULT_END,
+    r"\b(half|(?:a|one)\s+third|(?:a|one)\s+quarter)\s+of\s+"
+    + _NUM
+    + r"\s*"
+    + r"(?:=\s*|"
+    + _GET
+    + r")"
+    + _RES
+    + _RESULT_END,
     re.IGNORECASE,
 )
 _SHARES = {"half": "2", "third": "3", "quarter": "4"}
 _SPAN = r"\$([^$]{1,120})\$"
 # "when we divide $4x^3$ by $3x^3$, we get $\frac{4}{3}$": a claim that holds for every x
 _VERB_SPANS = re.compile(
-    r"\b(add(?:ing)?|subtract(?:ing)?|multiply(?:ing)?|divid(?:e|ing))\s+" + _SPAN
-    + r"\s+(to|from|by|and|into|with)\s+" + _SPAN + r"\s*" + _GET + _SPAN + r"(?!\s*[A-Za-z\\^_(])",
+    r"\b(add(?:ing)?|subtract(?:ing)?|multiply(?:ing)?|divid(?:e|ing))\s+"
+    + _SPAN
+    + r"\s+(to|from|by|and|into|with)\s+"
+    + _SPAN
+    + r"\s*"
+    + _GET
+    + _SPAN
+    + r"(?!\s*[A-Za-z\\^_(])",
     re.IGNORECASE,
 )
 _SPAN_IS = re.compile(
     r"(?<![\w.^*/+\-])\$([^$]{1,200})\$\s*,?\s*(?:which\s+)?(?:is|equals|gives(?:\s+us)?)\s+"
-    + _RES + _RESULT_END,
+    + _RES
+    + _RESULT_END,
 )
 # possessive quantifiers: no backtracking inside the expression (this runs on every step)
 _PLAIN_EXPR = (
     r"\(?+\s*+\d++(?:\.\d++)?+\s*+\)?+(?:\s*+[-+*/^×÷]\s*+\(?+\s*+\d++(?:\.\d++)?+\s*+\)?+)++"
 )
 _PLAIN_IS = re.compile(
-    r"(?<![\w.^*/+\-$=(])(" + _PLAIN_EXPR + r")\s*,?\s*(?:which\s+)?(?:is|equals|gives(?:\s+us)?)\s+"
-    + _RES + _RESULT_END,
+    r"(?<![\w.^*/+\-$=(])("
+    + _PLAIN_EXPR
+    + r")\s*,?\s*(?:which\s+)?(?:is|equals|gives(?:\s+us)?)\s+"
+    + _RES
+    + _RESULT_END,
 )
 # Words before an expression that make it part of a larger one: "twice 3 + 4 is 14".
 _TAINTED_BEFORE = re.compile(
@@ -85,14 +123,26 @@ _TAINTED_BEFORE = re.compile(
 )
 _REL_IN_SPAN = relations.relation_pattern(relations.IN_SPAN)
 _DIVISION_WITH_REMAINDER = re.compile(
-    r"\bdivid(?:e|ing)\s+(?:" + _NUM + r"|(it))\s+by\s+" + _NUM + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
-    + _RES + r"\s*,?\s*(?:with|and)?\s*(?:a\s+)?remainder\s+(?:of\s+)?" + _RES
+    r"\bdivid(?:e|ing)\s+(?:"
+    + _NUM
+    + r"|(it))\s+by\s+"
+    + _NUM
+    + r"[^.;]{0,20}?\b(?:get|gets|is|gives)\s+"
+    + _RES
+    + r"\s*,?\s*(?:with|and)?\s*(?:a\s+)?remainder\s+(?:of\s+)?"
+    + _RES
     + r"(?![\d.]\d)",
     re.IGNORECASE,
 )
 _NAMED = re.compile(r"(?<![\w.^_{])(" + DECIMAL + r")(?![\w.]\d|\w)")
-_OPS = {"plus": "+", "minus": "-", "times": "*", "multiplied by": "*", "divided by": "/",
-        "over": "/"}
+_OPS = {
+    "plus": "+",
+    "minus": "-",
+    "times": "*",
+    "multiplied by": "*",
+    "divided by": "/",
+    "over": "/",
+}
 
 
 @dataclass(frozen=True)
@@ -154,37 +204,53 @@ def _statements(text: str) -> tuple[ProseStatement, ...]:
         dividend = m.group(1) or _last_number(text[: m.start()])
         if dividend is None:
             continue
-        found.append(ProseStatement(f"{_wrap(m.group(3))} * {_wrap(m.group(4))} + {_wrap(m.group(5))}",
-                                    dividend, m.group().strip()))
+        found.append(
+            ProseStatement(
+                f"{_wrap(m.group(3))} * {_wrap(m.group(4))} + {_wrap(m.group(5))}",
+                dividend,
+                m.group().strip(),
+            )
+        )
     for m in _BINARY.finditer(text):
         if not _clean_before(text, m.start()):
             continue
         op = _OPS[re.sub(r"\s+", " ", m.group(2).lower())]
-        found.append(ProseStatement(f"{_wrap(m.group(1))} {op} {_wrap(m.group(3))}", m.group(4),
-                                    m.group().strip()))
+        found.append(
+            ProseStatement(
+                f"{_wrap(m.group(1))} {op} {_wrap(m.group(3))}", m.group(4), m.group().strip()
+            )
+        )
     for m in _PERCENT_OF.finditer(text):
         if _clean_before(text, m.start()):
-            found.append(ProseStatement(f"{_wrap(m.group(1))} / 100 * {_wrap(m.group(2))}",
-                                        m.group(3), m.group().strip()))
+            found.append(
+                ProseStatement(
+                    f"{_wrap(m.group(1))} / 100 * {_wrap(m.group(2))}",
+                    m.group(3),
+                    m.group().strip(),
+                )
+            )
     for m in _SHARE_OF.finditer(text):
         if _clean_before(text, m.start()):
             share = _SHARES[m.group(1).split()[-1].lower()]
-            found.append(ProseStatement(f"{_wrap(m.group(2))} / {share}", m.group(3),
-                                        m.group().strip()))
+            found.append(
+                ProseStatement(f"{_wrap(m.group(2))} / {share}", m.group(3), m.group().strip())
+            )
     for m in _VERB.finditer(text):
         if (lhs := _verb(m)) is not None:
             found.append(ProseStatement(lhs, m.group(5), m.group().strip()))
     for m in _VERB_SPANS.finditer(text):
         if any(_REL_IN_SPAN.search(m.group(g)) for g in (2, 4, 5)):
             continue
-        if (lhs := _verb(m)) is not None and (m.group(3).lower() != "and" or m.group(1)[:3] in
-                                              ("add", "mul")):
+        if (lhs := _verb(m)) is not None and (
+            m.group(3).lower() != "and" or m.group(1)[:3] in ("add", "mul")
+        ):
             found.append(ProseStatement(lhs, m.group(5), m.group().strip(), identity=True))
     for pattern in (_SPAN_IS, _PLAIN_IS):
         for m in pattern.finditer(text):
             expr = m.group(1)
-            if "=" in expr or not re.search(r"\d\s*(?:[-+*/^×÷]|\\times|\\cdot|\\div|\\frac)|\\frac",
-                                            expr):
+            if "=" in expr or not re.search(
+                r"\d\s*(?:[-+*/^×÷]|\\times|\\cdot|\\div|\\frac)|\\frac", expr
+            ):
                 continue  # a relation already, or a bare number: nothing stated
             if re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", expr)):
                 continue  # has a variable: not closed
@@ -194,20 +260,35 @@ def _statements(text: str) -> tuple[ProseStatement, ...]:
     return tuple(found)
 
 
-_WORD_NUMBERS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-                 "eight": "8", "nine": "9", "ten": "10", "half": "2"}
+_WORD_NUMBERS = {
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "half": "2",
+}
 _CONTINUED = re.compile(
     r"^\W*(?:(?:and|so|then|now|next)\W+)*(dividing|multiplying|adding|subtracting)\s+"
     r"(?:(?:it|this|that|the\s+result|the\s+sum|the\s+difference|the\s+product)\s+)?"
-    r"(by|to|from)?\s*(?:\$\s*(" + SIGNED_DECIMAL + r")\s*\$|(" + SIGNED_DECIMAL + r")|(two|three|four|five|six|seven"
+    r"(by|to|from)?\s*(?:\$\s*("
+    + SIGNED_DECIMAL
+    + r")\s*\$|("
+    + SIGNED_DECIMAL
+    + r")|(two|three|four|five|six|seven"
     r"|eight|nine|ten))(?!\w)\s*,?\s*(?:gives(?:\s+us)?|(?:we|I|you)\s+get|yields|results\s+in)\s+"
-    + _RES + _RESULT_END,
+    + _RES
+    + _RESULT_END,
     re.IGNORECASE,
 )
 
 
 def continued_operation(step: str, previous_result: str) -> ProseStatement | None:
-    """"And dividing by two gives us -1", applied to the result the previous step ended with.
+    """ "And dividing by two gives us -1", applied to the result the previous step ended with.
 
     `previous_result` is that result as text (the closed right-hand side of the previous step's
     last relation); the step must open with the operation, so "it" can only mean that result.
@@ -218,8 +299,10 @@ def continued_operation(step: str, previous_result: str) -> ProseStatement | Non
     verb, prep = m.group(1).lower(), (m.group(2) or "").lower()
     operand = m.group(3) or m.group(4) or _WORD_NUMBERS[m.group(5).lower()]
     op = {"dividing": "/", "multiplying": "*", "adding": "+", "subtracting": "-"}[verb]
-    if (verb in ("dividing", "multiplying") and prep not in ("by", "")) or (
-            verb == "adding" and prep not in ("to", "")) or (
-            verb == "subtracting" and prep not in ("from", "")):
+    if (
+        (verb in ("dividing", "multiplying") and prep not in ("by", ""))
+        or (verb == "adding" and prep not in ("to", ""))
+        or (verb == "subtracting" and prep not in ("from", ""))
+    ):
         return None
     return ProseStatement(f"({previous_result}) {op} ({operand})", m.group(6), m.group().strip())

@@ -77,15 +77,18 @@ def literal_numbers(text: str) -> list[str]:
 def _literal_numbers(text: str) -> tuple[str, ...]:
     # Every check reads the numbers of the same steps; cached, each step is scanned once.
     text = without_thousands_separators(text)
-    return tuple(n for m in _NUMBER.finditer(_SUBSCRIPTED.sub(" ", text)) if (n := _number(m.group())))
+    return tuple(
+        n for m in _NUMBER.finditer(_SUBSCRIPTED.sub(" ", text)) if (n := _number(m.group()))
+    )
 
 
 def _variables(step: str) -> list[str]:
     names: list[str] = []
     for start, end in math_spans(step):
         span = _COMMAND.sub(" ", step[start:end])
-        names.extend(m.group(1) + (f"_{m.group(2)}" if m.group(2) else "")
-                     for m in _VARIABLE.finditer(span))
+        names.extend(
+            m.group(1) + (f"_{m.group(2)}" if m.group(2) else "") for m in _VARIABLE.finditer(span)
+        )
     return names
 
 
@@ -103,8 +106,9 @@ def extract_quantities(step: str) -> Quantities:
     produced: list[str] = []
     used: list[str] = literal_numbers(step) + _variables(step)
     for rel in relations:
-        used.extend(s.name for e in (rel.lhs_expr, rel.rhs_expr) if e is not None
-                    for s in e.free_symbols)
+        used.extend(
+            s.name for e in (rel.lhs_expr, rel.rhs_expr) if e is not None for s in e.free_symbols
+        )
         for expr in (rel.lhs_expr, rel.rhs_expr):
             if (value := _closed_value(expr)) is not None:
                 used.append(value)

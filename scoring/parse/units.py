@@ -32,12 +32,31 @@ _RATE_PART = "|".join(sorted(UNIT_WORDS | SHORT_UNITS, key=len, reverse=True))
 _RATE = r"(?:" + _RATE_PART + r")\s*/\s*(?:" + _RATE_PART + r")(?![A-Za-z])"
 UNIT_AFTER_NUMBER = re.compile(
     r"(?<=[\d)}])\s*(?:"
-    + TEXT_COMMAND + r"\s*\{\s*" + _NOT_CONNECTIVE + r"(?:[A-Za-z]+|" + CJK_UNIT + r")\s*"
-    + _POWER + r"\s*\}(?:\s*" + _POWER + r")?"
-    + r"|\(\s*(?:" + CJK_UNIT + r")\s*\)"
-    + r"|(?:" + CJK_UNIT + r")(?![" + CJK + r"])"
-    + r"|" + _RATE
-    + r"|(?:" + _LATIN + r")" + _POWER + r"(?![A-Za-z])"
+    + TEXT_COMMAND
+    + r"\s*\{\s*"
+    + _NOT_CONNECTIVE
+    + r"(?:[A-Za-z]+|"
+    + CJK_UNIT
+    + r")\s*"
+    + _POWER
+    + r"\s*\}(?:\s*"
+    + _POWER
+    + r")?"
+    + r"|\(\s*(?:"
+    + CJK_UNIT
+    + r")\s*\)"
+    + r"|(?:"
+    + CJK_UNIT
+    + r")(?!["
+    + CJK
+    + r"])"
+    + r"|"
+    + _RATE
+    + r"|(?:"
+    + _LATIN
+    + r")"
+    + _POWER
+    + r"(?![A-Za-z])"
     + r")"
 )
 _DEGREES = re.compile(r"(?<=[\d)}])\s*" + DEGREE_MARK)

@@ -69,10 +69,14 @@ def _numbers(listed: str) -> list[int]:
 
 def renumber(text: str, new: Callable[[int], int]) -> str:
     """`text` with every step number it names mapped by `new` (runs rewritten as runs)."""
+
     def english(m: re.Match[str]) -> str:
         steps = [new(i) for i in _numbers(m.group(2))]
-        said = steps_en(steps) if m.group(1).lower() == "steps" or len(steps) > 1 \
+        said = (
+            steps_en(steps)
+            if m.group(1).lower() == "steps" or len(steps) > 1
             else f"step {steps[0]}"
+        )
         return said[0].upper() + said[1:] if m.group(1)[0] == "S" else said
 
     text = _EN.sub(english, text)
@@ -82,17 +86,27 @@ def renumber(text: str, new: Callable[[int], int]) -> str:
 def not_math_step(index: int, piece: AddressedPiece) -> StepReport:
     """The report's step for a piece: not mathematics, with the finding that says so."""
     return StepReport(
-        index=index, text=piece.text, label=NOT_MATH, state="fails",
+        index=index,
+        text=piece.text,
+        label=NOT_MATH,
+        state="fails",
         reason=f"not mathematics, {piece.reading}; graded as if absent: it earns no points and "
-               "is no error",
+        "is no error",
         evidence=["structure"],
-        checks=[CheckReport(kind=KIND, polarity="error", source="structure",
-                            detail=piece.reading, decisive=True)],
-        validity=0.0, redundancy=0.0, error_categories=[KIND])
+        checks=[
+            CheckReport(
+                kind=KIND, polarity="error", source="structure", detail=piece.reading, decisive=True
+            )
+        ],
+        validity=0.0,
+        redundancy=0.0,
+        error_categories=[KIND],
+    )
 
 
-def splice_addressed(report: GradeReport, graded: str,
-                     pieces: Sequence[AddressedPiece]) -> GradeReport:
+def splice_addressed(
+    report: GradeReport, graded: str, pieces: Sequence[AddressedPiece]
+) -> GradeReport:
     """The report with each piece as a `not_math` step where it stood in `graded` (the text
     that was graded), every step number renumbered; scores unchanged."""
     if not pieces:
@@ -108,11 +122,19 @@ def splice_addressed(report: GradeReport, graded: str,
     for i in range(n + 1):
         if i:
             old = report.steps[i - 1]
-            steps.append(old.model_copy(update={
-                "index": new(i), "depends_on": [new(d) for d in old.depends_on],
-                "reason": renumber(old.reason, new),
-                "checks": [c.model_copy(update={"detail": renumber(c.detail, new)})
-                           for c in old.checks]}))
+            steps.append(
+                old.model_copy(
+                    update={
+                        "index": new(i),
+                        "depends_on": [new(d) for d in old.depends_on],
+                        "reason": renumber(old.reason, new),
+                        "checks": [
+                            c.model_copy(update={"detail": renumber(c.detail, new)})
+                            for c in old.checks
+                        ],
+                    }
+                )
+            )
         for piece, k in zip(pieces, after, strict=True):
             if k == i:
                 steps.append(not_math_step(len(steps) + 1, piece))
@@ -120,43 +142,73 @@ def splice_addressed(report: GradeReport, graded: str,
     tree = report.error_tree
     chains = [[new(i) for i in chain] for chain in tree.chains]
     first = report.likely_first_error
-    return report.model_copy(update={
-        "steps": steps,
-        "error_tree": ErrorTreeReport(
-            roots=[new(i) for i in tree.roots], edges=[(new(a), new(b)) for a, b in tree.edges],
-            chains=chains, formatted=", ".join("-".join(f"({i})" for i in c) for c in chains)),
-        "alignment": _alignment(report.alignment, new),
-        "hcrs": report.hcrs.model_copy(update={
-            "first_error": None if report.hcrs.first_error is None
-            else new(report.hcrs.first_error)}),
-        "likely_first_error": None if first is None else first.model_copy(update={
-            "step": None if first.step is None else new(first.step)}),
-
-        "summary": _summary(renumber(report.summary, new), added, report.language),
-        "review_reasons": [ReviewReason(code=r.code, message=renumber(r.message, new))
-                           for r in report.review_reasons],
-        "meta": _meta(report, new, added)})
+    return report.model_copy(
+        update={
+            "steps": steps,
+            "error_tree": ErrorTreeReport(
+                roots=[new(i) for i in tree.roots],
+                edges=[(new(a), new(b)) for a, b in tree.edges],
+                chains=chains,
+                formatted=", ".join("-".join(f"({i})" for i in c) for c in chains),
+            ),
+            "alignment": _alignment(report.alignment, new),
+            "hcrs": report.hcrs.model_copy(
+                update={
+                    "first_error": None
+                    if report.hcrs.first_error is None
+                    else new(report.hcrs.first_error)
+                }
+            ),
+            "likely_first_error": None
+            if first is None
+            else first.model_copy(update={"step": None if first.step is None else new(first.step)}),
+            "summary": _summary(renumber(report.summary, new), added, report.language),
+            "review_reasons": [
+                ReviewReason(code=r.code, message=renumber(r.message, new))
+                for r in report.review_reasons
+            ],
+            "meta": _meta(report, new, added),
+        }
+    )
 
 
 def _meta(report: GradeReport, new: Callable[[int], int], added: list[int]) -> Meta:
     """The meta with its warnings renumbered and one more, and where the solution left the
     problem's memory renumbered."""
     remembered = report.meta.memory
-    return report.meta.model_copy(update={
-        "warnings": [*(renumber(w, new) for w in report.meta.warnings), _warning(added)],
-        "memory": None if remembered is None else remembered.model_copy(update={
-            "divergence_step": None if remembered.divergence_step is None
-            else new(remembered.divergence_step)})})
+    return report.meta.model_copy(
+        update={
+            "warnings": [*(renumber(w, new) for w in report.meta.warnings), _warning(added)],
+            "memory": None
+            if remembered is None
+            else remembered.model_copy(
+                update={
+                    "divergence_step": None
+                    if remembered.divergence_step is None
+                    else new(remembered.divergence_step)
+                }
+            ),
+        }
+    )
 
 
 def _alignment(al: AlignmentReport | None, new: Callable[[int], int]) -> AlignmentReport | None:
     if al is None:
         return None
-    return al.model_copy(update={
-        "pairs": [AlignedPair(reference=p.reference, solution=[new(s) for s in p.solution],
-                              similarity=p.similarity) for p in al.pairs],
-        "insertions": [new(s) for s in al.insertions],
-        "divergence_step": None if al.divergence_step is None else new(al.divergence_step)})
+    return al.model_copy(
+        update={
+            "pairs": [
+                AlignedPair(
+                    reference=p.reference,
+                    solution=[new(s) for s in p.solution],
+                    similarity=p.similarity,
+                )
+                for p in al.pairs
+            ],
+            "insertions": [new(s) for s in al.insertions],
+            "divergence_step": None if al.divergence_step is None else new(al.divergence_step),
+        }
+    )
 
 
 def _summary(summary: str, added: list[int], language: str) -> str:
@@ -165,8 +217,10 @@ def _summary(summary: str, added: list[int], language: str) -> str:
         return f"{summary}{steps_zh(added)}是写给阅卷人的话，不是数学，未计分。"
     said = steps_en(added)
     verb = "is" if len(added) == 1 else "are"
-    return (f"{summary} {said[0].upper()}{said[1:]} {verb} text addressed to the grader, "
-            "not mathematics, and was not graded.").strip()
+    return (
+        f"{summary} {said[0].upper()}{said[1:]} {verb} text addressed to the grader, "
+        "not mathematics, and was not graded."
+    ).strip()
 
 
 def _warning(indices: list[int]) -> str:

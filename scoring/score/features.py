@@ -50,8 +50,7 @@ class GradeFeatures:
     addressed: int = 0  # steps of text addressed to the grader (label not_math), not graded
 
 
-def features_of(report: GradeReport, reliability: ModelReliability | None = None
-                ) -> GradeFeatures:
+def features_of(report: GradeReport, reliability: ModelReliability | None = None) -> GradeFeatures:
     """The features of a finished GradeReport, the answer route's measured precision included;
     `reliability` is the model's, in the report's language (LLM mode). Steps of text addressed
     to the grader (label `not_math`) were not graded and are not read as steps."""
@@ -78,16 +77,18 @@ def features_of(report: GradeReport, reliability: ModelReliability | None = None
         route_precision=report.answer.route_precision,
         wrong_steps=sum(s.label in ("incorrect", "meaningless") for s in steps),
         unconfirmed_finding=any(
-            s.label not in ("incorrect", "meaningless") and any(
-                c.polarity == "error" and c.source == "symbolic" for c in s.checks)
-            for s in steps),
+            s.label not in ("incorrect", "meaningless")
+            and any(c.polarity == "error" and c.source == "symbolic" for c in s.checks)
+            for s in steps
+        ),
         examples_only=any(c.kind == "examples_only" for s in steps for c in s.checks),
         model_reliability=None if reliability is None else reliability.source,
         model_youden=None if reliability is None else reliability.youden,
-        model_steps=None if reliability is None or reliability.wrong is None
-        or reliability.right is None else min(reliability.wrong, reliability.right),
-        memory=remembered is not None and (remembered.aligned_solution is not None
-                                           or remembered.reference_answer),
+        model_steps=None
+        if reliability is None or reliability.wrong is None or reliability.right is None
+        else min(reliability.wrong, reliability.right),
+        memory=remembered is not None
+        and (remembered.aligned_solution is not None or remembered.reference_answer),
         memory_diverged=remembered is not None and remembered.divergence_step is not None,
         addressed=len(report.steps) - len(steps),
     )
@@ -125,11 +126,19 @@ def steps_against_answer(features: GradeFeatures) -> bool:
     75 grades score below 10, both 9, given 10 and 5 by humans; on the grader's own
     segmentation 4, given 10, 10, 5 and 8). A check that misreads a right step is one cause, a
     slip the answer survived is the other."""
-    return (not features.step_logic_checked and features.problem_type == "calculation"
-            and features.verdict == "right" and features.score < 10 and features.wrong_steps > 0)
+    return (
+        not features.step_logic_checked
+        and features.problem_type == "calculation"
+        and features.verdict == "right"
+        and features.score < 10
+        and features.wrong_steps > 0
+    )
 
 
 def answer_unchecked(features: GradeFeatures) -> bool:
     """A calculation graded without a reference answer, whose answer nothing decided."""
-    return (features.problem_type == "calculation" and not features.has_reference
-            and features.verdict == "none")
+    return (
+        features.problem_type == "calculation"
+        and not features.has_reference
+        and features.verdict == "none"
+    )

@@ -100,9 +100,16 @@ def _step_reports(inputs: GradeInputs) -> list[StepReport]:
                 state=verdict.state,
                 reason=reason,
                 evidence=list(verdict.evidence),
-                checks=[CheckReport(kind=c.kind, polarity=c.polarity, source=c.source,
-                                    detail=c.detail, decisive=c.decisive)
-                        for c in verdict.checks],
+                checks=[
+                    CheckReport(
+                        kind=c.kind,
+                        polarity=c.polarity,
+                        source=c.source,
+                        detail=c.detail,
+                        decisive=c.decisive,
+                    )
+                    for c in verdict.checks
+                ],
                 depends_on=list(inputs.tree.depends_on[i]),
                 aligned_reference=[r + 1 for r in al.step_reference[i]] if al else [],
                 similarity=round(float(al.step_similarity[i]), 4) if al else None,
@@ -136,9 +143,13 @@ def _alignment_report(al: Alignment | None) -> AlignmentReport | None:
 
 
 def _points(inputs: GradeInputs, policy: ScoringPolicy) -> list[float]:
-    return step_points(inputs.tree.labels, [v.p_wrong for v in inputs.verdicts],
-                       simplicity=inputs.simplicity, policy=policy,
-                       own=[v.follow_credit for v in inputs.verdicts])
+    return step_points(
+        inputs.tree.labels,
+        [v.p_wrong for v in inputs.verdicts],
+        simplicity=inputs.simplicity,
+        policy=policy,
+        own=[v.follow_credit for v in inputs.verdicts],
+    )
 
 
 def _policy_score(inputs: GradeInputs, policy: ScoringPolicy) -> StepMathScore:
@@ -157,8 +168,12 @@ def _expected(inputs: GradeInputs) -> float | None:
     p = [v.p_wrong for v in inputs.verdicts]
     if any(x is None for x in p):
         return None
-    return round(expected_score([x for x in p if x is not None], inputs.problem_type,
-                                inputs.tree.labels, inputs.policy), 4)
+    return round(
+        expected_score(
+            [x for x in p if x is not None], inputs.problem_type, inputs.tree.labels, inputs.policy
+        ),
+        4,
+    )
 
 
 def _first_error(inputs: GradeInputs) -> FirstErrorReport | None:
@@ -185,8 +200,15 @@ def fuse(
     points = _points(inputs, "stepmath") if labels else []
     first_error = next((i for i, lab in enumerate(labels, 1) if lab == "incorrect"), None)
     base = base_score(points)
-    hc = g.run("fuse.hcrs", hcrs_score, points, first_error, inputs.skeleton_len, config.hcrs,
-               default=HcrsScore(base, base, 0.0, 0.0, first_error))
+    hc = g.run(
+        "fuse.hcrs",
+        hcrs_score,
+        points,
+        first_error,
+        inputs.skeleton_len,
+        config.hcrs,
+        default=HcrsScore(base, base, 0.0, 0.0, first_error),
+    )
     answer_correct = inputs.answer.correct
     # Without a reference answer, the final step's verdict stands in for answer correctness.
     answer_ok = bool(answer_correct) if answer_correct is not None else bool(main.binary)
@@ -203,12 +225,22 @@ def fuse(
         score_expected=_expected(inputs),
         scoring_policy=inputs.policy,
         scores={p: PolicyScore(score=v.score, raw=round(v.raw, 4)) for p, v in scores.items()},
-        summary=plain_summary(SummaryInput(
-            labels, inputs.problem_type, inputs.language, answer_correct,
-            bool(inputs.answer.reference), inputs.policy,
-            {p: v.score for p, v in scores.items()}, inputs.process_evaluated,
-            [lab == "incorrect" and v.follow_credit is not None
-             for lab, v in zip(labels, inputs.verdicts, strict=True)])),
+        summary=plain_summary(
+            SummaryInput(
+                labels,
+                inputs.problem_type,
+                inputs.language,
+                answer_correct,
+                bool(inputs.answer.reference),
+                inputs.policy,
+                {p: v.score for p, v in scores.items()},
+                inputs.process_evaluated,
+                [
+                    lab == "incorrect" and v.follow_credit is not None
+                    for lab, v in zip(labels, inputs.verdicts, strict=True)
+                ],
+            )
+        ),
         likely_first_error=_first_error(inputs),
         problem_type=inputs.problem_type,
         language="zh" if inputs.language == "zh" else "en",

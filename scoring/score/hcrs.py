@@ -12,7 +12,18 @@ from dataclasses import dataclass
 
 # First-error hazard h(k), k = 1..12, fitted on StepMathBench's human step labels (docs/architecture.md 4.8).
 DEFAULT_HAZARD: tuple[float, ...] = (
-    0.108, 0.139, 0.124, 0.121, 0.123, 0.090, 0.062, 0.073, 0.099, 0.098, 0.000, 0.050,
+    0.108,
+    0.139,
+    0.124,
+    0.121,
+    0.123,
+    0.090,
+    0.062,
+    0.073,
+    0.099,
+    0.098,
+    0.000,
+    0.050,
 )
 
 
@@ -32,6 +43,7 @@ class HcrsConfig:
 @dataclass(frozen=True)
 class HcrsScore:
     """The HCRS score with its parts, so the report can show why it is what it is."""
+
     score: float
     base: float
     format_penalty: float
@@ -91,18 +103,24 @@ def hcrs_score(
     return HcrsScore(score, base, p_fmt, p_haz, first_error)
 
 
-def holistic_score(hcrs: float, answer_correct: bool | None, config: HcrsConfig = HcrsConfig()) -> float:
+def holistic_score(
+    hcrs: float, answer_correct: bool | None, config: HcrsConfig = HcrsConfig()
+) -> float:
     """holistic = 0.7·S_HCRS + 0.3·10·[answer correct]."""
     w = config.process_weight
     return w * hcrs + (1.0 - w) * 10.0 * float(bool(answer_correct))
 
 
-def is_lucky_guess(hcrs: float, answer_correct: bool | None, config: HcrsConfig = HcrsConfig()) -> bool:
+def is_lucky_guess(
+    hcrs: float, answer_correct: bool | None, config: HcrsConfig = HcrsConfig()
+) -> bool:
     """A right answer reached by a broken process: S_HCRS <= 3 and the answer correct."""
     return bool(answer_correct) and hcrs <= config.lucky_guess_max
 
 
-def fit_hazard(first_errors: Sequence[tuple[int, int | None]], max_step: int = 12) -> tuple[float, ...]:
+def fit_hazard(
+    first_errors: Sequence[tuple[int, int | None]], max_step: int = 12
+) -> tuple[float, ...]:
     """Refit the discrete first-error hazard from labelled solutions.
 
     h(k) = (solutions whose first error is at step k) / (solutions still error-free entering

@@ -55,9 +55,13 @@ CellName = Literal["right", "wrong", "no_verdict", "proof", "open_ended", "unver
 CELL_NAMES: tuple[CellName, ...] = get_args(CellName)
 # A cell too small for its quantiles falls back along this chain (the last always exists).
 FALLBACK: dict[CellName, tuple[CellName, ...]] = {
-    "right": ("right", "all"), "wrong": ("wrong", "all"), "no_verdict": ("no_verdict", "all"),
-    "proof": ("proof", "unverified", "all"), "open_ended": ("open_ended", "unverified", "all"),
-    "unverified": ("unverified", "all"), "all": ("all",),
+    "right": ("right", "all"),
+    "wrong": ("wrong", "all"),
+    "no_verdict": ("no_verdict", "all"),
+    "proof": ("proof", "unverified", "all"),
+    "open_ended": ("open_ended", "unverified", "all"),
+    "unverified": ("unverified", "all"),
+    "all": ("all",),
 }
 
 
@@ -135,8 +139,7 @@ class UncertaintyModel:
             raise UncertaintyError("the LLM-mode statistics need the pooled cell 'all'")
         if self.memory_cells and "all" not in self.memory_cells:
             raise UncertaintyError("the memory statistics need the pooled cell 'all'")
-        unknown = (set(self.cells) | set(self.llm_cells) | set(self.memory_cells)) \
-            - set(CELL_NAMES)
+        unknown = (set(self.cells) | set(self.llm_cells) | set(self.memory_cells)) - set(CELL_NAMES)
         if unknown:
             raise UncertaintyError(f"unknown cells {sorted(unknown)}; known: {list(CELL_NAMES)}")
         if not 0 <= self.max_width <= 10:
@@ -161,28 +164,41 @@ class UncertaintyModel:
 
     def to_json(self) -> dict[str, Any]:
         """The statistics as the JSON that `from_json` reads back."""
-        return {"format": UNCERTAINTY_FORMAT, "version": self.version, "coverage": self.coverage,
-                "max_width": self.max_width, "min_route_precision": self.min_route_precision,
-                "cells": {k: vars(v) for k, v in self.cells.items()},
-                "llm_cells": {k: vars(v) for k, v in self.llm_cells.items()},
-                "memory_cells": {k: vars(v) for k, v in self.memory_cells.items()},
-                "meta": dict(self.meta)}
+        return {
+            "format": UNCERTAINTY_FORMAT,
+            "version": self.version,
+            "coverage": self.coverage,
+            "max_width": self.max_width,
+            "min_route_precision": self.min_route_precision,
+            "cells": {k: vars(v) for k, v in self.cells.items()},
+            "llm_cells": {k: vars(v) for k, v in self.llm_cells.items()},
+            "memory_cells": {k: vars(v) for k, v in self.memory_cells.items()},
+            "meta": dict(self.meta),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> UncertaintyModel:
         """Statistics from JSON; malformed or foreign input raises UncertaintyError with the reason."""
         try:
             if data.get("format") != UNCERTAINTY_FORMAT:
-                raise UncertaintyError(f"uncertainty format {data.get('format')!r} is not "
-                                       f"{UNCERTAINTY_FORMAT}; refit with python -m "
-                                       "eval_sets.calibrate")
+                raise UncertaintyError(
+                    f"uncertainty format {data.get('format')!r} is not "
+                    f"{UNCERTAINTY_FORMAT}; refit with python -m "
+                    "eval_sets.calibrate"
+                )
             cells = {str(k): Cell(**v) for k, v in data["cells"].items()}
             llm_cells = {str(k): Cell(**v) for k, v in data.get("llm_cells", {}).items()}
             memory_cells = {str(k): Cell(**v) for k, v in data.get("memory_cells", {}).items()}
-            return cls(str(data["version"]), float(data["coverage"]), cells,
-                       int(data["max_width"]),
-                       float(data.get("min_route_precision", MIN_ROUTE_PRECISION)),
-                       dict(data.get("meta", {})), llm_cells, memory_cells)
+            return cls(
+                str(data["version"]),
+                float(data["coverage"]),
+                cells,
+                int(data["max_width"]),
+                float(data.get("min_route_precision", MIN_ROUTE_PRECISION)),
+                dict(data.get("meta", {})),
+                llm_cells,
+                memory_cells,
+            )
         except UncertaintyError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -209,8 +225,10 @@ def load_uncertainty(path: Path = DEFAULT_PATH) -> UncertaintyModel:
     except CalibrationError as err:
         raise UncertaintyError(f"cannot read uncertainty statistics: {err}") from None
     if model is None:
-        raise UncertaintyError(f"calibration file {path} has no {SECTION!r} section; refit with "
-                               "python -m eval_sets.calibrate")
+        raise UncertaintyError(
+            f"calibration file {path} has no {SECTION!r} section; refit with "
+            "python -m eval_sets.calibrate"
+        )
     return model
 
 
@@ -232,8 +250,10 @@ def score_interval(features: GradeFeatures, model: UncertaintyModel) -> tuple[in
     half's calculations all have a reference): humans give a right answer's solution 10."""
     cell = model.cell(cell_of(features), features.step_logic_checked, features.memory)
     score = features.score
-    return finish_interval(features, integer_interval(score, cell.predict(score),
-                                                      cell.spread(score), cell.q_lo, cell.q_hi))
+    return finish_interval(
+        features,
+        integer_interval(score, cell.predict(score), cell.spread(score), cell.q_lo, cell.q_hi),
+    )
 
 
 def finish_interval(features: GradeFeatures, interval: tuple[int, int]) -> tuple[int, int]:
@@ -248,8 +268,9 @@ def finish_interval(features: GradeFeatures, interval: tuple[int, int]) -> tuple
     return (lo, 10) if could_be_right else (lo, hi)
 
 
-def integer_interval(score: int, centre: float, spread: float, q_lo: float,
-                     q_hi: float) -> tuple[int, int]:
+def integer_interval(
+    score: int, centre: float, spread: float, q_lo: float, q_hi: float
+) -> tuple[int, int]:
     """[centre + q_lo * spread, centre + q_hi * spread] as integers holding the score, in 0..10.
 
     Human scores are integers: h >= x iff h >= ceil(x), h <= x iff h <= floor(x), so rounding

@@ -27,9 +27,14 @@ class StepMathScore:
     binary: int
 
 
-def step_points(labels: Sequence[StepLabel], p_wrong: Sequence[float | None] | None = None, *,
-                simplicity: bool = False, policy: ScoringPolicy = "stepmath",
-                own: Sequence[float | None] | None = None) -> list[float]:
+def step_points(
+    labels: Sequence[StepLabel],
+    p_wrong: Sequence[float | None] | None = None,
+    *,
+    simplicity: bool = False,
+    policy: ScoringPolicy = "stepmath",
+    own: Sequence[float | None] | None = None,
+) -> list[float]:
     """g_i per step (docs/architecture.md 4.2, 4.13): 1 for a correct or redundant step (0 for
     redundant with the simplicity module), 0 for an incorrect one, 1 - P(wrong) for an
     `unchecked` one (its expected point: no check decided it), and for a meaningless one 0 under
@@ -84,8 +89,12 @@ def score_points(points: Sequence[float], problem_type: ProblemType) -> StepMath
 
 
 def score_solution(
-    labels: Sequence[StepLabel], problem_type: ProblemType, *, simplicity: bool = False,
-    p_wrong: Sequence[float | None] | None = None, policy: ScoringPolicy = "stepmath",
+    labels: Sequence[StepLabel],
+    problem_type: ProblemType,
+    *,
+    simplicity: bool = False,
+    p_wrong: Sequence[float | None] | None = None,
+    policy: ScoringPolicy = "stepmath",
     own: Sequence[float | None] | None = None,
 ) -> StepMathScore:
     """Eq. 1 with its raw value and the binary score, the points as `step_points` gives them."""
@@ -93,9 +102,12 @@ def score_solution(
     return score_points(points, problem_type)
 
 
-def expected_score(p_wrong: Sequence[float], problem_type: ProblemType,
-                   labels: Sequence[StepLabel] | None = None,
-                   policy: ScoringPolicy = "stepmath") -> float:
+def expected_score(
+    p_wrong: Sequence[float],
+    problem_type: ProblemType,
+    labels: Sequence[StepLabel] | None = None,
+    policy: ScoringPolicy = "stepmath",
+) -> float:
     """Eq. 1 in expectation when step i earns its point with probability 1 - p_wrong[i]; under
     StepMathAgent's policy a step labelled meaningless (built on a step labelled wrong) earns
     none, as it does in the score.
@@ -104,8 +116,12 @@ def expected_score(p_wrong: Sequence[float], problem_type: ProblemType,
     it might rest on: with dependencies compounded through steps nobody labelled wrong, the
     expectation fell further from the human scores.
     """
-    points = [0.0 if policy == "stepmath" and labels is not None and labels[i] == "meaningless"
-              else 1.0 - p for i, p in enumerate(p_wrong)]
+    points = [
+        0.0
+        if policy == "stepmath" and labels is not None and labels[i] == "meaningless"
+        else 1.0 - p
+        for i, p in enumerate(p_wrong)
+    ]
     return stepmath_raw(points, problem_type)
 
 
@@ -124,4 +140,3 @@ def parse_human_label(raw: str | int) -> JudgedLabel:
     if inner is not None:
         return "meaningless" if inner == "0" else "correct"
     return "correct" if first == "1" else "incorrect"
-

@@ -56,12 +56,18 @@ def steps_zh(steps: Sequence[int]) -> str:
 
 # What the summary says of the final answer, by language: right, wrong, no reference, unread.
 _ANSWER: dict[str, tuple[str, str, str, str]] = {
-    "en": ("The final answer matches the reference.",
-           "The final answer does not match the reference.",
-           "No reference answer was given, so the final answer was not checked.",
-           "The final answer could not be read and compared with the reference."),
-    "zh": ("最终答案与参考答案一致。", "最终答案与参考答案不一致。", "未提供参考答案，最终答案未经核对。",
-           "无法读出最终答案与参考答案比较。"),
+    "en": (
+        "The final answer matches the reference.",
+        "The final answer does not match the reference.",
+        "No reference answer was given, so the final answer was not checked.",
+        "The final answer could not be read and compared with the reference.",
+    ),
+    "zh": (
+        "最终答案与参考答案一致。",
+        "最终答案与参考答案不一致。",
+        "未提供参考答案，最终答案未经核对。",
+        "无法读出最终答案与参考答案比较。",
+    ),
 }
 
 
@@ -96,18 +102,24 @@ def _english(s: SummaryInput) -> str:
         parts.append(f"{head}, in {steps_en(wrong)}.")
     if built:
         it = "it" if len(wrong) == 1 else "them"
-        parts.append(f"Later work ({steps_en(built)}) builds on {it} and otherwise follows "
-                     "correctly.")
+        parts.append(
+            f"Later work ({steps_en(built)}) builds on {it} and otherwise follows correctly."
+        )
     if unchecked:
-        parts.append(f"{len(unchecked)} of {len(s.labels)} steps could not be checked "
-                     f"({steps_en(unchecked)}); each counts at its expected value.")
+        parts.append(
+            f"{len(unchecked)} of {len(s.labels)} steps could not be checked "
+            f"({steps_en(unchecked)}); each counts at its expected value."
+        )
     parts.append(_answer(s, "en"))
     if len(set(s.scores.values())) > 1:
         other: ScoringPolicy = "follow_through" if s.policy == "stepmath" else "stepmath"
-        name = {"stepmath": "without credit for work built on an error",
-                "follow_through": "with follow-through credit"}
-        parts.append(f"Score {s.scores[s.policy]} {name[s.policy]}; {s.scores[other]} "
-                     f"{name[other]}.")
+        name = {
+            "stepmath": "without credit for work built on an error",
+            "follow_through": "with follow-through credit",
+        }
+        parts.append(
+            f"Score {s.scores[s.policy]} {name[s.policy]}; {s.scores[other]} {name[other]}."
+        )
     return " ".join(p for p in parts if p)
 
 
@@ -121,8 +133,10 @@ def _chinese(s: SummaryInput) -> str:
     if built:
         parts.append(f"{steps_zh(built)}建立在错误结果之上，其余推理正确。")
     if unchecked:
-        parts.append(f"{len(s.labels)}步中有{len(unchecked)}步无法核对（{steps_zh(unchecked)}），"
-                     "按其期望得分计分。")
+        parts.append(
+            f"{len(s.labels)}步中有{len(unchecked)}步无法核对（{steps_zh(unchecked)}），"
+            "按其期望得分计分。"
+        )
     parts.append(_answer(s, "zh"))
     if len(set(s.scores.values())) > 1:
         name = {"stepmath": "错误之后的推理不得分", "follow_through": "错误之后的正确推理得分"}
@@ -136,7 +150,10 @@ def plain_summary(s: SummaryInput) -> str:
         return "未提交解答。" if s.language == "zh" else "No solution was handed in."
     if not s.process_evaluated:
         answer = _answer(s, "zh" if s.language == "zh" else "en")
-        head = "题目简单，只评最终答案。" if s.language == "zh" else \
-            "A simple problem: only the final answer was graded."
+        head = (
+            "题目简单，只评最终答案。"
+            if s.language == "zh"
+            else "A simple problem: only the final answer was graded."
+        )
         return head + ("" if s.language == "zh" else " ") + answer
     return _chinese(s) if s.language == "zh" else _english(s)

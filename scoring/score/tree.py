@@ -31,13 +31,16 @@ class ErrorTree:
 @dataclass
 class TreeResult:
     """The error tree with the labels and dependencies it was built from, and what was cut."""
+
     tree: ErrorTree
     labels: list[StepLabel]
     depends_on: list[list[int]]
     warnings: list[str] = field(default_factory=list)
 
 
-def _clean_dependencies(depends_on: Sequence[Sequence[int]], n: int, warnings: list[str]) -> list[list[int]]:
+def _clean_dependencies(
+    depends_on: Sequence[Sequence[int]], n: int, warnings: list[str]
+) -> list[list[int]]:
     """Keep only references to earlier, existing steps: a dependency cannot point forward."""
     cleaned = []
     for j in range(1, n + 1):
@@ -61,9 +64,7 @@ def _reachable_from_roots(labels: Sequence[StepLabel], deps: Sequence[Sequence[i
     return reached
 
 
-def build_tree(
-    labels: Sequence[StepLabel], depends_on: Sequence[Sequence[int]]
-) -> TreeResult:
+def build_tree(labels: Sequence[StepLabel], depends_on: Sequence[Sequence[int]]) -> TreeResult:
     """Validate labels and dependencies, then build the Tree-of-Error.
 
     A meaningless step must be built on an error. If it names no error it depends on, it is linked
@@ -83,10 +84,14 @@ def build_tree(
         earlier = [i for i in range(1, j) if i in reached]
         if earlier:
             deps[j - 1] = sorted(set(deps[j - 1]) | {earlier[-1]})
-            warnings.append(f"step {j}: meaningless without a named error; linked to step {earlier[-1]}")
+            warnings.append(
+                f"step {j}: meaningless without a named error; linked to step {earlier[-1]}"
+            )
         else:
             fixed_labels[j - 1] = "correct"
-            warnings.append(f"step {j}: labelled meaningless but no earlier error; relabelled correct")
+            warnings.append(
+                f"step {j}: labelled meaningless but no earlier error; relabelled correct"
+            )
 
     nodes = {j for j, label in enumerate(fixed_labels, 1) if label in ("incorrect", "meaningless")}
     edges = tuple((i, j) for j in sorted(nodes) for i in deps[j - 1] if i in nodes)
@@ -110,7 +115,9 @@ def _chains(
         if not nxt:
             chains.append(path)
             if len(chains) >= MAX_CHAINS:
-                warnings.append(f"error tree has more than {MAX_CHAINS} chains; the rest are omitted")
+                warnings.append(
+                    f"error tree has more than {MAX_CHAINS} chains; the rest are omitted"
+                )
                 break
             continue
         stack.extend(path + (c,) for c in reversed(nxt))

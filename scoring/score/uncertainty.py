@@ -17,29 +17,29 @@ from scoring.score.interval import MIN_ROUTE_PRECISION, UncertaintyModel, score_
 REASONS: dict[ReviewCode, str] = {
     "proof_without_model": "a proof graded without a model: the step logic was not verified",
     "open_ended_without_model": "an open-ended solution graded without a model: the step "
-                                "logic was not verified",
+    "logic was not verified",
     "answer_unparsed": "no final answer could be read and compared with the reference",
     "answer_unchecked": "no reference answer and no model: the final answer was not checked",
     "answer_weak_reading": "the answer verdict rests on a reading of low measured precision",
     "steps_against_answer": "the final answer is right but the checks labelled steps wrong: a "
-                            "step may be misread, or the answer reached despite an error",
+    "step may be misread, or the answer reached despite an error",
     "degraded": "a model operation failed and fell back to the offline checks",
     "checks_failed": "some checks raised and were left out of this grade",
     "wide_interval": "the score is uncertain: its 80% interval is wide",
     "model_unmeasured": "the model's step labels were weighed with an assumed reliability, "
-                        "never measured on labelled steps (stepgrade bench calibrate-llm)",
+    "never measured on labelled steps (stepgrade bench calibrate-llm)",
     "model_unreliable": "the model's measured step labels barely tell right steps from wrong "
-                        "ones (low sensitivity or many false alarms)",
+    "ones (low sensitivity or many false alarms)",
     "unconfirmed_finding": "a check found a possible error that did not decide the step's label "
-                           "(its measured precision is too low, or the model's label outweighed "
-                           "it): the step may be wrong",
+    "(its measured precision is too low, or the model's label outweighed "
+    "it): the step may be wrong",
     "proof_by_example": "the proof checks particular values only: a general claim is not "
-                        "proved by examples",
+    "proved by examples",
     "memory_diverged": "the solution leaves every solution of this problem a teacher accepted: "
-                       "its steps from there on were checked against nothing remembered",
+    "its steps from there on were checked against nothing remembered",
     "addressed_to_grader": "the solution addresses the grader (asks for marks, claims to have "
-                           "been verified or gives instructions): graded as if that text were "
-                           "absent, shown as a step labelled not_math",
+    "been verified or gives instructions): graded as if that text were "
+    "absent, shown as a step labelled not_math",
 }
 
 
@@ -73,16 +73,19 @@ def model_codes(features: GradeFeatures) -> list[ReviewCode]:
     if not features.step_logic_checked or features.model_reliability is None:
         return []
     if features.model_reliability == "assumed" or (
-            features.model_reliability == "measured" and features.model_steps is not None
-            and features.model_steps < MIN_MODEL_STEPS):
+        features.model_reliability == "measured"
+        and features.model_steps is not None
+        and features.model_steps < MIN_MODEL_STEPS
+    ):
         return ["model_unmeasured"]
     if features.model_youden is not None and features.model_youden < MIN_MODEL_YOUDEN:
         return ["model_unreliable"]
     return []
 
 
-def review_reasons(features: GradeFeatures, interval: tuple[int, int] | None,
-                   model: UncertaintyModel | None) -> list[ReviewCode]:
+def review_reasons(
+    features: GradeFeatures, interval: tuple[int, int] | None, model: UncertaintyModel | None
+) -> list[ReviewCode]:
     """The stable codes, in a fixed order, of everything that asks for a human look.
 
     Without fitted statistics (`model` None: a hand-written calibration) there is no interval to

@@ -33,12 +33,19 @@ _NOTATION = re.compile(
     r"|in|forall|exists|pmod|bmod|overline|overrightarrow)(?![A-Za-z])"
     r"|\b(?:log|ln|sin|cos|tan|lim|mod|gcd|lcm)\b|\^\s*\{?\s*[a-zA-Z]|[∫∑∏√∞∠△⊥∈∪∩]|\bC_\{?\d"
     r"|导数|积分|极限|矩阵|向量|行列式|概率|期望|方差|数列|级数|对数|三角|正弦|余弦|正切|复数|集合"
-    r"|不等式|方程组|同余|整除|排列|组合|椭圆|双曲线|抛物线|圆锥")
+    r"|不等式|方程组|同余|整除|排列|组合|椭圆|双曲线|抛物线|圆锥"
+)
 # A letter standing alone: a quantity named by a variable.
 _LETTER = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
 
 DIFFICULTY_FEATURES: tuple[str, ...] = (
-    "bias", "log_problem_chars", "log_notation", "log_letters", "log_steps", "log_step_chars")
+    "bias",
+    "log_problem_chars",
+    "log_notation",
+    "log_letters",
+    "log_steps",
+    "log_step_chars",
+)
 LEVELS = (1.0, 3.0)  # the estimate is read within StepMathAgent's levels
 
 
@@ -55,8 +62,7 @@ def difficulty_features(problem: str, steps: Sequence[str]) -> dict[str, float]:
     }
 
 
-def estimate_difficulty(problem: str, steps: Sequence[str],
-                        weights: Mapping[str, float]) -> float:
+def estimate_difficulty(problem: str, steps: Sequence[str], weights: Mapping[str, float]) -> float:
     """The problem's difficulty as a level between 1 and 3 (`weights` from the calibration; a
     feature without a weight counts nothing)."""
     found = difficulty_features(problem, steps)
@@ -67,13 +73,17 @@ def estimate_difficulty(problem: str, steps: Sequence[str],
 @dataclass(frozen=True)
 class DifficultyConfig:
     """Step and length bounds of the three levels, one place to tune them."""
+
     simple_max_steps: int = 2
     simple_max_problem_chars: int = 160
     hard_min_steps: int = 8
 
 
 def calibrate_difficulty(
-    problem: str, n_steps: int, problem_type: ProblemType, config: DifficultyConfig = DifficultyConfig()
+    problem: str,
+    n_steps: int,
+    problem_type: ProblemType,
+    config: DifficultyConfig = DifficultyConfig(),
 ) -> DifficultyVerdict:
     """Level 1 for a short calculation solved in a step or two, 3 for long derivations, else 2."""
     if (

@@ -231,8 +231,10 @@ def cap_steps(steps: list[str], limit: int = MAX_STEPS) -> tuple[list[str], list
     if len(steps) <= limit:
         return steps, []
     joined = [*steps[: limit - 1], "\n".join(steps[limit - 1 :])]
-    warning = (f"segmentation: {len(steps)} steps; steps {limit}-{len(steps)} are graded as one "
-               f"(at most {limit} per grade)")
+    warning = (
+        f"segmentation: {len(steps)} steps; steps {limit}-{len(steps)} are graded as one "
+        f"(at most {limit} per grade)"
+    )
     return joined, [warning]
 
 

@@ -19,14 +19,22 @@ log = logging.getLogger("stepgrade.server")
 class ApiError(Exception):
     """An error the service answers on purpose: status, stable code, message, offending field."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.field = status, code, message, field
         self.headers = headers
 
 
-def error_body(code: str, message: str, field: str | None = None) -> dict[str, dict[str, str | None]]:
+def error_body(
+    code: str, message: str, field: str | None = None
+) -> dict[str, dict[str, str | None]]:
     """The one JSON shape of every error the service answers."""
     return {"error": {"code": code, "message": message, "field": field}}
 
@@ -44,13 +52,17 @@ def _body_error(first: Mapping[str, Any]) -> dict[str, dict[str, str | None]] | 
     """
     loc, kind = tuple(first.get("loc", ())), first.get("type")
     if kind == "missing" and loc == ("body",):
-        return error_body("empty_body", "the request has no body: send a JSON object "
-                          "(Content-Type: application/json)", "body")
+        return error_body(
+            "empty_body",
+            "the request has no body: send a JSON object (Content-Type: application/json)",
+            "body",
+        )
     if kind == "json_invalid":
         at = loc[1] if len(loc) > 1 else "?"
         why = (first.get("ctx") or {}).get("error", "not JSON")
-        return error_body("invalid_json", f"the request body is not valid JSON ({why} at "
-                          f"character {at})", "body")
+        return error_body(
+            "invalid_json", f"the request body is not valid JSON ({why} at character {at})", "body"
+        )
     return None
 
 
@@ -70,17 +82,24 @@ def install_error_handlers(app: FastAPI) -> None:
         message = str(first.get("msg", "invalid request"))
         return JSONResponse(
             status_code=422,
-            content=error_body("invalid_request", f"{field}: {message}" if field else message, field),
+            content=error_body(
+                "invalid_request", f"{field}: {message}" if field else message, field
+            ),
         )
 
     @app.exception_handler(ApiError)
     async def _api(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, headers=exc.headers,
-                            content=error_body(exc.code, exc.message, exc.field))
+        return JSONResponse(
+            status_code=exc.status,
+            headers=exc.headers,
+            content=error_body(exc.code, exc.message, exc.field),
+        )
 
     @app.exception_handler(LlmUnavailableError)
     async def _no_llm(_: Request, exc: LlmUnavailableError) -> JSONResponse:
-        return JSONResponse(status_code=422, content=error_body("llm_unavailable", str(exc), "mode"))
+        return JSONResponse(
+            status_code=422, content=error_body("llm_unavailable", str(exc), "mode")
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -91,5 +110,6 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)
         return JSONResponse(
-            status_code=500, content=error_body("internal_error", "the grader failed on this request")
+            status_code=500,
+            content=error_body("internal_error", "the grader failed on this request"),
         )

@@ -11,7 +11,10 @@ from contextvars import ContextVar
 request_id_var: ContextVar[str | None] = ContextVar("stepgrade_request_id", default=None)
 
 _RESERVED = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
-    "message", "asctime", "color_message"}
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):
@@ -39,8 +42,11 @@ class JsonFormatter(logging.Formatter):
 def configure_logging(level: str = "info", json_lines: bool = True) -> None:
     """Route stepgrade's and uvicorn's loggers to one stderr handler (idempotent)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if json_lines else logging.Formatter(
-        "%(asctime)s %(levelname)s %(name)s %(message)s"))
+    handler.setFormatter(
+        JsonFormatter()
+        if json_lines
+        else logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
+    )
     for name in ("stepgrade", "uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)
         logger.handlers = [handler]

@@ -28,9 +28,17 @@ _TIMING = b"server-timing"
 
 async def _send_json(send: Send, status: int, body: Mapping[str, object], rid: str) -> None:
     data = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
-        (_HEADER, rid.encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (_HEADER, rid.encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": data})
 
 
@@ -94,7 +102,10 @@ class RequestContextMiddleware:
                 status = message["status"]
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != _HEADER]
                 timing = f"app;dur={(time.perf_counter() - start) * 1000.0:.1f}".encode()
-                message = {**message, "headers": [*headers, (_HEADER, rid.encode()), (_TIMING, timing)]}
+                message = {
+                    **message,
+                    "headers": [*headers, (_HEADER, rid.encode()), (_TIMING, timing)],
+                }
             await send(message)
 
         self.metrics.in_flight.inc()
@@ -105,8 +116,12 @@ class RequestContextMiddleware:
             log.exception("unhandled error")
             if not started:
                 status = 500
-                await _send_json(send, 500, error_body(
-                    "internal_error", "the grader failed on this request"), rid)
+                await _send_json(
+                    send,
+                    500,
+                    error_body("internal_error", "the grader failed on this request"),
+                    rid,
+                )
         finally:
             self.metrics.in_flight.dec()
             route = _route_label(scope, arrived)
@@ -114,9 +129,16 @@ class RequestContextMiddleware:
             method = scope.get("method", "")
             self.metrics.requests.labels(method=method, route=route, status=str(status)).inc()
             self.metrics.latency.labels(method=method, route=route).observe(elapsed)
-            log.info("request", extra={"method": method, "path": scope.get("path"),
-                                       "route": route, "status": status,
-                                       "duration_ms": round(elapsed * 1000.0, 1)})
+            log.info(
+                "request",
+                extra={
+                    "method": method,
+                    "path": scope.get("path"),
+                    "route": route,
+                    "status": status,
+                    "duration_ms": round(elapsed * 1000.0, 1),
+                },
+            )
             request_id_var.reset(token)
 
 
@@ -137,14 +159,25 @@ class BodyLimitMiddleware:
 
     async def _too_slow(self, scope: Scope, send: Send) -> None:
         rid = request_id_var.get() or _incoming_id(scope)
-        await _send_json(send, 408, error_body(
-            "body_timeout", f"the request body did not arrive within {self.timeout:g} s "
-            "(STEPGRADE_BODY_TIMEOUT)"), rid)
+        await _send_json(
+            send,
+            408,
+            error_body(
+                "body_timeout",
+                f"the request body did not arrive within {self.timeout:g} s "
+                "(STEPGRADE_BODY_TIMEOUT)",
+            ),
+            rid,
+        )
 
     async def _too_large(self, scope: Scope, send: Send) -> None:
         rid = request_id_var.get() or _incoming_id(scope)
-        await _send_json(send, 413, error_body(
-            "body_too_large", f"the request body exceeds {self.max_bytes} bytes"), rid)
+        await _send_json(
+            send,
+            413,
+            error_body("body_too_large", f"the request body exceeds {self.max_bytes} bytes"),
+            rid,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on, cutting it off with a 413 once its body passes the limit."""

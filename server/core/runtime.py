@@ -19,8 +19,9 @@ def size_graph_executor(max_concurrency: int) -> None:
     Streaming runs the graph's synchronous nodes on the loop's default executor: x3 for the
     graph's parallel branches, instead of Python's cpu + 4.
     """
-    executor = ThreadPoolExecutor(max_workers=3 * max_concurrency,
-                                  thread_name_prefix="stepgrade-graph")
+    executor = ThreadPoolExecutor(
+        max_workers=3 * max_concurrency, thread_name_prefix="stepgrade-graph"
+    )
     asyncio.get_running_loop().set_default_executor(executor)
 
 

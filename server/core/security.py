@@ -15,12 +15,14 @@ from fastapi.security import APIKeyHeader
 
 from server.core.errors import ApiError
 
-api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False,
-                              description="Required when STEPGRADE_API_KEYS is set.")
+api_key_header = APIKeyHeader(
+    name="X-API-Key", auto_error=False, description="Required when STEPGRADE_API_KEYS is set."
+)
 
 
-async def require_api_key(request: Request,
-                          key: Annotated[str | None, Depends(api_key_header)]) -> None:
+async def require_api_key(
+    request: Request, key: Annotated[str | None, Depends(api_key_header)]
+) -> None:
     """401 unless `key` matches a configured key; open when no keys are configured."""
     keys = request.app.state.settings.api_keys
     if not keys:
@@ -31,8 +33,13 @@ async def require_api_key(request: Request,
     for secret in keys:
         matched |= hmac.compare_digest(given, secret.get_secret_value().encode())
     if not matched:
-        raise ApiError(401, "unauthorized", "missing or invalid X-API-Key header", "X-API-Key",
-                       headers={"WWW-Authenticate": "APIKey"})
+        raise ApiError(
+            401,
+            "unauthorized",
+            "missing or invalid X-API-Key header",
+            "X-API-Key",
+            headers={"WWW-Authenticate": "APIKey"},
+        )
 
 
 DEFAULT_OWNER = "default"  # every grade's owner when no keys are configured

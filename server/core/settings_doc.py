@@ -75,8 +75,10 @@ def defaults() -> dict[str, str]:
     """Every setting's environment name and its default as written there."""
     from server.core.settings import Settings
 
-    return {PREFIX + name.upper(): env_value(field.get_default(call_default_factory=True))
-            for name, field in Settings.model_fields.items()}
+    return {
+        PREFIX + name.upper(): env_value(field.get_default(call_default_factory=True))
+        for name, field in Settings.model_fields.items()
+    }
 
 
 def table() -> str:

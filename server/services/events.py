@@ -35,9 +35,17 @@ def jsonable(value: Any) -> Any:
 
 def _labels(verdicts: list[StepVerdict | None], first: int = 1) -> list[dict[str, Any]]:
     """Labels as far as they are known (a part whose model call failed has none yet)."""
-    return [{"index": i, "label": v.label, "reason": v.reason, "depends_on": list(v.depends_on),
-             "p_wrong": v.p_wrong}
-            for i, v in enumerate(verdicts, first) if v is not None]
+    return [
+        {
+            "index": i,
+            "label": v.label,
+            "reason": v.reason,
+            "depends_on": list(v.depends_on),
+            "p_wrong": v.p_wrong,
+        }
+        for i, v in enumerate(verdicts, first)
+        if v is not None
+    ]
 
 
 def _payload(update: dict[str, Any]) -> dict[str, Any]:
@@ -51,8 +59,11 @@ def _payload(update: dict[str, Any]) -> dict[str, Any]:
         out.setdefault("labels", []).extend(_labels(chunk.verdicts, chunk.first))
     if update.get("answer") is not None:
         answer = update["answer"]
-        out["answer"] = {"extracted": answer.extracted, "correct": answer.correct,
-                         "method": answer.method}
+        out["answer"] = {
+            "extracted": answer.extracted,
+            "correct": answer.correct,
+            "method": answer.method,
+        }
     if update.get("difficulty") is not None:
         out["difficulty"] = jsonable(update["difficulty"])
     if "problem_type" in update:
@@ -92,6 +103,7 @@ class StreamCollector:
         if self._report is None:
             raise RuntimeError("the graph finished without a report")
         elapsed = round((time.perf_counter() - self.start) * 1000.0, 3)
-        meta = self._report.meta.model_copy(update={"elapsed_ms": elapsed,
-                                                    "node_ms": dict(self.node_ms)})
+        meta = self._report.meta.model_copy(
+            update={"elapsed_ms": elapsed, "node_ms": dict(self.node_ms)}
+        )
         return self._report.model_copy(update={"meta": meta})

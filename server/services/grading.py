@@ -34,9 +34,12 @@ log = logging.getLogger("stepgrade.grading")
 
 
 def _deadline_error(seconds: float) -> ApiError:
-    return ApiError(504, "deadline_exceeded",
-                    f"grading did not finish within the {seconds:g} s request deadline "
-                    "and no report could be produced; retry later or with a shorter solution")
+    return ApiError(
+        504,
+        "deadline_exceeded",
+        f"grading did not finish within the {seconds:g} s request deadline "
+        "and no report could be produced; retry later or with a shorter solution",
+    )
 
 
 def _error_event(err: ApiError) -> tuple[str, dict[str, Any]]:
@@ -54,8 +57,10 @@ class GradingService:
         self.seconds = settings.request_seconds
         self.llm_budget = settings.service_llm_budget
         if grader.llm_configured and self.llm_budget < settings.llm_budget:
-            log.warning("the LLM budget is cut to fit the request deadline",
-                        extra={"llm_budget_s": self.llm_budget, "request_timeout_s": self.seconds})
+            log.warning(
+                "the LLM budget is cut to fit the request deadline",
+                extra={"llm_budget_s": self.llm_budget, "request_timeout_s": self.seconds},
+            )
 
     def uses_llm(self, request: GradeRequest) -> bool:
         """Whether this request is graded with the model (not offline, and one is configured)."""
@@ -68,8 +73,9 @@ class GradingService:
     def _new_run(self, request: GradeRequest) -> LlmRun:
         return self.grader.new_run(self.llm_budget) if self.uses_llm(request) else LlmRun()
 
-    async def grade(self, request: GradeRequest, endpoint: str = "grade",
-                    memory: ProblemMemory | None = None) -> GradeReport:
+    async def grade(
+        self, request: GradeRequest, endpoint: str = "grade", memory: ProblemMemory | None = None
+    ) -> GradeReport:
         """One grade under the global limit and the deadline, against the caller's `memory` of
         the problem; a failing LLM grade falls back offline."""
         self.check_mode(request)
@@ -88,8 +94,14 @@ class GradingService:
         self.metrics.record_report(report, endpoint)
         return report
 
-    async def _offline_fallback(self, request: GradeRequest, run: LlmRun, start: float,
-                                err: Exception, memory: ProblemMemory | None) -> GradeReport:
+    async def _offline_fallback(
+        self,
+        request: GradeRequest,
+        run: LlmRun,
+        start: float,
+        err: Exception,
+        memory: ProblemMemory | None,
+    ) -> GradeReport:
         """An LLM grade that failed outright, graded offline in the time left; `meta` tells
         the whole story (mode llm, degraded, the requests made, the wall-clock time)."""
         if not self.uses_llm(request):
@@ -107,16 +119,25 @@ class GradingService:
             self.metrics.failures.labels(code="deadline_exceeded").inc()
             raise _deadline_error(self.seconds) from None
         warning = f"the LLM grade failed ({type(err).__name__}: {err}); graded offline instead"
-        meta = report.meta.model_copy(update={
-            "mode": "llm", "degraded": True, **run.meta_fields(),
-            "elapsed_ms": round((time.perf_counter() - start) * 1000.0, 3),
-            "warnings": [*report.meta.warnings, warning[:500]],
-            "versions": {**report.meta.versions, "model": self.grader.context.llm_model}})
-        return with_review(report.model_copy(update={"meta": meta}),
-                           self.grader.context.interval_model)
+        meta = report.meta.model_copy(
+            update={
+                "mode": "llm",
+                "degraded": True,
+                **run.meta_fields(),
+                "elapsed_ms": round((time.perf_counter() - start) * 1000.0, 3),
+                "warnings": [*report.meta.warnings, warning[:500]],
+                "versions": {**report.meta.versions, "model": self.grader.context.llm_model},
+            }
+        )
+        return with_review(
+            report.model_copy(update={"meta": meta}), self.grader.context.interval_model
+        )
 
-    async def grade_many(self, requests: list[GradeRequest | RejectedItem],
-                         memories: list[ProblemMemory | None] | None = None) -> list[BatchItem]:
+    async def grade_many(
+        self,
+        requests: list[GradeRequest | RejectedItem],
+        memories: list[ProblemMemory | None] | None = None,
+    ) -> list[BatchItem]:
         """All items at once (each under the global limit, against its memory), in order;
         failures stay per item."""
         known = memories if memories is not None else [None] * len(requests)
@@ -127,23 +148,26 @@ class GradingService:
                 self.metrics.failures.labels(code=detail.code).inc()
                 return BatchItem(index=index, error=detail)
             try:
-                return BatchItem(index=index, report=served(
-                    await self.grade(request, "batch", known[index])))
+                return BatchItem(
+                    index=index, report=served(await self.grade(request, "batch", known[index]))
+                )
             except ApiError as err:
                 detail = ErrorDetail(code=err.code, message=err.message, field=err.field)
             except LlmUnavailableError as err:
                 detail = ErrorDetail(code="llm_unavailable", message=str(err), field="mode")
             except Exception:
                 log.exception("batch item failed", extra={"item": index})
-                detail = ErrorDetail(code="internal_error",
-                                     message="the grader failed on this item")
+                detail = ErrorDetail(
+                    code="internal_error", message="the grader failed on this item"
+                )
             self.metrics.failures.labels(code=detail.code).inc()
             return BatchItem(index=index, error=detail)
 
         return list(await asyncio.gather(*(one(i, r) for i, r in enumerate(requests))))
 
-    async def stream(self, request: GradeRequest, memory: ProblemMemory | None = None
-                     ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    async def stream(
+        self, request: GradeRequest, memory: ProblemMemory | None = None
+    ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
         """(event, data) per finished graph node, then the report, or an error with a reason;
         falls back like `grade` does."""
         start, run = time.perf_counter(), self._new_run(request)
@@ -154,8 +178,9 @@ class GradingService:
         try:
             async with self.limiter:
                 # an async generator (closed below), whatever agent's annotation says
-                updates = cast(AsyncGenerator[dict[str, Any], None],
-                               self.grader.astream(request, run, memory))
+                updates = cast(
+                    AsyncGenerator[dict[str, Any], None], self.grader.astream(request, run, memory)
+                )
                 try:
                     while True:
                         left = deadline - anyio.current_time()
@@ -183,8 +208,14 @@ class GradingService:
             except Exception as err:
                 log.exception("stream failed")
                 self.metrics.failures.labels(code="internal_error").inc()
-                yield "error", {"code": "internal_error", "field": None, "message":
-                                f"the grader failed on this request ({type(err).__name__})"}
+                yield (
+                    "error",
+                    {
+                        "code": "internal_error",
+                        "field": None,
+                        "message": f"the grader failed on this request ({type(err).__name__})",
+                    },
+                )
                 return
         self.metrics.record_report(report, "stream")
         yield "report", report.model_dump(mode="json")

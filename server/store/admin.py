@@ -15,15 +15,22 @@ EXIT_USAGE = 2
 
 def add_store_commands(sub: argparse._SubParsersAction) -> None:
     """Add `store assign` to the stepgrade parser."""
-    store = sub.add_parser("store", help="the grade store: give grades stored without a key to a key")
+    store = sub.add_parser(
+        "store", help="the grade store: give grades stored without a key to a key"
+    )
     ssub = store.add_subparsers(dest="store_command", required=True)
     assign = ssub.add_parser(
-        "assign", help="give the grades stored while no API keys were set to one key",
+        "assign",
+        help="give the grades stored while no API keys were set to one key",
         description="Give every grade stored while STEPGRADE_API_KEYS was unset (and its "
         "corrections) to the owner of one key, so that key sees them in /grades and the review "
-        "queue. The store is the service's (STEPGRADE_DATABASE_URL or STEPGRADE_DATA_DIR).")
-    assign.add_argument("--key", help="the key to give them to (default: read it from standard "
-                                      "input, which keeps it out of the process list)")
+        "queue. The store is the service's (STEPGRADE_DATABASE_URL or STEPGRADE_DATA_DIR).",
+    )
+    assign.add_argument(
+        "--key",
+        help="the key to give them to (default: read it from standard "
+        "input, which keeps it out of the process list)",
+    )
     assign.add_argument("--dry-run", action="store_true", help="only say how many would move")
     assign.set_defaults(func=_assign)
 
@@ -43,12 +50,17 @@ def _assign(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     key = args.key if args.key is not None else sys.stdin.readline().strip()
     if not key:
-        print("stepgrade store: no key given (--key, or one line on standard input)", file=sys.stderr)
+        print(
+            "stepgrade store: no key given (--key, or one line on standard input)", file=sys.stderr
+        )
         return EXIT_USAGE
     configured = [k.get_secret_value() for k in settings.api_keys]
     if configured and key not in configured:
-        print("stepgrade store: that key is not one of STEPGRADE_API_KEYS: the grades would go "
-              "to an owner no caller can be", file=sys.stderr)
+        print(
+            "stepgrade store: that key is not one of STEPGRADE_API_KEYS: the grades would go "
+            "to an owner no caller can be",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     url = settings.store_url
     if url is None:

@@ -79,9 +79,11 @@ def make_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True, json_serializer=to_json_text)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False,
-                                              "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
-                           json_serializer=to_json_text)
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        json_serializer=to_json_text,
+    )
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:

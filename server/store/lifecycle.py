@@ -54,7 +54,9 @@ def warn_hidden_grades(store: GradeStore) -> int:
     with store.session() as session:
         hidden = count_by_owner(session, DEFAULT_OWNER)
     if hidden:
-        log.warning("grades stored without an API key are hidden from every key; give them to "
-                    "one with `stepgrade store assign` (docs/review.md)",
-                    extra={"hidden_grades": hidden})
+        log.warning(
+            "grades stored without an API key are hidden from every key; give them to "
+            "one with `stepgrade store assign` (docs/review.md)",
+            extra={"hidden_grades": hidden},
+        )
     return hidden

@@ -31,7 +31,8 @@ def remembered_answer(report: dict[str, Any], labels: list[str]) -> str | None:
         return None
     steps = report.get("steps") or []
     extracted = (report.get("answer") or {}).get("extracted") or (
-        extract_answer(str(steps[-1].get("text", ""))) if steps else None)
+        extract_answer(str(steps[-1].get("text", ""))) if steps else None
+    )
     if not extracted:
         return None
     *before, result = str(extracted).split("=")
@@ -46,25 +47,39 @@ def remember(session: Session, grade: Grade, correction: Correction) -> None:
     if grade.problem_key is None or grade.request.get("memory", True) is False:
         return
     # text the teacher too calls addressed to the grader is no step of the solution
-    kept = [(s, label) for s, label in zip(grade.report.get("steps") or [],
-                                           correction.step_labels, strict=True)
-            if label != NOT_MATH]
+    kept = [
+        (s, label)
+        for s, label in zip(grade.report.get("steps") or [], correction.step_labels, strict=True)
+        if label != NOT_MATH
+    ]
     labels = [label for _, label in kept]
-    session.merge(MemorySolution(
-        grade_id=grade.id, owner=grade.owner, problem_key=grade.problem_key,
-        corrected_at=correction.created_at,
-        steps=[{"text": str(s.get("text", "")), "label": label} for s, label in kept],
-        answer=remembered_answer({**grade.report, "steps": [s for s, _ in kept]}, labels),
-        note=correction.note))
+    session.merge(
+        MemorySolution(
+            grade_id=grade.id,
+            owner=grade.owner,
+            problem_key=grade.problem_key,
+            corrected_at=correction.created_at,
+            steps=[{"text": str(s.get("text", "")), "label": label} for s, label in kept],
+            answer=remembered_answer({**grade.report, "steps": [s for s, _ in kept]}, labels),
+            note=correction.note,
+        )
+    )
 
 
-_COLUMNS = (MemorySolution.grade_id, MemorySolution.corrected_at, MemorySolution.steps,
-            MemorySolution.answer, MemorySolution.note)
+_COLUMNS = (
+    MemorySolution.grade_id,
+    MemorySolution.corrected_at,
+    MemorySolution.steps,
+    MemorySolution.answer,
+    MemorySolution.note,
+)
 
 
 # `load_memory`'s query as SQLite runs it (compiling the Core query cost more than the read)
-_SQLITE_READ = ("SELECT grade_id, corrected_at, steps, answer, note FROM memory_solutions "
-                "WHERE owner = ? AND problem_key = ? ORDER BY corrected_at, grade_id")
+_SQLITE_READ = (
+    "SELECT grade_id, corrected_at, steps, answer, note FROM memory_solutions "
+    "WHERE owner = ? AND problem_key = ? ORDER BY corrected_at, grade_id"
+)
 
 
 def load_memory(store: GradeStore, owner: str, key: str) -> ProblemMemory | None:
@@ -78,16 +93,30 @@ def load_memory(store: GradeStore, owner: str, key: str) -> ProblemMemory | None
     with store.engine.connect() as connection:
         if store.local:
             driver: Any = connection.connection.driver_connection
-            found = [(g, datetime.fromisoformat(str(at)), json.loads(steps), answer, note)
-                     for g, at, steps, answer, note in driver.execute(_SQLITE_READ, (owner, key))]
+            found = [
+                (g, datetime.fromisoformat(str(at)), json.loads(steps), answer, note)
+                for g, at, steps, answer, note in driver.execute(_SQLITE_READ, (owner, key))
+            ]
         else:
-            query = (select(*_COLUMNS).where(MemorySolution.owner == owner,
-                                             MemorySolution.problem_key == key)
-                     .order_by(MemorySolution.corrected_at, MemorySolution.grade_id))
+            query = (
+                select(*_COLUMNS)
+                .where(MemorySolution.owner == owner, MemorySolution.problem_key == key)
+                .order_by(MemorySolution.corrected_at, MemorySolution.grade_id)
+            )
             found = [tuple(row) for row in connection.execute(query)]
             connection.rollback()
     if not found:
         return None
-    return ProblemMemory(key, tuple(RememberedSolution(
-        grade_id, tuple(RememberedStep(s["text"], s["label"]) for s in steps), at, answer,
-        note) for grade_id, at, steps, answer, note in found))
+    return ProblemMemory(
+        key,
+        tuple(
+            RememberedSolution(
+                grade_id,
+                tuple(RememberedStep(s["text"], s["label"]) for s in steps),
+                at,
+                answer,
+                note,
+            )
+            for grade_id, at, steps, answer, note in found
+        ),
+    )

@@ -17,8 +17,11 @@ NO_INTERVAL = -1  # `Grade.interval_width` of a report without a score interval:
 
 
 class Base(DeclarativeBase):
-    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[str]: JSON,
-                                                     list[dict[str, str]]: JSON}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        list[str]: JSON,
+        list[dict[str, str]]: JSON,
+    }
 
 
 class Grade(Base):
@@ -41,13 +44,20 @@ class Grade(Base):
     problem_key: Mapped[str | None] = mapped_column(String(64), default=None)
 
     corrections: Mapped[list[Correction]] = relationship(
-        back_populates="grade", order_by="Correction.id", passive_deletes=True)
+        back_populates="grade", order_by="Correction.id", passive_deletes=True
+    )
 
     __table_args__ = (
         Index("ix_grades_owner_created", "owner", "created_at", "id"),
         Index("ix_grades_owner_uncertainty", "owner", "interval_width", "created_at", "id"),
-        Index("ix_grades_owner_review_uncertainty", "owner", "needs_review", "interval_width",
-              "created_at", "id"),
+        Index(
+            "ix_grades_owner_review_uncertainty",
+            "owner",
+            "needs_review",
+            "interval_width",
+            "created_at",
+            "id",
+        ),
         Index("ix_grades_created", "created_at"),
         Index("ix_grades_owner_problem", "owner", "problem_key", "corrected"),
     )
@@ -74,8 +84,9 @@ class MemorySolution(Base):
 
     __tablename__ = "memory_solutions"
 
-    grade_id: Mapped[str] = mapped_column(ForeignKey("grades.id", ondelete="CASCADE"),
-                                          primary_key=True)
+    grade_id: Mapped[str] = mapped_column(
+        ForeignKey("grades.id", ondelete="CASCADE"), primary_key=True
+    )
     owner: Mapped[str] = mapped_column(String(64))
     problem_key: Mapped[str] = mapped_column(String(64))
     corrected_at: Mapped[datetime]

@@ -25,8 +25,9 @@ Graded = tuple[GradeRequest, GradeReport | dict[str, Any]]
 
 def store_unavailable() -> ApiError:
     """The error for a grade that could not be kept: 503, never a 200 for a lost grade."""
-    return ApiError(503, "store_unavailable",
-                    "the grade could not be stored; retry later (nothing was kept)")
+    return ApiError(
+        503, "store_unavailable", "the grade could not be stored; retry later (nothing was kept)"
+    )
 
 
 @dataclass(frozen=True)
@@ -63,9 +64,15 @@ class Recorder:
         if self.store is None or not graded:
             return [None] * len(graded)
         store = self.store
-        rows = [new_grade(self.owner, request.model_dump(mode="json"),
-                          report if isinstance(report, dict) else report.model_dump(mode="json"),
-                          self.calibration) for request, report in graded]
+        rows = [
+            new_grade(
+                self.owner,
+                request.model_dump(mode="json"),
+                report if isinstance(report, dict) else report.model_dump(mode="json"),
+                self.calibration,
+            )
+            for request, report in graded
+        ]
         try:
             if store.local:
                 try:

@@ -64,24 +64,37 @@ def utcnow() -> datetime:
 
 def _excerpt(problem: str) -> str:
     flat = " ".join(problem.split())
-    return flat if len(flat) <= EXCERPT_CHARS else flat[:EXCERPT_CHARS - 1] + "…"
+    return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 1] + "…"
 
 
-def new_grade(owner: str, request: dict[str, Any], report: dict[str, Any],
-              calibration: str | None = None, now: datetime | None = None) -> Grade:
+def new_grade(
+    owner: str,
+    request: dict[str, Any],
+    report: dict[str, Any],
+    calibration: str | None = None,
+    now: datetime | None = None,
+) -> Grade:
     """A row for one graded request (both as JSON), its review columns filled from the report;
     `calibration` names the calibration when the report's `meta.versions` does not."""
     meta = report.get("meta") or {}
     review = review_fields(report)
     width = review.interval_width
     return Grade(
-        id=uuid.uuid4().hex, owner=owner, created_at=now or utcnow(), request=request,
-        report=report, calibration=(meta.get("versions") or {}).get("calibration") or calibration,
-        mode=str(meta.get("mode", "offline")), model=(meta.get("versions") or {}).get("model"),
-        score=int(report["score"]), needs_review=review.needs_review,
+        id=uuid.uuid4().hex,
+        owner=owner,
+        created_at=now or utcnow(),
+        request=request,
+        report=report,
+        calibration=(meta.get("versions") or {}).get("calibration") or calibration,
+        mode=str(meta.get("mode", "offline")),
+        model=(meta.get("versions") or {}).get("model"),
+        score=int(report["score"]),
+        needs_review=review.needs_review,
         interval_width=NO_INTERVAL if width is None else width,
-        problem_excerpt=_excerpt(str(request.get("problem", ""))), corrected=False,
-        problem_key=problem_key(str(request.get("problem", ""))))
+        problem_excerpt=_excerpt(str(request.get("problem", ""))),
+        corrected=False,
+        problem_key=problem_key(str(request.get("problem", ""))),
+    )
 
 
 def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True) -> list[str]:
@@ -93,8 +106,9 @@ def save_grades(store: GradeStore, grades: Sequence[Grade], *, wait: bool = True
     (docs/benchmarks.md, "Speed")."""
     table = cast(Table, Grade.__table__)
     with store.writing(wait=wait) as connection:
-        connection.execute(insert(table), [{c.key: getattr(g, c.key) for c in table.columns}
-                                           for g in grades])
+        connection.execute(
+            insert(table), [{c.key: getattr(g, c.key) for c in table.columns} for g in grades]
+        )
     return [g.id for g in grades]
 
 
@@ -130,9 +144,15 @@ def _decode_cursor(cursor: str, order: Order) -> list[Any]:
     return [*head, created, str(values[-1])]
 
 
-def list_grades(session: Session, owner: str, *, order: Order = "created",
-                needs_review: bool | None = None, limit: int = 50,
-                cursor: str | None = None) -> GradePage:
+def list_grades(
+    session: Session,
+    owner: str,
+    *,
+    order: Order = "created",
+    needs_review: bool | None = None,
+    limit: int = 50,
+    cursor: str | None = None,
+) -> GradePage:
     """One page of the owner's grades, newest first or widest score interval first (then
     newest); keyset-paginated, so a page costs the same however deep it is. `teach` is the
     one page of `teach_grades`."""
@@ -158,12 +178,15 @@ def list_grades(session: Session, owner: str, *, order: Order = "created",
     return GradePage(grades, next_cursor)
 
 
-def teach_grades(session: Session, owner: str, *, needs_review: bool | None = None
-                 ) -> list[Grade]:
+def teach_grades(session: Session, owner: str, *, needs_review: bool | None = None) -> list[Grade]:
     """The owner's latest `TEACH_WINDOW` uncorrected grades in the order whose corrections teach
     the problem memory the most (`server.store.teach`)."""
-    query = (select(Grade).where(Grade.owner == owner, Grade.corrected.is_(False))
-             .order_by(Grade.created_at.desc(), Grade.id.desc()).limit(TEACH_WINDOW))
+    query = (
+        select(Grade)
+        .where(Grade.owner == owner, Grade.corrected.is_(False))
+        .order_by(Grade.created_at.desc(), Grade.id.desc())
+        .limit(TEACH_WINDOW)
+    )
     if needs_review is not None:
         query = query.where(Grade.needs_review.is_(needs_review))
     known = select(MemorySolution.problem_key).where(MemorySolution.owner == owner).distinct()
@@ -175,8 +198,11 @@ def teach_grades(session: Session, owner: str, *, needs_review: bool | None = No
 
 def get_grade(session: Session, owner: str, grade_id: str) -> Grade:
     """The grade with its corrections (oldest first). Raises GradeNotFound."""
-    query = (select(Grade).where(Grade.id == grade_id, Grade.owner == owner)
-             .options(selectinload(Grade.corrections)))
+    query = (
+        select(Grade)
+        .where(Grade.id == grade_id, Grade.owner == owner)
+        .options(selectinload(Grade.corrections))
+    )
     with session.begin():
         grade = session.scalars(query).one_or_none()
     if grade is None:
@@ -188,12 +214,16 @@ def check_labels(report: dict[str, Any], step_labels: Sequence[str]) -> None:
     """One label of the report's label set per reported step; LabelsMismatch says what is off."""
     steps = len(report.get("steps") or [])
     if len(step_labels) != steps:
-        raise LabelsMismatch(f"step_labels: {len(step_labels)} labels for a report of "
-                             f"{steps} steps; give one label per reported step")
+        raise LabelsMismatch(
+            f"step_labels: {len(step_labels)} labels for a report of "
+            f"{steps} steps; give one label per reported step"
+        )
     for i, label in enumerate(step_labels):
         if label not in STEP_LABELS:
-            raise LabelsMismatch(f"step_labels: step {i + 1}'s label {label!r} is not one of "
-                                 f"{', '.join(sorted(STEP_LABELS))}")
+            raise LabelsMismatch(
+                f"step_labels: step {i + 1}'s label {label!r} is not one of "
+                f"{', '.join(sorted(STEP_LABELS))}"
+            )
 
 
 @dataclass(frozen=True)
@@ -204,26 +234,46 @@ class Corrected:
     created: bool
 
 
-def add_correction(session: Session, owner: str, grade_id: str, *, step_labels: list[str],
-                   score: int | None = None, note: str = "",
-                   reviewer: str | None = None) -> Corrected:
+def add_correction(
+    session: Session,
+    owner: str,
+    grade_id: str,
+    *,
+    step_labels: list[str],
+    score: int | None = None,
+    note: str = "",
+    reviewer: str | None = None,
+) -> Corrected:
     """Store a correction; it supersedes the grade's earlier ones, which are kept, and becomes
     the grade's part of its problem's memory (`server.store.memory.remember`).
 
     Idempotent: a correction equal to the grade's latest one (a retried request) stores
     nothing and changes no memory; the latest one is returned, `created` False."""
     with session.begin():
-        grade = session.scalars(select(Grade).where(Grade.id == grade_id, Grade.owner == owner)
-                                .options(selectinload(Grade.corrections))).one_or_none()
+        grade = session.scalars(
+            select(Grade)
+            .where(Grade.id == grade_id, Grade.owner == owner)
+            .options(selectinload(Grade.corrections))
+        ).one_or_none()
         if grade is None:
             raise GradeNotFound(grade_id)
         check_labels(grade.report, step_labels)
         latest = grade.corrections[-1] if grade.corrections else None
-        if latest is not None and (latest.step_labels, latest.score, latest.note,
-                                   latest.reviewer) == (step_labels, score, note, reviewer):
+        if latest is not None and (
+            latest.step_labels,
+            latest.score,
+            latest.note,
+            latest.reviewer,
+        ) == (step_labels, score, note, reviewer):
             return Corrected(latest, False)
-        correction = Correction(grade_id=grade.id, created_at=utcnow(), step_labels=step_labels,
-                                score=score, note=note, reviewer=reviewer)
+        correction = Correction(
+            grade_id=grade.id,
+            created_at=utcnow(),
+            step_labels=step_labels,
+            score=score,
+            note=note,
+            reviewer=reviewer,
+        )
         session.add(correction)
         grade.corrected = True
         remember(session, grade, correction)
@@ -232,8 +282,12 @@ def add_correction(session: Session, owner: str, grade_id: str, *, step_labels: 
 
 def export_grades(session: Session, owner: str, *, corrected_only: bool = True) -> list[ExportRow]:
     """The owner's grades, oldest first, each with its latest correction (None if uncorrected)."""
-    query = (select(Grade).where(Grade.owner == owner)
-             .options(selectinload(Grade.corrections)).order_by(Grade.created_at, Grade.id))
+    query = (
+        select(Grade)
+        .where(Grade.owner == owner)
+        .options(selectinload(Grade.corrections))
+        .order_by(Grade.created_at, Grade.id)
+    )
     if corrected_only:
         query = query.where(Grade.corrected.is_(True))
     with session.begin():
@@ -251,13 +305,15 @@ def delete_older_than(session: Session, cutoff: datetime) -> int:
 def count_by_owner(session: Session, owner: str) -> int:
     """How many grades `owner` has."""
     with session.begin():
-        return int(session.scalar(select(func.count()).select_from(Grade)
-                                  .where(Grade.owner == owner)) or 0)
+        return int(
+            session.scalar(select(func.count()).select_from(Grade).where(Grade.owner == owner)) or 0
+        )
 
 
 def reassign_owner(session: Session, from_owner: str, to_owner: str) -> int:
     """Give every grade of `from_owner` (corrections follow their grade) to `to_owner`; how many."""
     with session.begin():
-        result = session.execute(update(Grade).where(Grade.owner == from_owner)
-                                 .values(owner=to_owner))
+        result = session.execute(
+            update(Grade).where(Grade.owner == from_owner).values(owner=to_owner)
+        )
     return int(getattr(result, "rowcount", 0) or 0)

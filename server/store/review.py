@@ -33,7 +33,11 @@ def review_fields(report: Mapping[str, Any]) -> ReviewFields:
     return ReviewFields(
         needs_review=bool(report.get("needs_review", False)),
         score_interval=(int(interval[0]), int(interval[1]))
-        if isinstance(interval, list | tuple) and len(interval) == 2 else None,
-        review_reasons=[{"code": str(r.get("code", "")), "message": str(r.get("message", ""))}
-                        for r in reasons if isinstance(r, Mapping)],
+        if isinstance(interval, list | tuple) and len(interval) == 2
+        else None,
+        review_reasons=[
+            {"code": str(r.get("code", "")), "message": str(r.get("message", ""))}
+            for r in reasons
+            if isinstance(r, Mapping)
+        ],
     )

@@ -32,14 +32,28 @@ def teach_order(grades: Sequence[Grade], remembered: set[str]) -> list[Grade]:
         groups[g.problem_key or f"grade:{g.id}"].append(g)
     keyed: list[tuple[tuple[object, ...], Grade]] = []
     for key, members in groups.items():
-        typical = typicality([solution_signature(_steps(g), str(g.request.get("problem", "")))
-                              for g in members])
+        typical = typicality(
+            [solution_signature(_steps(g), str(g.request.get("problem", ""))) for g in members]
+        )
         value = [max(g.interval_width, 0) / 10 + t for g, t in zip(members, typical, strict=True)]
-        ranked = sorted(range(len(members)), key=lambda i: (-value[i], members[i].created_at,
-                                                            members[i].id))
+        ranked = sorted(
+            range(len(members)), key=lambda i: (-value[i], members[i].created_at, members[i].id)
+        )
         for rank, i in enumerate(ranked):
             g = members[i]
             teaches = g.request.get("memory", True) is not False
-            keyed.append(((not teaches, key in remembered, rank, -len(members), -value[i],
-                           g.created_at, g.id), g))
+            keyed.append(
+                (
+                    (
+                        not teaches,
+                        key in remembered,
+                        rank,
+                        -len(members),
+                        -value[i],
+                        g.created_at,
+                        g.id,
+                    ),
+                    g,
+                )
+            )
     return [g for _, g in sorted(keyed, key=lambda item: item[0])]

@@ -35,17 +35,33 @@ HAND_CALIBRATION = Path(__file__).resolve().parents[1] / "data" / "hand_calibrat
 bag_of_words = hashed_bag_of_words
 
 
-def llm_grader(base_url: str, *, timeout: float = 5.0, max_retries: int = 0,
-               answer_timeout: float = 2.0, chunk_steps: int = 30, mock_http: bool = False,
-               judge=None, model: str = "fake-model", **config) -> Grader:
-    llm_config = LlmConfig(base_url=base_url, model=model, timeout=timeout,
-                           max_retries=max_retries, **config)
+def llm_grader(
+    base_url: str,
+    *,
+    timeout: float = 5.0,
+    max_retries: int = 0,
+    answer_timeout: float = 2.0,
+    chunk_steps: int = 30,
+    mock_http: bool = False,
+    judge=None,
+    model: str = "fake-model",
+    **config,
+) -> Grader:
+    llm_config = LlmConfig(
+        base_url=base_url, model=model, timeout=timeout, max_retries=max_retries, **config
+    )
     client = LlmClient(llm_config, http_client=httpx.AsyncClient if mock_http else None)
     return grader_on(client, answer_timeout=answer_timeout, chunk_steps=chunk_steps, judge=judge)
 
 
-def scripted_grader(script: ChatScript | dict | Callable, *, answer_timeout: float = 2.0,
-                    chunk_steps: int = 30, judge=None, **config) -> Grader:
+def scripted_grader(
+    script: ChatScript | dict | Callable,
+    *,
+    answer_timeout: float = 2.0,
+    chunk_steps: int = 30,
+    judge=None,
+    **config,
+) -> Grader:
     """A grader whose LLM answers in process from `script` (or from an operation -> answer
     mapping, or an (operation, prompt) responder): no HTTP, for tests where it is not the point."""
     if isinstance(script, ChatScript):
@@ -62,8 +78,14 @@ def scripted_grader(script: ChatScript | dict | Callable, *, answer_timeout: flo
 def grader_on(client: LlmClient, *, answer_timeout: float, chunk_steps: int, judge=None) -> Grader:
     """The test grader (hand calibration, torch-free embedder) on `client`."""
     judge = JudgeConfig(**{"calibration": load_calibration(HAND_CALIBRATION), **(judge or {})})
-    context = Context(embedder=bag_of_words, llm=client, llm_model=client.config.model,
-                      answer_timeout=answer_timeout, chunk_steps=chunk_steps, judge=judge)
+    context = Context(
+        embedder=bag_of_words,
+        llm=client,
+        llm_model=client.config.model,
+        answer_timeout=answer_timeout,
+        chunk_steps=chunk_steps,
+        judge=judge,
+    )
     return Grader(context)
 
 
@@ -92,8 +114,12 @@ STEPS = ARITHMETIC_SLIP_STEPS
 JUDGED = ARITHMETIC_SLIP_JUDGED
 ANSWERS = {
     **ARITHMETIC_SLIP_ANSWERS,
-    "difficulty": {"level": 1, "process_evaluation_needed": False, "problem_type": "calculation",
-                   "reason": "two additions and a product"},
+    "difficulty": {
+        "level": 1,
+        "process_evaluation_needed": False,
+        "problem_type": "calculation",
+        "reason": "two additions and a product",
+    },
 }
 
 

@@ -27,14 +27,18 @@ from scoring.schema import GradeReport, GradeRequest, Modules
 
 from .conftest import BASE, URL, bag_of_words, ok, respx_grader
 
-FUSE = sys.modules[scoring.score.fuse.__module__]  # the module: the package's `fuse` is the function
+FUSE = sys.modules[
+    scoring.score.fuse.__module__
+]  # the module: the package's `fuse` is the function
 
 
 def _boom(*_args: object, **_kwargs: object) -> object:
     raise OverflowError("integer division result too large for a float")
 
 
-def _grade(request: GradeRequest, grader: Grader | None = None, run_async: bool = False) -> GradeReport:
+def _grade(
+    request: GradeRequest, grader: Grader | None = None, run_async: bool = False
+) -> GradeReport:
     grader = grader or Grader(Context(embedder=bag_of_words))
     report = asyncio.run(grader.agrade(request)) if run_async else grader.grade(request)
     return GradeReport.model_validate(report.model_dump())  # valid against the contract
@@ -48,8 +52,14 @@ def _contained(report: GradeReport, check: str, outcome: str = "graded without i
 
 
 SLIP = load_example("arithmetic_slip")  # 47 + 58 = 95 (wrong), then 95 x 3, answer 285 vs 315
-REFERENCE = SLIP.model_copy(update={"reference_steps": [
-    "The bakery sells 47 + 58 = 105 muffins.", "It takes in 105 x 3 = 315 dollars."]})
+REFERENCE = SLIP.model_copy(
+    update={
+        "reference_steps": [
+            "The bakery sells 47 + 58 = 105 muffins.",
+            "It takes in 105 x 3 = 315 dollars.",
+        ]
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -102,10 +112,13 @@ def test_a_deterministic_node_that_raises_leaves_its_part_out(monkeypatch):
     assert report.alignment is None and len(report.steps) == 3
 
 
-@pytest.mark.parametrize(("target", "check", "outcome"), [
-    ("hcrs_score", "fuse.hcrs", "graded without it"),
-    ("_alignment_report", "fuse.alignment", "graded without it"),
-])
+@pytest.mark.parametrize(
+    ("target", "check", "outcome"),
+    [
+        ("hcrs_score", "fuse.hcrs", "graded without it"),
+        ("_alignment_report", "fuse.alignment", "graded without it"),
+    ],
+)
 def test_a_fusion_step_that_raises_is_left_out(monkeypatch, target, check, outcome):
     monkeypatch.setattr(FUSE, target, _boom)
     report = _grade(REFERENCE)

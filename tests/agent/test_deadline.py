@@ -84,8 +84,10 @@ def test_a_streamed_answer_that_never_ends_is_cut_at_the_request_time_out(reques
         time.sleep(0.3)
         gone, seen = list(server.gone), list(server.seen)
     assert seen and len(gone) == len(seen)
-    assert all(0.9 <= t - s.at <= 1.5 for s, t in zip(sorted(seen, key=lambda s: s.at),
-                                                        sorted(gone), strict=True))
+    assert all(
+        0.9 <= t - s.at <= 1.5
+        for s, t in zip(sorted(seen, key=lambda s: s.at), sorted(gone), strict=True)
+    )
     operations = report.meta.llm_operations
     assert {op.degraded for op in operations} == {"transport"}, operations
     assert all("did not answer in time" in op.detail for op in operations if op.requests)

@@ -17,17 +17,27 @@ from .conftest import BASE, URL, bag_of_words, ok, respx_grader
 PROBLEM = "A bakery sells 47 muffins on Monday and 58 on Tuesday. How many in all?"
 
 
-@pytest.mark.parametrize("empty", [{"solution": ""}, {"solution": "  \n \t"},
-                                   {"solution_steps": []}, {"solution_steps": ["", " "]}])
-@pytest.mark.parametrize("extra", [
-    {},
-    {"reference_answer": "105"},
-    {"reference_answer": ["105", "one hundred five"], "problem_type": "calculation"},
-    {"reference_steps": ["47 + 58 = 105"], "skeleton": ["add"], "reference_answer": "105"},
-    {"reference_solution": "We add: 47 + 58 = 105."},
-    {"modules": Modules(difficulty=True, simplicity=True, completeness=True, format=True)},
-    {"problem_type": "proof"},
-])
+@pytest.mark.parametrize(
+    "empty",
+    [
+        {"solution": ""},
+        {"solution": "  \n \t"},
+        {"solution_steps": []},
+        {"solution_steps": ["", " "]},
+    ],
+)
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"reference_answer": "105"},
+        {"reference_answer": ["105", "one hundred five"], "problem_type": "calculation"},
+        {"reference_steps": ["47 + 58 = 105"], "skeleton": ["add"], "reference_answer": "105"},
+        {"reference_solution": "We add: 47 + 58 = 105."},
+        {"modules": Modules(difficulty=True, simplicity=True, completeness=True, format=True)},
+        {"problem_type": "proof"},
+    ],
+)
 @pytest.mark.parametrize("run_async", [False, True])
 def test_nothing_handed_in_scores_zero(empty, extra, run_async):
     request = GradeRequest(problem=PROBLEM, mode="offline", **empty, **extra)
@@ -45,8 +55,13 @@ def test_nothing_handed_in_scores_zero(empty, extra, run_async):
 @respx.mock
 def test_no_model_is_asked_about_an_empty_solution():
     route = respx.post(URL).mock(side_effect=ok)
-    request = GradeRequest(problem=PROBLEM, solution=" ", reference_answer="105", mode="llm",
-                           modules=Modules(difficulty=True))
+    request = GradeRequest(
+        problem=PROBLEM,
+        solution=" ",
+        reference_answer="105",
+        mode="llm",
+        modules=Modules(difficulty=True),
+    )
     report = respx_grader(BASE).grade(request)
     assert route.call_count == 0 and report.meta.llm_calls == 0
     assert report.score == 0 and report.steps == [] and report.answer.correct is False

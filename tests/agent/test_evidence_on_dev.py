@@ -43,6 +43,7 @@ async def _grade_all(grader: Grader, requests: list) -> list:
     async def one(request):
         async with limit:
             return await grader.agrade(request.model_copy(update={"mode": "offline"}))
+
     return await asyncio.gather(*(one(r) for r in requests))
 
 
@@ -66,10 +67,12 @@ def test_every_label_rests_on_a_check(shared_data, shipped, kind, name):
         if report.score_interval is not None:
             lo, hi = report.score_interval
             expected = report.score_expected
-            if not lo <= report.score <= hi or (expected is not None
-                                                and not lo <= expected <= hi):
-                problems.append(f"{item.id}: interval {report.score_interval} misses score "
-                                f"{report.score} or expected {expected}")
-        assert math.isclose(report.scores[report.scoring_policy].raw, report.score_raw,
-                            abs_tol=1e-3)
+            if not lo <= report.score <= hi or (expected is not None and not lo <= expected <= hi):
+                problems.append(
+                    f"{item.id}: interval {report.score_interval} misses score "
+                    f"{report.score} or expected {expected}"
+                )
+        assert math.isclose(
+            report.scores[report.scoring_policy].raw, report.score_raw, abs_tol=1e-3
+        )
     assert not problems, f"{len(problems)} inconsistencies, e.g. {problems[:5]}"

@@ -15,13 +15,25 @@ from scoring.schema import GradeRequest
 from tests.agent.conftest import scripted_grader
 
 
-def _row(uid: str, labels: list[str], *, question: str = "Add the numbers.",
-         steps: list[str] | None = None, answers: list[str] | None = None) -> dict:
+def _row(
+    uid: str,
+    labels: list[str],
+    *,
+    question: str = "Add the numbers.",
+    steps: list[str] | None = None,
+    answers: list[str] | None = None,
+) -> dict:
     steps = steps or [f"Step {i} of {uid}: {i} + {i} = {2 * i}." for i in range(1, len(labels) + 1)]
-    return {"uid": uid, "question": question, "model_output": "\n".join(steps),
-            "gold_step": [f"({i}) {s}" for i, s in enumerate(steps, 1)],
-            "gold_step_score": labels, "type": "Calculation", "level": 1,
-            "answers": answers or []}
+    return {
+        "uid": uid,
+        "question": question,
+        "model_output": "\n".join(steps),
+        "gold_step": [f"({i}) {s}" for i, s in enumerate(steps, 1)],
+        "gold_step_score": labels,
+        "type": "Calculation",
+        "level": 1,
+        "answers": answers or [],
+    }
 
 
 # 40 items of 10 steps: 200 steps the humans called wrong, 200 they called right.
@@ -54,8 +66,13 @@ def test_the_fallible_oracle_errs_at_its_stated_rates(seed) -> None:
 
 def test_the_exact_oracle_answers_the_human_labels() -> None:
     row = _row("x", ["1", "0", "1(0)", "1（0）", "1"])
-    assert answered_labels(row, EXACT) == ["correct", "incorrect", "meaningless", "meaningless",
-                                           "correct"]
+    assert answered_labels(row, EXACT) == [
+        "correct",
+        "incorrect",
+        "meaningless",
+        "meaningless",
+        "correct",
+    ]
 
 
 def test_each_step_gets_the_same_answer_every_time_and_seeds_differ() -> None:
@@ -85,13 +102,18 @@ def test_rates_outside_zero_one_are_refused() -> None:
 
 
 # A hand-written item: step 1 adds wrongly, step 2 builds on it, step 3 states a wrong answer.
-SLIP = _row("slip", ["0", "1(0)", "0"],
-            question="A bakery sells muffins for $3 each. It sells 47 muffins on Monday and 58 "
-                     "on Tuesday. How many dollars does it take in?",
-            steps=["The bakery sells $47 + 58 = 95$ muffins in total.",
-                   "It takes in $95 \\times 3 = 285$ dollars.",
-                   "So the bakery takes in $\\boxed{285}$ dollars."],
-            answers=["315"])
+SLIP = _row(
+    "slip",
+    ["0", "1(0)", "0"],
+    question="A bakery sells muffins for $3 each. It sells 47 muffins on Monday and 58 "
+    "on Tuesday. How many dollars does it take in?",
+    steps=[
+        "The bakery sells $47 + 58 = 95$ muffins in total.",
+        "It takes in $95 \\times 3 = 285$ dollars.",
+        "So the bakery takes in $\\boxed{285}$ dollars.",
+    ],
+    answers=["315"],
+)
 
 
 def test_an_overruled_model_label_is_kept_in_model_label() -> None:
@@ -99,9 +121,15 @@ def test_an_overruled_model_label_is_kept_in_model_label() -> None:
     oracle = LabelOracle([SLIP], ErrorRates(miss=1.0, false_alarm=0.0))
     said = answered_labels(SLIP, oracle.rates)
     assert said == ["correct", "meaningless", "correct"]
-    report = scripted_grader(oracle).grade(GradeRequest(
-        problem=SLIP["question"], solution=SLIP["model_output"], reference_answer="315",
-        problem_type="calculation", mode="llm"))
+    report = scripted_grader(oracle).grade(
+        GradeRequest(
+            problem=SLIP["question"],
+            solution=SLIP["model_output"],
+            reference_answer="315",
+            problem_type="calculation",
+            mode="llm",
+        )
+    )
     assert report.meta.mode == "llm" and not report.meta.degraded, report.meta.warnings
     assert [s.model_label for s in report.steps] == said
     overruled = [s.index for s in report.steps if s.label != s.model_label]
@@ -115,12 +143,22 @@ def test_the_label_server_serves_the_oracle(tmp_path) -> None:
     data.write_text("".join(json.dumps(r) + "\n" for r in SYNTHETIC[:3]), encoding="utf-8")
     oracle = ["--data", str(data), "--miss", "1", "--false-alarm", "0", "--seed", "0"]
     with fake_model("eval_sets.fakes.label_server", oracle, "the label server", "test") as base:
-        body = {"model": "fake-model", "messages": [
-            {"role": "user", "content": f"<solution>\n{SYNTHETIC[1]['model_output']}\n</solution>"}],
-            "response_format": {"type": "json_schema", "json_schema": {"name": "step_judgement"}}}
-        request = urllib.request.Request(f"{base}/chat/completions", json.dumps(body).encode(),
-                                         method="POST",
-                                         headers={"Content-Type": "application/json"})
+        body = {
+            "model": "fake-model",
+            "messages": [
+                {
+                    "role": "user",
+                    "content": f"<solution>\n{SYNTHETIC[1]['model_output']}\n</solution>",
+                }
+            ],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "step_judgement"}},
+        }
+        request = urllib.request.Request(
+            f"{base}/chat/completions",
+            json.dumps(body).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
             answer = json.loads(response.read())
         steps = json.loads(answer["choices"][0]["message"]["content"])["steps"]
@@ -129,7 +167,14 @@ def test_the_label_server_serves_the_oracle(tmp_path) -> None:
 
 def test_a_fake_model_that_cannot_start_stops_the_bench_with_its_name(tmp_path) -> None:
     missing = ["--data", str(tmp_path / "none.jsonl")]
-    with pytest.raises(SystemExit, match="^fallible_bench: the label server exited with 2"), \
-            fake_model("eval_sets.fakes.label_server", missing, "the label server",
-                       "fallible_bench", seconds=30):
+    with (
+        pytest.raises(SystemExit, match="^fallible_bench: the label server exited with 2"),
+        fake_model(
+            "eval_sets.fakes.label_server",
+            missing,
+            "the label server",
+            "fallible_bench",
+            seconds=30,
+        ),
+    ):
         pytest.fail("a server that cannot read its data never answers")

@@ -20,8 +20,12 @@ from scoring.score.uncertainty import review_reasons
 @pytest.fixture
 def measured_file(tmp_path):
     out = tmp_path / "cal.json"
-    update_calibration(DEFAULT_PATH, out, "judge-x",
-                       {"en": rates_of(Counts(wrong=40, caught=36, right=200, alarms=10), "t")})
+    update_calibration(
+        DEFAULT_PATH,
+        out,
+        "judge-x",
+        {"en": rates_of(Counts(wrong=40, caught=36, right=200, alarms=10), "t")},
+    )
     return out
 
 
@@ -37,15 +41,20 @@ def test_the_measured_rates_are_used_for_their_language(monkeypatch, measured_fi
     config = judge_config(_settings(monkeypatch, CALIBRATION=measured_file, LLM_MODEL="judge-x"))
     en = config.reliability_for("en")
     assert en.source == "measured" and (en.wrong, en.right) == (40, 200)
-    assert en.sensitivity == pytest.approx(36.5 / 41) and en.false_alarm == pytest.approx(10.5 / 201)
+    assert en.sensitivity == pytest.approx(36.5 / 41) and en.false_alarm == pytest.approx(
+        10.5 / 201
+    )
     assert config.reliability_for("zh") == Reliability()  # not measured: the assumed default
     other = judge_config(_settings(monkeypatch, CALIBRATION=measured_file, LLM_MODEL="other"))
     assert other.reliability_for("en").source == "assumed"
 
 
 def test_an_explicit_setting_wins_over_the_measurement(monkeypatch, measured_file) -> None:
-    config = judge_config(_settings(monkeypatch, CALIBRATION=measured_file, LLM_MODEL="judge-x",
-                                    LLM_FALSE_ALARM="0.3"))
+    config = judge_config(
+        _settings(
+            monkeypatch, CALIBRATION=measured_file, LLM_MODEL="judge-x", LLM_FALSE_ALARM="0.3"
+        )
+    )
     en = config.reliability_for("en")
     assert en.source == "set" and en.false_alarm == 0.3
     assert en.sensitivity == pytest.approx(36.5 / 41)  # the other rate stays measured
@@ -55,23 +64,45 @@ def test_an_explicit_setting_wins_over_the_measurement(monkeypatch, measured_fil
 
 
 def _features(**kw) -> GradeFeatures:
-    base = {"problem_type": "calculation", "verdict": "right", "has_reference": True,
-            "answer_read": True, "mode": "llm", "step_logic_checked": True, "degraded": False,
-            "steps": 3, "score": 10}
+    base = {
+        "problem_type": "calculation",
+        "verdict": "right",
+        "has_reference": True,
+        "answer_read": True,
+        "mode": "llm",
+        "step_logic_checked": True,
+        "degraded": False,
+        "steps": 3,
+        "score": 10,
+    }
     return GradeFeatures(**{**base, **kw})  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("kw", "codes"), [
-    ({"model_reliability": "assumed", "model_youden": 0.6}, ["model_unmeasured"]),
-    ({"model_reliability": "measured", "model_youden": 0.8, "model_steps": 5},
-     ["model_unmeasured"]),
-    ({"model_reliability": "measured", "model_youden": 0.3, "model_steps": 50},
-     ["model_unreliable"]),
-    ({"model_reliability": "set", "model_youden": 0.3}, ["model_unreliable"]),
-    ({"model_reliability": "measured", "model_youden": 0.8, "model_steps": 50}, []),
-    ({"model_reliability": "assumed", "model_youden": 0.6, "step_logic_checked": False,
-      "mode": "offline"}, []),
-])
+@pytest.mark.parametrize(
+    ("kw", "codes"),
+    [
+        ({"model_reliability": "assumed", "model_youden": 0.6}, ["model_unmeasured"]),
+        (
+            {"model_reliability": "measured", "model_youden": 0.8, "model_steps": 5},
+            ["model_unmeasured"],
+        ),
+        (
+            {"model_reliability": "measured", "model_youden": 0.3, "model_steps": 50},
+            ["model_unreliable"],
+        ),
+        ({"model_reliability": "set", "model_youden": 0.3}, ["model_unreliable"]),
+        ({"model_reliability": "measured", "model_youden": 0.8, "model_steps": 50}, []),
+        (
+            {
+                "model_reliability": "assumed",
+                "model_youden": 0.6,
+                "step_logic_checked": False,
+                "mode": "offline",
+            },
+            [],
+        ),
+    ],
+)
 def test_model_review_codes(kw, codes) -> None:
     model = load_uncertainty()
     found = review_reasons(_features(**kw), (10, 10), model)
@@ -80,13 +111,17 @@ def test_model_review_codes(kw, codes) -> None:
 
 def test_an_llm_grade_with_an_unmeasured_model_asks_for_review(make_llm_grader) -> None:
     with FakeOpenAI() as server:
-        request = GradeRequest(problem="A bakery sells muffins for $3 each. It sells 47 muffins "
-                               "on Monday and 58 on Tuesday. How many dollars does it take in?",
-                               solution="\n".join(ARITHMETIC_SLIP_STEPS),
-                               reference_answer="315", mode="llm")
+        request = GradeRequest(
+            problem="A bakery sells muffins for $3 each. It sells 47 muffins "
+            "on Monday and 58 on Tuesday. How many dollars does it take in?",
+            solution="\n".join(ARITHMETIC_SLIP_STEPS),
+            reference_answer="315",
+            mode="llm",
+        )
         assumed = make_llm_grader(server.base_url).grade(request)
-        measured = make_llm_grader(server.base_url, judge={"reliability": Reliability(
-            0.9, 0.05, "measured", 100, 100)}).grade(request)
+        measured = make_llm_grader(
+            server.base_url, judge={"reliability": Reliability(0.9, 0.05, "measured", 100, 100)}
+        ).grade(request)
     assert not assumed.meta.degraded, assumed.meta.warnings
     assert "model_unmeasured" in {r.code for r in assumed.review_reasons}
     assert assumed.needs_review

@@ -18,16 +18,23 @@ from scoring.schema import GradeRequest
 
 # The fake is the human annotators: a judge this reliable is told to the decision layer, with the
 # shipped calibration, as a user who measured their model would.
-EXACT_JUDGE = {"calibration": load_calibration(),
-               "reliability": Reliability(sensitivity=0.999, false_alarm=0.001)}
+EXACT_JUDGE = {
+    "calibration": load_calibration(),
+    "reliability": Reliability(sensitivity=0.999, false_alarm=0.001),
+}
 
 
 def _request(row, fused: bool) -> GradeRequest:
     # The fused run leaves out the reference answers: the default run already covers the
     # dual-mode answer path, and the symbolic check (a worker process) would double the runtime.
     answers = None if fused else row["answers"]
-    return GradeRequest(problem=row["question"], solution=row["model_output"],
-                        reference_answer=answers or None, mode="llm", fused=fused)
+    return GradeRequest(
+        problem=row["question"],
+        solution=row["model_output"],
+        reference_answer=answers or None,
+        mode="llm",
+        fused=fused,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -23,16 +23,30 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 # As root Chromium needs --no-sandbox; the rest keeps a headless run from phoning home.
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
-         "--mute-audio", "--font-render-hinting=none", "--remote-debugging-port=0"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-default-browser-check",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--font-render-hinting=none",
+    "--remote-debugging-port=0",
+]
 
 
 # No network but this machine's loopback: every other host name resolves to nothing, and any
 # request that still tried to leave would go to a proxy on a port where nothing listens.
-OFFLINE_FLAGS = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-                 "--proxy-server=http://127.0.0.1:9")
+OFFLINE_FLAGS = (
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    "--proxy-server=http://127.0.0.1:9",
+)
 
 
 class CdpError(RuntimeError):
@@ -63,13 +77,25 @@ class Browser:
 
     def __enter__(self) -> Self:
         self._process = subprocess.Popen(
-            [self.executable, *FLAGS, *self.flags, f"--user-data-dir={self._profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self._ws = self._stack.enter_context(connect(
-            self._browser_url(), max_size=None, proxy=None, open_timeout=self.timeout))
+            [
+                self.executable,
+                *FLAGS,
+                *self.flags,
+                f"--user-data-dir={self._profile}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self._ws = self._stack.enter_context(
+            connect(self._browser_url(), max_size=None, proxy=None, open_timeout=self.timeout)
+        )
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
-        attached = self.send("Target.attachToTarget",
-                             {"targetId": target["targetId"], "flatten": True}, session=False)
+        attached = self.send(
+            "Target.attachToTarget",
+            {"targetId": target["targetId"], "flatten": True},
+            session=False,
+        )
         self._session = attached["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             self.send(f"{domain}.enable")
@@ -82,7 +108,11 @@ class Browser:
         while time.monotonic() < deadline:
             assert self._process is not None
             if self._process.poll() is not None:
-                err = self._process.stderr.read().decode(errors="replace") if self._process.stderr else ""
+                err = (
+                    self._process.stderr.read().decode(errors="replace")
+                    if self._process.stderr
+                    else ""
+                )
                 raise CdpError(f"chromium exited with {self._process.returncode}: {err[-2000:]}")
             if active.is_file() and len(lines := active.read_text().split()) >= 2:
                 return f"ws://127.0.0.1:{lines[0]}{lines[1]}"
@@ -104,8 +134,14 @@ class Browser:
 
     # ---- protocol -----------------------------------------------------------------------
 
-    def send(self, method: str, params: dict[str, Any] | None = None, *, session: bool = True,
-             timeout: float | None = None) -> dict[str, Any]:
+    def send(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session: bool = True,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
         """Send one command and wait for its answer; events arriving meanwhile are kept."""
         assert self._ws is not None
         number = next(self._ids)
@@ -167,8 +203,15 @@ class Browser:
 
     def eval(self, expression: str) -> Any:
         """The value of a JS expression (promises awaited), or CdpError with the page's message."""
-        result = self.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
-                                                "returnByValue": True, "userGesture": True})
+        result = self.send(
+            "Runtime.evaluate",
+            {
+                "expression": expression,
+                "awaitPromise": True,
+                "returnByValue": True,
+                "userGesture": True,
+            },
+        )
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
             text = details.get("exception", {}).get("description") or details.get("text")
@@ -185,12 +228,21 @@ class Browser:
             self.pump(0.1)
         raise CdpError(f"timed out waiting for: {condition}")
 
-    def key(self, key: str, code: str | None = None, key_code: int = 0, shift: bool = False) -> None:
+    def key(
+        self, key: str, code: str | None = None, key_code: int = 0, shift: bool = False
+    ) -> None:
         """One key press through Chromium's input pipeline (so Tab moves focus, Enter submits)."""
-        base = {"key": key, "code": code or key, "windowsVirtualKeyCode": key_code,
-                "modifiers": 8 if shift else 0}
+        base = {
+            "key": key,
+            "code": code or key,
+            "windowsVirtualKeyCode": key_code,
+            "modifiers": 8 if shift else 0,
+        }
         text = {"Enter": "\r", " ": " "}.get(key)
-        self.send("Input.dispatchKeyEvent", {**base, "type": "keyDown", **({"text": text} if text else {})})
+        self.send(
+            "Input.dispatchKeyEvent",
+            {**base, "type": "keyDown", **({"text": text} if text else {})},
+        )
         self.send("Input.dispatchKeyEvent", {**base, "type": "keyUp"})
 
     def click(self, selector: str) -> None:
@@ -219,14 +271,17 @@ class Browser:
         self.send("Input.insertText", {"text": text})
 
     def viewport(self, width: int, height: int, mobile: bool = False) -> None:
-        self.send("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+        )
 
     def screenshot(self, path: Path, full_page: bool = True) -> Path:
         params: dict[str, Any] = {"format": "png", "captureBeyondViewport": full_page}
         if full_page:
-            width, height = self.eval("[document.documentElement.scrollWidth, "
-                                      "document.documentElement.scrollHeight]")
+            width, height = self.eval(
+                "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+            )
             params["clip"] = {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}
         data = self.send("Page.captureScreenshot", params)["data"]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -240,9 +295,13 @@ class Browser:
         for event in self.events:
             params = event.get("params", {})
             if event["method"] == "Runtime.exceptionThrown":
-                out.append(params["exceptionDetails"].get("exception", {}).get("description", "exception"))
+                out.append(
+                    params["exceptionDetails"].get("exception", {}).get("description", "exception")
+                )
             elif event["method"] == "Runtime.consoleAPICalled" and params.get("type") == "error":
-                out.append(" ".join(str(a.get("value", a.get("description"))) for a in params["args"]))
+                out.append(
+                    " ".join(str(a.get("value", a.get("description"))) for a in params["args"])
+                )
             elif event["method"] == "Log.entryAdded" and params["entry"]["level"] == "error":
                 out.append(params["entry"]["text"])
         return out

@@ -49,8 +49,10 @@ def require_chromium() -> str:
     STEPGRADE_BROWSER_REQUIRED=1."""
     path = find_chromium()
     if path is None:
-        reason = ("Chromium is not installed, so the review page's browser tests did not run "
-                  "(`make test-browser` installs it and runs them)")
+        reason = (
+            "Chromium is not installed, so the review page's browser tests did not run "
+            "(`make test-browser` installs it and runs them)"
+        )
         if os.environ.get("STEPGRADE_BROWSER_REQUIRED") == "1":
             pytest.fail(reason, pytrace=False)
         pytest.skip(reason, allow_module_level=True)
@@ -76,8 +78,9 @@ class Service:
 
     def grade(self, request: dict) -> dict:
         """The same request graded through the API, to compare the page's DOM with."""
-        response = httpx.post(f"{self.url}/grade", json=request, timeout=60,
-                              headers={"X-API-Key": self.api_key})
+        response = httpx.post(
+            f"{self.url}/grade", json=request, timeout=60, headers={"X-API-Key": self.api_key}
+        )
         response.raise_for_status()
         return response.json()
 
@@ -108,28 +111,38 @@ def service(chromium: str, fake_llm: FakeOpenAI) -> Iterator[Service]:
     port = free_port()
     workdir = Path(tempfile.mkdtemp(prefix="stepgrade-serve-"))  # no stray .env is read
     env = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_")}
-    env.update({
-        "STEPGRADE_HOST": "127.0.0.1", "STEPGRADE_PORT": str(port),
-        "STEPGRADE_API_KEYS": API_KEY, "STEPGRADE_MAX_BODY_BYTES": str(MAX_BODY_BYTES),
-        "STEPGRADE_LLM_BASE_URL": fake_llm.base_url, "STEPGRADE_LLM_MODEL": "fake-model",
-        "STEPGRADE_LLM_MAX_RETRIES": "0", "STEPGRADE_LLM_TIMEOUT": "10",
-        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-        # the page is under test, not the fitted numbers: the hand-written calibration, with
-        # the shipped interval statistics so that the page has an interval to show
-        "STEPGRADE_CALIBRATION": str(_hand_calibration_with_interval(workdir)),
-        # a grade store of its own (SQLite), gone with the run
-        "STEPGRADE_DATA_DIR": str(workdir / "data"),
-    })
+    env.update(
+        {
+            "STEPGRADE_HOST": "127.0.0.1",
+            "STEPGRADE_PORT": str(port),
+            "STEPGRADE_API_KEYS": API_KEY,
+            "STEPGRADE_MAX_BODY_BYTES": str(MAX_BODY_BYTES),
+            "STEPGRADE_LLM_BASE_URL": fake_llm.base_url,
+            "STEPGRADE_LLM_MODEL": "fake-model",
+            "STEPGRADE_LLM_MAX_RETRIES": "0",
+            "STEPGRADE_LLM_TIMEOUT": "10",
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            # the page is under test, not the fitted numbers: the hand-written calibration, with
+            # the shipped interval statistics so that the page has an interval to show
+            "STEPGRADE_CALIBRATION": str(_hand_calibration_with_interval(workdir)),
+            # a grade store of its own (SQLite), gone with the run
+            "STEPGRADE_DATA_DIR": str(workdir / "data"),
+        }
+    )
     log = (artefacts_dir() / "serve.log").open("wb")
-    process = subprocess.Popen([*stepgrade_command(), "serve"], cwd=workdir, env=env,
-                               stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [*stepgrade_command(), "serve"], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if process.poll() is not None:
-                pytest.fail(f"stepgrade serve exited with {process.returncode}; "
-                            f"see {artefacts_dir() / 'serve.log'}")
+                pytest.fail(
+                    f"stepgrade serve exited with {process.returncode}; "
+                    f"see {artefacts_dir() / 'serve.log'}"
+                )
             try:
                 if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
                     break

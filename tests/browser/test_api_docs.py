@@ -23,7 +23,9 @@ def offline(chromium: str) -> Iterator[Browser]:
 
 
 def _reaches(browser: Browser, url: str) -> str:
-    return browser.eval(f"fetch({url!r}, {{mode: 'no-cors'}}).then(() => 'reached', () => 'failed')")
+    return browser.eval(
+        f"fetch({url!r}, {{mode: 'no-cors'}}).then(() => 'reached', () => 'failed')"
+    )
 
 
 def test_the_browser_really_has_no_network(offline: Browser, service: Service) -> None:
@@ -35,17 +37,22 @@ def test_the_browser_really_has_no_network(offline: Browser, service: Service) -
 def test_swagger_ui_lists_every_endpoint_offline(offline: Browser, service: Service) -> None:
     offline.goto(f"{service.url}/docs")
     offline.wait("document.querySelectorAll('.opblock-summary-path').length > 5", timeout=60)
-    paths = offline.eval("[...document.querySelectorAll('.opblock-summary-path')]"
-                         ".map(e => e.getAttribute('data-path'))")
+    paths = offline.eval(
+        "[...document.querySelectorAll('.opblock-summary-path')]"
+        ".map(e => e.getAttribute('data-path'))"
+    )
     assert {"/grade", "/grade/batch", "/grade/stream", "/grades", "/readyz"} <= set(paths)
-    assert offline.eval("document.querySelector('.info .title').textContent").startswith("stepgrade")
+    assert offline.eval("document.querySelector('.info .title').textContent").startswith(
+        "stepgrade"
+    )
     offline.screenshot(artefacts_dir() / "api-docs.png")
 
 
 def test_redoc_lists_every_endpoint_offline(offline: Browser, service: Service) -> None:
     offline.goto(f"{service.url}/redoc")
-    offline.wait("document.querySelectorAll('[data-section-id^=\"operation/\"]').length > 5",
-                 timeout=60)
+    offline.wait(
+        "document.querySelectorAll('[data-section-id^=\"operation/\"]').length > 5", timeout=60
+    )
     text = offline.eval("document.body.innerText")
     for path in ("/grade/batch", "/grade/stream", "/grades/{grade_id}"):
         assert path in text, path

@@ -35,7 +35,9 @@ from eval_sets.processes import free_port, stop
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
-BLOCK = re.compile(r"(?:<!-- (example|example-output): ([\w-]+) -->\n)?```(\w*)\n(.*?)```", re.DOTALL)
+BLOCK = re.compile(
+    r"(?:<!-- (example|example-output): ([\w-]+) -->\n)?```(\w*)\n(.*?)```", re.DOTALL
+)
 README_PORT = "127.0.0.1:8000"
 README_LLM = re.compile(r"http://127\.0\.0\.1:8001/v1")
 SERVE = re.compile(r"^((?:[A-Z_]+=\S+ )*)(?:stepgrade serve|make serve)$")
@@ -86,7 +88,9 @@ def same_shape(shown: Any, printed: Any, where: str = "") -> list[str]:
     if isinstance(shown, list):
         if not isinstance(printed, list) or len(printed) < len(shown):
             return [f"{where}: a list of at least {len(shown)} in the README, {printed!r} printed"]
-        return [p for i, item in enumerate(shown) for p in same_shape(item, printed[i], f"{where}[{i}]")]
+        return [
+            p for i, item in enumerate(shown) for p in same_shape(item, printed[i], f"{where}[{i}]")
+        ]
     kinds = {bool: "boolean", int: "number", float: "number", str: "string", type(None): "null"}
     if kinds[type(shown)] != kinds.get(type(printed)):
         return [f"{where}: {kinds[type(shown)]} in the README, {printed!r} printed"]
@@ -103,7 +107,7 @@ def same_lines(shown: str, printed: str) -> list[str]:
         if at is None:
             missing.append(line)
         else:
-            rest = rest[at + 1:]
+            rest = rest[at + 1 :]
     return missing
 
 
@@ -125,9 +129,15 @@ class Reader:
     def base_env(self) -> dict[str, str]:
         bin_dir = str(Path(sys.executable).parent)
         keep = {k: v for k, v in os.environ.items() if not k.startswith("STEPGRADE_")}
-        return {**keep, "PATH": f"{bin_dir}{os.pathsep}{keep.get('PATH', '')}",
-                "STEPGRADE_DATA_DIR": str(self.work / "data"), "STEPGRADE_LOG_LEVEL": "warning",
-                "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "STEPGRADE_PORT": str(self.port)}
+        return {
+            **keep,
+            "PATH": f"{bin_dir}{os.pathsep}{keep.get('PATH', '')}",
+            "STEPGRADE_DATA_DIR": str(self.work / "data"),
+            "STEPGRADE_LOG_LEVEL": "warning",
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "STEPGRADE_PORT": str(self.port),
+        }
 
     def rewrite(self, command: str) -> str:
         command = command.replace(README_PORT, f"127.0.0.1:{self.port}")
@@ -141,8 +151,13 @@ class Reader:
         self.port = free_port()
         env = {**self.base_env(), **dict(a.split("=", 1) for a in assignments.split())}
         stepgrade = Path(sys.executable).parent / "stepgrade"
-        self.service = subprocess.Popen([str(stepgrade), "serve"], cwd=self.work, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.service = subprocess.Popen(
+            [str(stepgrade), "serve"],
+            cwd=self.work,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 600  # torch and the embedding model load first
         while time.monotonic() < deadline:
             assert self.service.poll() is None, self.service.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
@@ -177,10 +192,18 @@ class Reader:
                     name, _, value = word.partition("=")
                     exported[name] = value
                 continue
-            done = subprocess.run(["bash", "-c", self.rewrite(command)], cwd=self.work,
-                                  env={**self.base_env(), **exported}, capture_output=True,
-                                  text=True, timeout=300, check=False)
-            assert done.returncode == 0, f"`{command}` exited {done.returncode}: {done.stderr[-3000:]}"
+            done = subprocess.run(
+                ["bash", "-c", self.rewrite(command)],
+                cwd=self.work,
+                env={**self.base_env(), **exported},
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            assert done.returncode == 0, (
+                f"`{command}` exited {done.returncode}: {done.stderr[-3000:]}"
+            )
             out = done.stdout
         return out
 
@@ -223,13 +246,20 @@ def test_the_readme_is_short_and_starts_with_what_a_newcomer_needs() -> None:
     lines = README.read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 300
     first = "\n".join(lines[:40])
-    for needed in ("make serve", "make test", "curl -s http://127.0.0.1:8000/grade",
-                   "STEPGRADE_LLM_BASE_URL", "STEPGRADE_LLM_MODEL"):
+    for needed in (
+        "make serve",
+        "make test",
+        "curl -s http://127.0.0.1:8000/grade",
+        "STEPGRADE_LLM_BASE_URL",
+        "STEPGRADE_LLM_MODEL",
+    ):
         assert needed in first, needed
 
 
 def test_the_shape_check_finds_what_it_should() -> None:
-    assert same_shape({"a": 1, "b": [{"c": "x"}]}, {"a": 2.5, "b": [{"c": "y", "d": 1}], "e": 0}) == []
+    assert (
+        same_shape({"a": 1, "b": [{"c": "x"}]}, {"a": 2.5, "b": [{"c": "y", "d": 1}], "e": 0}) == []
+    )
     assert same_shape({"a": 1}, {"a": "1"}) == [".a: number in the README, '1' printed"]
     assert same_shape({"a": {"b": True}}, {"a": {}}) == [".a.b: shown in the README, not printed"]
     assert same_shape({"a": [1, 2]}, {"a": [1]})

@@ -12,8 +12,13 @@ import pytest
 from eval_sets.bundled import bundled_path
 from eval_sets.registry import load_dataset
 
-STEPMATH = {"question": "计算 $2+3$。", "model_output": "$2+3=5$，所以答案是 5。",
-            "type": "Calculation", "gold_score": 10, "answers": ["5"]}
+STEPMATH = {
+    "question": "计算 $2+3$。",
+    "model_output": "$2+3=5$，所以答案是 5。",
+    "type": "Calculation",
+    "gold_score": 10,
+    "answers": ["5"],
+}
 
 Oracle = Callable[[str, str], dict | None]
 
@@ -33,10 +38,13 @@ def stepmath_row() -> dict:
 @pytest.fixture
 def broken_stepmath(tmp_path: Path) -> Path:
     """Line 1 good, 2 not JSON, 3 missing gold_score, 4 an empty solution, 5 good."""
-    rows = [json.dumps({**STEPMATH, "uid": "good-1"}, ensure_ascii=False), "{not json",
-            json.dumps({k: v for k, v in STEPMATH.items() if k != "gold_score"}),
-            json.dumps({**STEPMATH, "uid": "empty", "model_output": "", "gold_score": 0}),
-            json.dumps({**STEPMATH, "uid": "good-2"}, ensure_ascii=False)]
+    rows = [
+        json.dumps({**STEPMATH, "uid": "good-1"}, ensure_ascii=False),
+        "{not json",
+        json.dumps({k: v for k, v in STEPMATH.items() if k != "gold_score"}),
+        json.dumps({**STEPMATH, "uid": "empty", "model_output": "", "gold_score": 0}),
+        json.dumps({**STEPMATH, "uid": "good-2"}, ensure_ascii=False),
+    ]
     return write_lines(tmp_path, rows)
 
 
@@ -51,12 +59,26 @@ def mr_math_oracle() -> Oracle:
         if n is None:
             return None
         if operation == "difficulty":
-            return {"level": 2, "process_evaluation_needed": True, "problem_type": "calculation",
-                    "reason": "two steps or more"}
+            return {
+                "level": 2,
+                "process_evaluation_needed": True,
+                "problem_type": "calculation",
+                "reason": "two steps or more",
+            }
         if operation == "step_judgement":
-            return {"steps": [{"index": i, "label": "correct", "reason": "fine", "depends_on": [],
-                               "reference_steps": [], "error_categories": []}
-                              for i in range(1, n + 1)]}
+            return {
+                "steps": [
+                    {
+                        "index": i,
+                        "label": "correct",
+                        "reason": "fine",
+                        "depends_on": [],
+                        "reference_steps": [],
+                        "error_categories": [],
+                    }
+                    for i in range(1, n + 1)
+                ]
+            }
         if operation == "answer_judgement":
             return {"correct": True, "reason": "same value"}
         return None
@@ -70,7 +92,8 @@ def repeated_mr_math(tmp_path: Path) -> Callable[[int], Path]:
 
     def write(n: int) -> Path:
         rows = [json.loads(x) for x in bundled_path("mr_math_invalid").read_text().splitlines()]
-        return write_lines(tmp_path, [json.dumps({**rows[i % len(rows)], "id": i})
-                                      for i in range(n)], "many.jsonl")
+        return write_lines(
+            tmp_path, [json.dumps({**rows[i % len(rows)], "id": i}) for i in range(n)], "many.jsonl"
+        )
 
     return write

@@ -31,17 +31,22 @@ def test_the_split_is_by_gold_and_stable():
 
 
 def _write(path, rows):
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
 
 
 def test_read_pairs_skips_and_groups_by_suite(tmp_path):
     path = tmp_path / "pairs.jsonl"
-    _write(path, [
-        {"gold": "1", "pred": "1.0", "equal": True, "source": "suite/a:tests/x.py"},
-        {"gold": "2", "pred": "3", "equal": False, "source": "suite/b:tests/y.py"},
-        {"gold": "2", "pred": "2", "equal": True, "disabled_in_source": True},
-        {"gold": 4, "pred": 4.0, "equal": True},
-    ])
+    _write(
+        path,
+        [
+            {"gold": "1", "pred": "1.0", "equal": True, "source": "suite/a:tests/x.py"},
+            {"gold": "2", "pred": "3", "equal": False, "source": "suite/b:tests/y.py"},
+            {"gold": "2", "pred": "2", "equal": True, "disabled_in_source": True},
+            {"gold": 4, "pred": 4.0, "equal": True},
+        ],
+    )
     pairs, skipped = read_pairs(path)
     assert [(p.gold, p.source, p.line) for p in pairs] == [("1", "suite/a", 1), ("2", "suite/b", 2)]
     assert skipped == 2
@@ -49,13 +54,16 @@ def test_read_pairs_skips_and_groups_by_suite(tmp_path):
 
 def test_the_table_gives_halves_sources_and_readings(tmp_path, capsys):
     path = tmp_path / "pairs.jsonl"
-    _write(path, [
-        {"gold": "是", "pred": "否", "equal": False, "source": "s1"},
-        {"gold": "50", "pred": "0.5", "equal": False, "source": "s1"},
-        {"gold": "39.06\\%", "pred": "0.3906", "equal": True, "source": "s2"},
-        {"gold": "C", "pred": "the answer is C", "equal": True, "source": "s2"},
-        {"gold": "7", "pred": "7", "equal": False, "source": "s2"},
-    ])
+    _write(
+        path,
+        [
+            {"gold": "是", "pred": "否", "equal": False, "source": "s1"},
+            {"gold": "50", "pred": "0.5", "equal": False, "source": "s1"},
+            {"gold": "39.06\\%", "pred": "0.3906", "equal": True, "source": "s2"},
+            {"gold": "C", "pred": "the answer is C", "equal": True, "source": "s2"},
+            {"gold": "7", "pred": "7", "equal": False, "source": "s2"},
+        ],
+    )
     assert answer_agreement.main([str(path), "--show-disagreements"]) == 0
     out = capsys.readouterr().out
     assert "\nagreement 4/5 = 80.0% (fit " in out
@@ -69,9 +77,16 @@ def test_the_table_gives_halves_sources_and_readings(tmp_path, capsys):
     [
         (None, [], "no such file"),
         ('{"gold": "1"}\n', [], "pairs.jsonl:1: missing field(s) pred, equal"),
-        ('{"gold": "1", "pred": "1", "equal": true}\nnot json\n', [], "pairs.jsonl:2: not valid JSON"),
-        ('{"gold": "1", "pred": "1", "equal": true}\n', ["--without", "nonsense"],
-         "no reading named nonsense"),
+        (
+            '{"gold": "1", "pred": "1", "equal": true}\nnot json\n',
+            [],
+            "pairs.jsonl:2: not valid JSON",
+        ),
+        (
+            '{"gold": "1", "pred": "1", "equal": true}\n',
+            ["--without", "nonsense"],
+            "no reading named nonsense",
+        ),
     ],
 )
 def test_bad_input_is_a_clear_error(tmp_path, capsys, content, args, message):
@@ -84,18 +99,38 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys, content, args, message):
 
 def test_solutions_mode_measures_the_whole_answer_check(tmp_path, capsys):
     stepmath = tmp_path / "stepmath.jsonl"
-    _write(stepmath, [
-        {"question": "q1", "model_output": "So 6.\n最终答案：【12】", "answers": ["12"],
-         "gold_step_score": ["1", "1"], "type": "Calculation"},
-        {"question": "q2", "model_output": "Hence it holds.", "answers": None,
-         "gold_step_score": ["1"], "type": "Proof"},
-    ])
+    _write(
+        stepmath,
+        [
+            {
+                "question": "q1",
+                "model_output": "So 6.\n最终答案：【12】",
+                "answers": ["12"],
+                "gold_step_score": ["1", "1"],
+                "type": "Calculation",
+            },
+            {
+                "question": "q2",
+                "model_output": "Hence it holds.",
+                "answers": None,
+                "gold_step_score": ["1"],
+                "type": "Proof",
+            },
+        ],
+    )
     processbench = tmp_path / "processbench.jsonl"
-    _write(processbench, [
-        {"problem": "p1", "steps": ["They walk the remaining 6 miles.", "Final Answer: 12"],
-         "reference_answer": "6", "final_answer_correct": False},
-        {"problem": "p2", "steps": ["x = 3"], "final_answer_correct": True},
-    ])
+    _write(
+        processbench,
+        [
+            {
+                "problem": "p1",
+                "steps": ["They walk the remaining 6 miles.", "Final Answer: 12"],
+                "reference_answer": "6",
+                "final_answer_correct": False,
+            },
+            {"problem": "p2", "steps": ["x = 3"], "final_answer_correct": True},
+        ],
+    )
     assert answer_agreement.main(["--solutions", str(stepmath), str(processbench)]) == 0
     out = capsys.readouterr().out
     assert "stepmath.jsonl: answer verdict agrees with the human one on    1/1 " in out
@@ -110,13 +145,23 @@ def test_several_pair_files_need_solutions_mode(tmp_path, capsys):
 
 def test_solutions_mode_reads_mr_math_and_counts_what_rounding_changed(tmp_path, capsys):
     path = tmp_path / "mr_math.jsonl"
-    _write(path, [
-        {"question": "Convert 4250 tonnes to pounds.", "ground_truth_answer": "9369635",
-         "model_output": "1 t = 2204.62262 lb, so the answer is \\boxed{9369646}.",
-         "model_output_answer_correctness": "correct"},
-        {"question": "How many seats?", "ground_truth_answer": "10000",
-         "model_output": "So \\boxed{10001}.", "model_output_answer_correctness": "wrong"},
-    ])
+    _write(
+        path,
+        [
+            {
+                "question": "Convert 4250 tonnes to pounds.",
+                "ground_truth_answer": "9369635",
+                "model_output": "1 t = 2204.62262 lb, so the answer is \\boxed{9369646}.",
+                "model_output_answer_correctness": "correct",
+            },
+            {
+                "question": "How many seats?",
+                "ground_truth_answer": "10000",
+                "model_output": "So \\boxed{10001}.",
+                "model_output_answer_correctness": "wrong",
+            },
+        ],
+    )
     assert answer_agreement.main(["--solutions", str(path)]) == 0
     out = capsys.readouterr().out
     assert "mr_math.jsonl: answer verdict agrees with the human one on    2/2 " in out
@@ -132,16 +177,31 @@ def test_write_routes_pools_the_fit_halves(tmp_path, capsys):
     pairs = tmp_path / "pairs.jsonl"
     fit_golds = [g for g in (f"{n}" for n in range(40)) if half_of(g) == "fit"][:3]
     check_gold = next(g for g in (f"{n}" for n in range(40)) if half_of(g) == "check")
-    _write(pairs, [{"gold": g, "pred": g + ".0", "equal": True} for g in fit_golds]
-           + [{"gold": check_gold, "pred": "x", "equal": True}])
+    _write(
+        pairs,
+        [{"gold": g, "pred": g + ".0", "equal": True} for g in fit_golds]
+        + [{"gold": check_gold, "pred": "x", "equal": True}],
+    )
     solutions = tmp_path / "mr_math.jsonl"
     problem = next(f"Q{n}" for n in range(40) if problem_half(f"Q{n}") == "fit")
-    _write(solutions, [{"question": problem, "ground_truth_answer": "5",
-                        "model_output": "So \\boxed{6}.",
-                        "model_output_answer_correctness": "correct"}])
+    _write(
+        solutions,
+        [
+            {
+                "question": problem,
+                "ground_truth_answer": "5",
+                "model_output": "So \\boxed{6}.",
+                "model_output_answer_correctness": "correct",
+            }
+        ],
+    )
     out_path = tmp_path / "routes.json"
-    assert answer_agreement.main([str(pairs), "--write-routes", str(out_path),
-                                  "--with-solutions", str(solutions)]) == 0
+    assert (
+        answer_agreement.main(
+            [str(pairs), "--write-routes", str(out_path), "--with-solutions", str(solutions)]
+        )
+        == 0
+    )
     assert "routes written to" in capsys.readouterr().out
     routes = load_routes(out_path)
     assert {r: (s.cases, s.agree) for r, s in routes.stats.items()} == {"exact_value": (4, 3)}
@@ -157,16 +217,30 @@ def test_with_solutions_needs_write_routes(tmp_path, capsys):
 
 def test_saved_verdicts_list_what_a_later_run_changed(tmp_path, capsys):
     path = tmp_path / "mr_math.jsonl"
-    rows = [{"id": "a", "question": "How many?", "ground_truth_answer": "5",
-             "model_output": "So the answer is five.", "model_output_answer_correctness": "correct"},
-            {"id": "b", "question": "How many more?", "ground_truth_answer": "4",
-             "model_output": "So \\boxed{4}.", "model_output_answer_correctness": "correct"}]
+    rows = [
+        {
+            "id": "a",
+            "question": "How many?",
+            "ground_truth_answer": "5",
+            "model_output": "So the answer is five.",
+            "model_output_answer_correctness": "correct",
+        },
+        {
+            "id": "b",
+            "question": "How many more?",
+            "ground_truth_answer": "4",
+            "model_output": "So \\boxed{4}.",
+            "model_output_answer_correctness": "correct",
+        },
+    ]
     _write(path, rows)
     saved = tmp_path / "before.jsonl"
     assert answer_agreement.main(["--solutions", str(path), "--save", str(saved)]) == 0
     lines = [json.loads(line) for line in saved.read_text(encoding="utf-8").splitlines()]
     assert [(r["key"], r["correct"], r["human"]) for r in lines] == [
-        ("mr_math.jsonl:a", True, True), ("mr_math.jsonl:b", True, True)]
+        ("mr_math.jsonl:a", True, True),
+        ("mr_math.jsonl:b", True, True),
+    ]
     lines[0].update(correct=False)  # as a reader without number words decided it
     saved.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
     capsys.readouterr()

@@ -13,8 +13,19 @@ from server.cli import main
 
 def test_bench_grade_writes_every_output(tmp_path, capsys) -> None:
     out = tmp_path / "run"
-    code = main(["bench", "grade", "--dataset", "stepmath", "--path", str(bundled_path("stepmath")),
-                 "--out", str(out), "--no-progress"])
+    code = main(
+        [
+            "bench",
+            "grade",
+            "--dataset",
+            "stepmath",
+            "--path",
+            str(bundled_path("stepmath")),
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "StepMathAgent metrics" in printed and "overall" in printed
@@ -34,8 +45,17 @@ def test_bench_grade_writes_every_output(tmp_path, capsys) -> None:
 
 
 def test_rerun_resumes_without_regrading(tmp_path, capsys) -> None:
-    args = ["bench", "grade", "--dataset", "mr_math_invalid", "--path",
-            str(bundled_path("mr_math_invalid")), "--out", str(tmp_path), "--no-progress"]
+    args = [
+        "bench",
+        "grade",
+        "--dataset",
+        "mr_math_invalid",
+        "--path",
+        str(bundled_path("mr_math_invalid")),
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+    ]
     assert main([*args, "--limit", "2"]) == 0
     assert main(args) == 0
     err = capsys.readouterr().err
@@ -54,8 +74,12 @@ def test_rerun_resumes_without_regrading(tmp_path, capsys) -> None:
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message) -> None:
-    argv = [a.replace("BUNDLED_PERT", str(bundled_path("perturbation")))
-            .replace("BUNDLED", str(bundled_path("stepmath"))) for a in argv]
+    argv = [
+        a.replace("BUNDLED_PERT", str(bundled_path("perturbation"))).replace(
+            "BUNDLED", str(bundled_path("stepmath"))
+        )
+        for a in argv
+    ]
     code = main(["bench", "grade", *argv, "--out", str(tmp_path / "o"), "--no-progress"])
     err = capsys.readouterr().err
     assert code == 2
@@ -65,8 +89,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message) -> No
 
 def test_out_dir_of_another_run_is_refused(tmp_path, capsys) -> None:
     base = ["bench", "grade", "--out", str(tmp_path), "--no-progress", "--limit", "1"]
-    assert main([*base, "--dataset", "mr_math_invalid", "--path",
-                 str(bundled_path("mr_math_invalid"))]) == 0
+    assert (
+        main(
+            [*base, "--dataset", "mr_math_invalid", "--path", str(bundled_path("mr_math_invalid"))]
+        )
+        == 0
+    )
     code = main([*base, "--dataset", "stepmath", "--path", str(bundled_path("stepmath"))])
     assert code == 2
     assert "holds a run of mr_math_invalid v1" in capsys.readouterr().err
@@ -75,8 +103,19 @@ def test_out_dir_of_another_run_is_refused(tmp_path, capsys) -> None:
 def test_fit_hazard_by_hand(capsys) -> None:
     # bundled stepmath: (steps, first error) = (3, None) (3, 1) (4, 3) (3, None) (3, 2)
     # h1 = 1/5; h2 = 1/4 (items 1, 3, 4, 5 at risk); h3 = 1/3 (items 1, 3, 4); h4: nobody at risk
-    code = main(["bench", "fit-hazard", "--dataset", "stepmath", "--path",
-                 str(bundled_path("stepmath")), "--max-step", "4", "--json"])
+    code = main(
+        [
+            "bench",
+            "fit-hazard",
+            "--dataset",
+            "stepmath",
+            "--path",
+            str(bundled_path("stepmath")),
+            "--max-step",
+            "4",
+            "--json",
+        ]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data == {"dataset": "stepmath", "solutions": 5, "hazard": [0.2, 0.25, 0.333, 0.0]}
@@ -85,8 +124,16 @@ def test_fit_hazard_by_hand(capsys) -> None:
 def test_bench_list(capsys) -> None:
     assert main(["bench", "list"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert {"stepmath", "mr_math_invalid", "mr_math_redundant", "perturbation", "processbench",
-            "prm800k", "gsm8k", "math"} <= set(names)
+    assert {
+        "stepmath",
+        "mr_math_invalid",
+        "mr_math_redundant",
+        "perturbation",
+        "processbench",
+        "prm800k",
+        "gsm8k",
+        "math",
+    } <= set(names)
 
 
 def test_usage_errors_exit_2(capsys) -> None:

@@ -21,14 +21,21 @@ def data(tmp_path):
     rows = []
     for p, problem in enumerate(PROBLEMS):
         for s in range(2):
-            rows.append(json.dumps({**STEPMATH, "uid": f"p{p}-s{s}", "question": problem},
-                                   ensure_ascii=False))
+            rows.append(
+                json.dumps(
+                    {**STEPMATH, "uid": f"p{p}-s{s}", "question": problem}, ensure_ascii=False
+                )
+            )
     return write_lines(tmp_path, rows)
 
 
 def _ids(half: str) -> list[str]:
-    return [f"p{p}-s{s}" for p, problem in enumerate(PROBLEMS) if half_of(problem) == half
-            for s in range(2)]
+    return [
+        f"p{p}-s{s}"
+        for p, problem in enumerate(PROBLEMS)
+        if half_of(problem) == half
+        for s in range(2)
+    ]
 
 
 def _graded(out) -> list[str]:
@@ -36,8 +43,18 @@ def _graded(out) -> list[str]:
 
 
 def _args(data, out, *extra: str) -> list[str]:
-    return ["bench", "grade", "--dataset", "stepmath", "--path", str(data), "--out", str(out),
-            "--no-progress", *extra]
+    return [
+        "bench",
+        "grade",
+        "--dataset",
+        "stepmath",
+        "--path",
+        str(data),
+        "--out",
+        str(out),
+        "--no-progress",
+        *extra,
+    ]
 
 
 def test_the_problems_fall_in_both_halves() -> None:

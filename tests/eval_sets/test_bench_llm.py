@@ -9,14 +9,27 @@ from eval_sets.fakes.openai_server import FakeOpenAI
 from server.cli import main
 
 
-def test_llm_mode_rerun_answers_from_the_cache(tmp_path, monkeypatch, capsys,
-                                                 mr_math_oracle) -> None:
+def test_llm_mode_rerun_answers_from_the_cache(
+    tmp_path, monkeypatch, capsys, mr_math_oracle
+) -> None:
     with FakeOpenAI(mr_math_oracle) as server:
         monkeypatch.setenv("STEPGRADE_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("STEPGRADE_LLM_MODEL", "fake-model")
-        argv = ["bench", "grade", "--dataset", "mr_math_invalid", "--path",
-                str(bundled_path("mr_math_invalid")), "--out", str(tmp_path), "--mode", "llm",
-                "--concurrency", "2", "--no-progress"]
+        argv = [
+            "bench",
+            "grade",
+            "--dataset",
+            "mr_math_invalid",
+            "--path",
+            str(bundled_path("mr_math_invalid")),
+            "--out",
+            str(tmp_path),
+            "--mode",
+            "llm",
+            "--concurrency",
+            "2",
+            "--no-progress",
+        ]
         assert main(argv) == 0, capsys.readouterr().err
         asked = len(server.requests)
         assert asked >= 4

@@ -28,8 +28,9 @@ def test_labels_are_carried_onto_finer_steps():
 def test_a_human_step_that_was_edited_still_lands_in_order():
     text = "- First we add.\n- Then we multiply 3 by 4.\nFinally we are done."
     human = ["First we add. Then we multiply 3 by 4.", "Finally we are done."]
-    assert carry_labels(text, human, ["First we add.", "Then we multiply 3 by 4.",
-                                      "Finally we are done."]) == [0, 0, 1]
+    assert carry_labels(
+        text, human, ["First we add.", "Then we multiply 3 by 4.", "Finally we are done."]
+    ) == [0, 0, 1]
 
 
 def test_logistic_fit_recovers_known_coefficients():
@@ -50,10 +51,15 @@ def _observed(wrong, kinds_per_step):
 
 
 def test_kind_statistics_count_labelled_steps_only():
-    data = [_observed([True, False, None], [["calculation_false"], ["calculation_false"],
-                                            ["calculation_false"]]),
-            _observed([True, False, False, False], [["calculation_false"], [], [],
-                                                    ["calculation_true"]])]
+    data = [
+        _observed(
+            [True, False, None],
+            [["calculation_false"], ["calculation_false"], ["calculation_false"]],
+        ),
+        _observed(
+            [True, False, False, False], [["calculation_false"], [], [], ["calculation_true"]]
+        ),
+    ]
     stats = kind_stats(data)
     false = stats["calculation_false"]
     assert (false.wrong, false.right) == (2, 1)  # the unlabelled third step is not counted
@@ -114,18 +120,21 @@ def test_an_answer_kind_seen_twice_in_this_language_takes_the_answer_familys_wei
 
 def test_a_kind_is_weighed_on_the_steps_it_is_fitted_on_not_on_another_languages():
     often = [_observed([True, False], [["unexplained_number"], []]) for _ in range(6)]
-    rare = [_observed([True, False], [["unexplained_number"], []])] + \
-        [_observed([True, False, False], [[], [], []]) for _ in range(5)]
+    rare = [_observed([True, False], [["unexplained_number"], []])] + [
+        _observed([True, False, False], [[], [], []]) for _ in range(5)
+    ]
     assert "finding:unexplained_number" in fit_weights(often, ("bias",))
     # what six firings elsewhere say does not make one firing here weighable
     assert "finding:unexplained_number" not in fit_weights(rare, ("bias",))
 
 
 def _answered(i, verdict, reference=("1",)):
-    sol = LabelledSolution("toy", f"toy-{i}", "fit", "p", ("s",), (False,), "calculation", "zh",
-                           reference)
-    answer = AnswerVerdict("1" if verdict else "2", reference,
-                           symbolic=verdict if reference else None)
+    sol = LabelledSolution(
+        "toy", f"toy-{i}", "fit", "p", ("s",), (False,), "calculation", "zh", reference
+    )
+    answer = AnswerVerdict(
+        "1" if verdict else "2", reference, symbolic=verdict if reference else None
+    )
     return Observed(sol, JudgeInput("p", ("s",), "calculation", answer), Evidence((), ((),)))
 
 
@@ -143,40 +152,81 @@ def test_halves_keep_a_problems_solutions_together():
 
 
 def _stepmath_row(uid, question, steps, labels, score, kind="Calculation", answers=None):
-    return {"uid": uid, "id": uid, "question": question, "answers": answers,
-            "model_output": "\n".join(steps), "type": kind, "level": 1,
-            "gold_step": [f"({i}) {s}" for i, s in enumerate(steps, 1)],
-            "gold_step_score": labels, "gold_score": score, "gold_score_01": int(score > 5)}
+    return {
+        "uid": uid,
+        "id": uid,
+        "question": question,
+        "answers": answers,
+        "model_output": "\n".join(steps),
+        "type": kind,
+        "level": 1,
+        "gold_step": [f"({i}) {s}" for i, s in enumerate(steps, 1)],
+        "gold_step_score": labels,
+        "gold_score": score,
+        "gold_score_01": int(score > 5),
+    }
 
 
 def _processbench_row(i, problem, steps, label):
-    return {"id": f"gsm8k-{i}", "generator": "toy", "problem": problem, "steps": steps,
-            "final_answer_correct": label == -1, "label": label}
+    return {
+        "id": f"gsm8k-{i}",
+        "generator": "toy",
+        "problem": problem,
+        "steps": steps,
+        "final_answer_correct": label == -1,
+        "label": label,
+    }
 
 
 def test_a_whole_run_writes_a_calibration_the_judge_can_load(tmp_path, capsys):
     rows = []
     for i in range(30):  # enough fit-half grades for the score interval's pooled cell
         q = f"Problem {i}: add {i} and {i + 1}, then double it."
-        good = [f"先算 ${i} + {i + 1} = {2 * i + 1}$。", f"再乘 2 得 ${2 * i + 1} \\times 2 = {4 * i + 2}$。",
-                f"答案是 {4 * i + 2}。"]
-        bad = [f"先算 ${i} + {i + 1} = {2 * i + 2}$。", f"再乘 2 得 ${2 * i + 2} \\times 2 = {4 * i + 4}$。",
-               f"答案是 {4 * i + 4}。"]
+        good = [
+            f"先算 ${i} + {i + 1} = {2 * i + 1}$。",
+            f"再乘 2 得 ${2 * i + 1} \\times 2 = {4 * i + 2}$。",
+            f"答案是 {4 * i + 2}。",
+        ]
+        bad = [
+            f"先算 ${i} + {i + 1} = {2 * i + 2}$。",
+            f"再乘 2 得 ${2 * i + 2} \\times 2 = {4 * i + 4}$。",
+            f"答案是 {4 * i + 4}。",
+        ]
         rows.append(_stepmath_row(f"a{i}", q, good, ["1", "1", "1"], 10, answers=[str(4 * i + 2)]))
         rows.append(_stepmath_row(f"b{i}", q, bad, ["0", "1(0)", "0"], 0, answers=[str(4 * i + 2)]))
     (tmp_path / "stepmathbench_dev.jsonl").write_text(
-        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8"
+    )
     pb = []
     for i in range(16):
         p = f"Tom has {i} apples and buys {i + 3} more. How many now?"
-        pb.append(_processbench_row(2 * i, p, [f"He buys {i + 3} apples.",
-                                               f"So $ {i} + {i + 3} = {2 * i + 3}$.",
-                                               f"The answer is {2 * i + 3}."], -1))
-        pb.append(_processbench_row(2 * i + 1, p, [f"He buys {i + 3} apples.",
-                                                   f"So $ {i} + {i + 3} = {2 * i + 4}$.",
-                                                   f"The answer is {2 * i + 4}."], 1))
-    (tmp_path / "processbench_dev.jsonl").write_text("\n".join(json.dumps(r) for r in pb),
-                                                     encoding="utf-8")
+        pb.append(
+            _processbench_row(
+                2 * i,
+                p,
+                [
+                    f"He buys {i + 3} apples.",
+                    f"So $ {i} + {i + 3} = {2 * i + 3}$.",
+                    f"The answer is {2 * i + 3}.",
+                ],
+                -1,
+            )
+        )
+        pb.append(
+            _processbench_row(
+                2 * i + 1,
+                p,
+                [
+                    f"He buys {i + 3} apples.",
+                    f"So $ {i} + {i + 3} = {2 * i + 4}$.",
+                    f"The answer is {2 * i + 4}.",
+                ],
+                1,
+            )
+        )
+    (tmp_path / "processbench_dev.jsonl").write_text(
+        "\n".join(json.dumps(r) for r in pb), encoding="utf-8"
+    )
     out = tmp_path / "calibration.json"
     assert main(["--data", str(tmp_path), "--out", str(out), "--llm-seeds", "0"]) == 0
     printed = capsys.readouterr().out
@@ -214,8 +264,10 @@ def _graded(subset, p_wrong, redundancy):
 def test_perturbations_follow_reasoneval_protocol_for_repeated_steps():
     from eval_sets.calibrate.report import perturbation_aucs
 
-    originals = [_graded("original", [0.1, 0.2], [0.05, 0.05]),
-                 _graded("original", [0.3, 0.1], [0.05, 0.05])]
+    originals = [
+        _graded("original", [0.1, 0.2], [0.05, 0.05]),
+        _graded("original", [0.3, 0.1], [0.05, 0.05]),
+    ]
     # A slip raises P(wrong); a repeated step is not wrong, only redundant.
     slips = [_graded("random number", [0.1, 0.9], [0.05, 0.05])]
     repeats = [_graded("repeat step", [0.1, 0.1], [0.05, 0.9])]
@@ -227,16 +279,23 @@ def test_perturbations_follow_reasoneval_protocol_for_repeated_steps():
 def test_each_perturbation_type_is_ranked_against_the_originals_on_its_own():
     from eval_sets.calibrate.report import perturbation_type_aucs
 
-    originals = [_graded("original", [0.1, 0.2], [0.05, 0.05]),
-                 _graded("original", [0.3, 0.1], [0.05, 0.05])]
+    originals = [
+        _graded("original", [0.1, 0.2], [0.05, 0.05]),
+        _graded("original", [0.3, 0.1], [0.05, 0.05]),
+    ]
     # One swap ranks above both originals, the other between them; the removal below both.
-    swaps = [_graded("swap steps", [0.1, 0.4], [0.05, 0.05]),
-             _graded("swap steps", [0.25, 0.1], [0.05, 0.05])]
+    swaps = [
+        _graded("swap steps", [0.1, 0.4], [0.05, 0.05]),
+        _graded("swap steps", [0.25, 0.1], [0.05, 0.05]),
+    ]
     removals = [_graded("remove step", [0.05], [0.05])]
     repeats = [_graded("repeat step", [0.1, 0.1], [0.05, 0.9])]
     found = perturbation_type_aucs([*originals, *swaps, *removals, *repeats])
-    assert found == {"remove step": (1, pytest.approx(0.0)), "repeat step": (1, pytest.approx(1.0)),
-                     "swap steps": (2, pytest.approx(0.75))}
+    assert found == {
+        "remove step": (1, pytest.approx(0.0)),
+        "repeat step": (1, pytest.approx(1.0)),
+        "swap steps": (2, pytest.approx(0.75)),
+    }
 
 
 def test_platt_recovers_a_known_map_and_shifts_when_the_log_odds_do_not_vary():
@@ -262,8 +321,13 @@ def test_a_refit_keeps_the_sections_it_does_not_fit(tmp_path):
     from scoring.judge.calibration import Calibration, StepModel
     from scoring.score.interval import Cell, UncertaintyModel, uncertainty_of
 
-    cal = Calibration("1-a", {"en": StepModel({"bias": -1.0}, 0.5)}, {}, {},
-                      {"future_section": {"en": {"sensitivity": 0.8}}})
+    cal = Calibration(
+        "1-a",
+        {"en": StepModel({"bias": -1.0}, 0.5)},
+        {},
+        {},
+        {"future_section": {"en": {"sensitivity": 0.8}}},
+    )
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps(cal.to_json()), encoding="utf-8")
     assert kept_sections(path) == {"future_section": {"en": {"sensitivity": 0.8}}}
@@ -279,9 +343,17 @@ def test_a_refit_keeps_the_measured_reliability_of_a_model(tmp_path):
     from eval_sets.calibrate.__main__ import kept_sections
     from scoring.judge.calibration import LLM_SECTION, Calibration, StepModel
 
-    rates = {"wrong": 13, "caught": 8, "right": 86, "alarms": 7, "sensitivity": 0.607,
-             "false_alarm": 0.086, "sensitivity_interval": [0.36, 0.82],
-             "false_alarm_interval": [0.04, 0.16], "source": "measured"}
+    rates = {
+        "wrong": 13,
+        "caught": 8,
+        "right": 86,
+        "alarms": 7,
+        "sensitivity": 0.607,
+        "false_alarm": 0.086,
+        "sensitivity_interval": [0.36, 0.82],
+        "false_alarm_interval": [0.04, 0.16],
+        "source": "measured",
+    }
     data = Calibration("1-a", {"en": StepModel({"bias": -1.0}, 0.5)}).to_json()
     data[LLM_SECTION] = {"judge-model": {"en": rates}}
     path = tmp_path / "calibration.json"
@@ -301,7 +373,9 @@ def test_recalibration_scope_keeps_a_per_type_shift_that_holds_out_of_fold():
     def steps(kind: str, shift: float, n: int) -> list[Scored]:
         z = rng.normal(-1.0, 1.0, n)
         wrong = rng.random(n) < 1 / (1 + np.exp(-(z + shift)))
-        return [Scored(float(a), bool(b), 1.0, kind, i % 5) for i, (a, b) in enumerate(zip(z, wrong))]
+        return [
+            Scored(float(a), bool(b), 1.0, kind, i % 5) for i, (a, b) in enumerate(zip(z, wrong))
+        ]
 
     # proofs are truly 1.5 log-odds more often wrong than their log-odds say: a type's own map wins
     shifted = steps("calculation", 0.0, 1500) + steps("proof", 1.5, 1500)
@@ -321,12 +395,13 @@ def test_the_recalibration_scope_is_chosen_on_every_group_alike():
     def steps(group: str, shift: float, n: int) -> list[Scored]:
         z = rng.normal(-1.5, 1.0, n)
         wrong = rng.random(n) < 1 / (1 + np.exp(-(z + shift)))
-        return [Scored(float(a), bool(b), 1.0, "calculation", i % 5, "unchecked", group)
-                for i, (a, b) in enumerate(zip(z, wrong, strict=True))]
+        return [
+            Scored(float(a), bool(b), 1.0, "calculation", i % 5, "unchecked", group)
+            for i, (a, b) in enumerate(zip(z, wrong, strict=True))
+        ]
 
     scored = steps("answer_right", 0.0, 3000) + steps("answer_wrong", 1.5, 600)
     by_group, pooled = (cross_validated_ece(scored, s) for s in ("per_group", "pooled"))
     assert by_group is not None and pooled is not None and by_group < pooled
-    assert set(maps_of(scored, "per_group")) == {"group:answer_right", "group:answer_wrong",
-                                                 "any"}
+    assert set(maps_of(scored, "per_group")) == {"group:answer_right", "group:answer_wrong", "any"}
     assert set(maps_of(scored, "per_group_state")) >= {"group:answer_wrong|state:unchecked"}

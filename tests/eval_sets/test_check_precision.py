@@ -9,32 +9,76 @@ from eval_sets.studies.check_precision import count, half_of, main, step_rows
 
 
 def _write(path: Path, rows: list[dict]) -> None:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
 
 
 def _data(tmp_path: Path) -> Path:
-    _write(tmp_path / "stepmathbench_dev.jsonl", [
-        {"question": "Q1", "gold_step": ["(1) 3 + 4 = 7", "(2) 7 \\times 2 = 15", "(3) 所以答案是 15"],
-         "gold_step_score": ["1", "0", "1(0)"], "type": "Calculation"},
-    ])
-    _write(tmp_path / "processbench_dev.jsonl", [
-        {"id": "gsm8k-1", "problem": "Q2", "steps": ["2 + 2 = 4", "4 * 3 = 13", "13 - 1 = 12"],
-         "label": 1, "final_answer_correct": False},
-        {"id": "math-2", "problem": "Q3", "steps": ["5 - 1 = 4"], "label": -1,
-         "final_answer_correct": True},
-    ])
-    _write(tmp_path / "perturbation_dev.jsonl", [
-        {"rid": 7, "question": "Q4", "ground_truth_answer": "8",
-         "reference_steps": ["2 + 2 = 4", "4 * 2 = 8"], "hypothesis_steps": ["2 + 2 = 4", "4 * 2 = 9"],
-         "error_type": "random number", "tags": 1},
-        {"rid": 7, "question": "Q4", "ground_truth_answer": "8",
-         "reference_steps": ["2 + 2 = 4", "4 * 2 = 8"], "hypothesis_steps": ["2 + 2 = 4", "2 + 2 = 4"],
-         "error_type": "repeat step", "tags": 0},
-    ])
-    _write(tmp_path / "mr_math_invalid_dev.jsonl", [
-        {"question": "Q5", "model_output_step_format": [["1 + 1 = 2"], ["2 + 1 = 4"]],
-         "model_output_solution_correctness": "wrong", "model_output_solution_first_error_step": "2"},
-    ])
+    _write(
+        tmp_path / "stepmathbench_dev.jsonl",
+        [
+            {
+                "question": "Q1",
+                "gold_step": ["(1) 3 + 4 = 7", "(2) 7 \\times 2 = 15", "(3) 所以答案是 15"],
+                "gold_step_score": ["1", "0", "1(0)"],
+                "type": "Calculation",
+            },
+        ],
+    )
+    _write(
+        tmp_path / "processbench_dev.jsonl",
+        [
+            {
+                "id": "gsm8k-1",
+                "problem": "Q2",
+                "steps": ["2 + 2 = 4", "4 * 3 = 13", "13 - 1 = 12"],
+                "label": 1,
+                "final_answer_correct": False,
+            },
+            {
+                "id": "math-2",
+                "problem": "Q3",
+                "steps": ["5 - 1 = 4"],
+                "label": -1,
+                "final_answer_correct": True,
+            },
+        ],
+    )
+    _write(
+        tmp_path / "perturbation_dev.jsonl",
+        [
+            {
+                "rid": 7,
+                "question": "Q4",
+                "ground_truth_answer": "8",
+                "reference_steps": ["2 + 2 = 4", "4 * 2 = 8"],
+                "hypothesis_steps": ["2 + 2 = 4", "4 * 2 = 9"],
+                "error_type": "random number",
+                "tags": 1,
+            },
+            {
+                "rid": 7,
+                "question": "Q4",
+                "ground_truth_answer": "8",
+                "reference_steps": ["2 + 2 = 4", "4 * 2 = 8"],
+                "hypothesis_steps": ["2 + 2 = 4", "2 + 2 = 4"],
+                "error_type": "repeat step",
+                "tags": 0,
+            },
+        ],
+    )
+    _write(
+        tmp_path / "mr_math_invalid_dev.jsonl",
+        [
+            {
+                "question": "Q5",
+                "model_output_step_format": [["1 + 1 = 2"], ["2 + 1 = 4"]],
+                "model_output_solution_correctness": "wrong",
+                "model_output_solution_first_error_step": "2",
+            },
+        ],
+    )
     return tmp_path
 
 
@@ -60,7 +104,11 @@ def test_the_split_keeps_a_problem_in_one_half() -> None:
 
 def test_precision_counts_fired_steps_against_the_labels(tmp_path: Path) -> None:
     tallies = count(step_rows(_data(tmp_path)))
-    pb = [t for (name, _, kind), t in tallies.items() if (name, kind) == ("processbench", "calculation")]
+    pb = [
+        t
+        for (name, _, kind), t in tallies.items()
+        if (name, kind) == ("processbench", "calculation")
+    ]
     assert sum(t.steps for t in pb) == 3 and sum(t.wrong for t in pb) == 1
     # 4 * 3 = 13 fires; 13 - 1 = 12 after it is unlabelled and not counted
     assert sum(t.fired for t in pb) == 1 and sum(t.fired_wrong for t in pb) == 1

@@ -24,17 +24,36 @@ from scoring.judge.load import load_calibration
 # Hand-written solutions: (problem, steps, reference answer, problem type).
 SOLUTIONS = [
     ("计算 2 + 3 × 4 的值。", ["3 × 4 = 12", "2 + 12 = 14", "所以答案是 14"], "14", "calculation"),
-    ("解方程 2x + 3 = 11。", ["2x = 11 - 3 = 8", "x = 8 / 2 = 4", "所以 x = 5"], "4", "calculation"),
-    ("求 1 + 2 + 3 + 4 的和。", ["1 + 2 = 3", "3 + 3 = 6", "6 + 4 = 11", "和为 11"], "10",
-     "calculation"),
-    ("证明：对任意实数 a，a^2 ≥ 0。", ["若 a ≥ 0，则 a·a ≥ 0", "若 a < 0，则 a·a > 0",
-                                   "所以 a^2 ≥ 0"], None, "proof"),
+    (
+        "解方程 2x + 3 = 11。",
+        ["2x = 11 - 3 = 8", "x = 8 / 2 = 4", "所以 x = 5"],
+        "4",
+        "calculation",
+    ),
+    (
+        "求 1 + 2 + 3 + 4 的和。",
+        ["1 + 2 = 3", "3 + 3 = 6", "6 + 4 = 11", "和为 11"],
+        "10",
+        "calculation",
+    ),
+    (
+        "证明：对任意实数 a，a^2 ≥ 0。",
+        ["若 a ≥ 0，则 a·a ≥ 0", "若 a < 0，则 a·a > 0", "所以 a^2 ≥ 0"],
+        None,
+        "proof",
+    ),
 ]
 
 
 def _request(problem: str, steps: list[str], reference: str | None, kind: str) -> dict:
-    return {"problem": problem, "solution_steps": steps, "reference_answer": reference,
-            "problem_type": kind, "language": "zh", "mode": "offline"}
+    return {
+        "problem": problem,
+        "solution_steps": steps,
+        "reference_answer": reference,
+        "problem_type": kind,
+        "language": "zh",
+        "mode": "offline",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -44,26 +63,39 @@ def reports() -> list[dict]:
     from scoring.schema import GradeRequest
 
     grader = Grader(Context())
-    return [grader.grade(GradeRequest.model_validate(_request(*s))).model_dump(mode="json")
-            for s in SOLUTIONS]
+    return [
+        grader.grade(GradeRequest.model_validate(_request(*s))).model_dump(mode="json")
+        for s in SOLUTIONS
+    ]
 
 
 def _line(report: dict, labels: list[str], score: int | None, n: int) -> str:
-    return json.dumps({"grade_id": f"g{n}", "problem": SOLUTIONS[n][0], "report": report,
-                       "labels": labels, "score": score}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "grade_id": f"g{n}",
+            "problem": SOLUTIONS[n][0],
+            "report": report,
+            "labels": labels,
+            "score": score,
+        },
+        ensure_ascii=False,
+    )
 
 
 def _all_wrong(reports: list[dict]) -> list[Corrected]:
-    return read_lines([_line(r, ["incorrect"] * len(r["steps"]), 0, n)
-                      for n, r in enumerate(reports)])
+    return read_lines(
+        [_line(r, ["incorrect"] * len(r["steps"]), 0, n) for n, r in enumerate(reports)]
+    )
 
 
 def test_the_map_fit_moves_from_the_prior_toward_the_data_with_the_weight():
     x = np.ones((40, 1))
     y = np.array([1.0] * 30 + [0.0] * 10)  # the data's own log-odds: log 3
     prior = np.array([0.0])
-    fits = [float(map_logistic(x, y, prior, precision=10.0, weight=w)[0])
-            for w in (0.0, 0.25, 1.0, 4.0, 1000.0)]
+    fits = [
+        float(map_logistic(x, y, prior, precision=10.0, weight=w)[0])
+        for w in (0.0, 0.25, 1.0, 4.0, 1000.0)
+    ]
     assert fits[0] == 0.0
     assert all(a < b for a, b in itertools.pairwise(fits))
     assert fits[-1] == pytest.approx(np.log(3), abs=0.01)
@@ -80,7 +112,10 @@ def test_corrections_calling_every_step_wrong_raise_the_bias_more_with_more_weig
     assert biases[0] < biases[1] < biases[2]
     kept = refit_labels(model, corrected, 16.0)
     assert (kept.threshold, kept.decision, kept.recalibration) == (
-        model.threshold, model.decision, model.recalibration)
+        model.threshold,
+        model.decision,
+        model.recalibration,
+    )
 
 
 def test_the_score_refit_brings_the_scores_toward_the_teachers(reports):
@@ -95,8 +130,9 @@ def test_the_score_refit_brings_the_scores_toward_the_teachers(reports):
 def test_the_score_refit_shifts_the_level_of_the_corrected_group_alone(reports):
     """A teacher who marks the proof wrong moves the proofs' level, and no other group's."""
     proof = next(n for n, s in enumerate(SOLUTIONS) if s[3] == "proof")
-    corrected = read_lines([_line(reports[proof], ["incorrect"] * len(reports[proof]["steps"]),
-                                  0, proof)])
+    corrected = read_lines(
+        [_line(reports[proof], ["incorrect"] * len(reports[proof]["steps"]), 0, proof)]
+    )
     shipped = load_calibration()
     weights = refit_models(shipped, corrected, C.DEFAULT_WEIGHT).models["zh"].weights
     levels = {n: w for n, w in weights.items() if n.startswith("group:")}
@@ -124,11 +160,14 @@ def _write(calibration) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("lines", "message"), [
-    (["{not json"], "line 1 is not JSON"),
-    (['{"report": {}}'], "is not a corrected grade"),
-    ([], "the export is empty"),
-])
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["{not json"], "line 1 is not JSON"),
+        (['{"report": {}}'], "is not a corrected grade"),
+        ([], "the export is empty"),
+    ],
+)
 def test_bad_export_files_exit_2_with_a_message(tmp_path, capsys, lines, message):
     source = tmp_path / "export.jsonl"
     source.write_text("\n".join(lines), encoding="utf-8")
@@ -146,8 +185,9 @@ def test_labels_that_do_not_match_the_steps_are_named(reports, tmp_path, capsys)
 
 def test_one_corrected_grade_is_measured_in_sample_and_says_so(reports, tmp_path, capsys):
     source = tmp_path / "export.jsonl"
-    source.write_text(_line(reports[1], ["correct", "correct", "incorrect"], 7, 1) + "\n",
-                      encoding="utf-8")
+    source.write_text(
+        _line(reports[1], ["correct", "correct", "incorrect"], 7, 1) + "\n", encoding="utf-8"
+    )
     assert C.main(["--corrections", str(source), "--out", str(tmp_path / "o.json")]) == 0
     printed = capsys.readouterr().out
     assert "too few problems to hold a fifth back" in printed and "held-back fifth" not in printed
@@ -164,9 +204,18 @@ def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_pat
         n = k % len(reports)
         problem = f"{SOLUTIONS[n][0]} ({k})"
         problems.append(problem)
-        lines.append(json.dumps({"grade_id": f"g{k}", "problem": problem, "report": reports[n],
-                                 "labels": ["incorrect"] * len(reports[n]["steps"]), "score": 0},
-                                ensure_ascii=False))
+        lines.append(
+            json.dumps(
+                {
+                    "grade_id": f"g{k}",
+                    "problem": problem,
+                    "report": reports[n],
+                    "labels": ["incorrect"] * len(reports[n]["steps"]),
+                    "score": 0,
+                },
+                ensure_ascii=False,
+            )
+        )
     held = [p for p in problems if held_back(p)]
     assert 2 <= len(held) < len(problems)
     source = tmp_path / "export.jsonl"
@@ -179,7 +228,8 @@ def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_pat
     assert [line.split(": ", 1)[1] for line in captured.err.splitlines()] == [
         "read 30 corrected grades (their checks rerun)",
         f"refitting on {30 - len(held)} corrected grades and regrading {len(held)}",
-        "refitting on all 30 corrected grades"]
+        "refitting on all 30 corrected grades",
+    ]
     # per group of grades, the held-back grades counted once each
     groups = next(x for x in printed.splitlines() if "MAE by group" in x)
     assert "proof (" in groups and "answer wrong (" in groups
@@ -189,8 +239,9 @@ def test_a_held_back_fifth_of_several_problems_gets_an_interval(reports, tmp_pat
     change, low, high = (float(x) for x in re.findall(r"[-+]\d+\.\d+", line)[:3])
     assert low <= change <= high
     # what the file was checked on is written into it, as printed
-    measured = json.loads((tmp_path / "o.json").read_text(encoding="utf-8"))["meta"][
-        "corrections"]["measured"]
+    measured = json.loads((tmp_path / "o.json").read_text(encoding="utf-8"))["meta"]["corrections"][
+        "measured"
+    ]
     assert measured["grades"] == len(held) and measured["on"] == "the held-back fifth, by problem"
     interval = measured["mae_change_interval"]
     assert (interval["low"], interval["high"]) == (low, high)
@@ -227,10 +278,19 @@ def _serve(store: Path, calibration: Path | None, keys: str | None = None):
         env["STEPGRADE_CALIBRATION"] = str(calibration)
     if keys is not None:
         env["STEPGRADE_API_KEYS"] = keys
-    process = start_service(None, port, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL,
-                            drop=("STEPGRADE_DATABASE_URL", "STEPGRADE_CALIBRATION",
-                                  "STEPGRADE_API_KEYS", "STEPGRADE_STORE"))
+    process = start_service(
+        None,
+        port,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        drop=(
+            "STEPGRADE_DATABASE_URL",
+            "STEPGRADE_CALIBRATION",
+            "STEPGRADE_API_KEYS",
+            "STEPGRADE_STORE",
+        ),
+    )
     url = f"http://127.0.0.1:{port}"
     wait_ready(f"{url}/readyz", process)
     return process, url
@@ -245,15 +305,20 @@ def test_grade_correct_export_calibrate_restart_names_the_new_version(tmp_path, 
             for n, solution in enumerate(SOLUTIONS):
                 report = client.post(f"{url}/grade", json=_request(*solution)).json()
                 labels = ["incorrect"] * len(report["steps"])
-                client.post(f"{url}/grades/{report['meta']['grade_id']}/corrections",
-                            json={"step_labels": labels, "score": 0}).raise_for_status()
+                client.post(
+                    f"{url}/grades/{report['meta']['grade_id']}/corrections",
+                    json={"step_labels": labels, "score": 0},
+                ).raise_for_status()
                 shipped_version = report["meta"]["versions"]["calibration"]
         assert C.main(["--corrections", url, "--out", str(out)]) == 0
     finally:
         stop(process)
     printed = capsys.readouterr().out
-    measured = ("in sample" if all(not held_back(s[0]) for s in SOLUTIONS)
-                or all(held_back(s[0]) for s in SOLUTIONS) else "held-back fifth")
+    measured = (
+        "in sample"
+        if all(not held_back(s[0]) for s in SOLUTIONS) or all(held_back(s[0]) for s in SOLUTIONS)
+        else "held-back fifth"
+    )
     assert measured in printed and f"version {json.loads(out.read_text())['version']}" in printed
     new_version = json.loads(out.read_text(encoding="utf-8"))["version"]
     assert new_version != shipped_version

@@ -8,16 +8,21 @@ from eval_sets.studies.fallible_bench import Spread, grading_env, summarise_runs
 
 
 def _table(fused: float, expected: float, alone: float | None) -> dict:
-    rows = {"score": {"Corr": fused, "MSE": 5.0, "OR": 0.5},
-            "score_expected": {"Corr": expected, "MSE": 4.0, "OR": 0.4}}
+    rows = {
+        "score": {"Corr": fused, "MSE": 5.0, "OR": 0.5},
+        "score_expected": {"Corr": expected, "MSE": 4.0, "OR": 0.4},
+    }
     if alone is not None:
         rows["model labels alone"] = {"Corr": alone, "MSE": 9.0, "OR": 0.3}
     return rows
 
 
 def test_readings_and_the_gain_are_averaged_over_the_seeds() -> None:
-    runs = {(0, "fit"): _table(0.70, 0.72, 0.60), (1, "fit"): _table(0.74, 0.76, 0.66),
-            (0, "check"): _table(0.65, 0.66, 0.70)}
+    runs = {
+        (0, "fit"): _table(0.70, 0.72, 0.60),
+        (1, "fit"): _table(0.74, 0.76, 0.66),
+        (0, "check"): _table(0.65, 0.66, 0.70),
+    }
     summary = summarise_runs(runs, ["fit", "check"])
     fit = summary["fit"]
     assert fit["score"]["Corr"].mean == pytest.approx(0.72)
@@ -47,6 +52,10 @@ def test_the_decision_layer_is_told_the_fake_rates_unless_set(monkeypatch) -> No
     assert env["STEPGRADE_LLM_BASE_URL"] == "http://127.0.0.1:1/v1"
     assert "STEPGRADE_LLM_REPLAY" not in env
     monkeypatch.delenv("STEPGRADE_LLM_FALSE_ALARM")
-    exact = grading_env("http://x/v1", miss=0.0, false_alarm=0.0)  # Reliability needs 0 < fa < sens < 1
+    exact = grading_env(
+        "http://x/v1", miss=0.0, false_alarm=0.0
+    )  # Reliability needs 0 < fa < sens < 1
     assert (exact["STEPGRADE_LLM_SENSITIVITY"], exact["STEPGRADE_LLM_FALSE_ALARM"]) == (
-        "0.999", "0.001")
+        "0.999",
+        "0.001",
+    )

@@ -23,20 +23,45 @@ def _answer(request: httpx.Request) -> httpx.Response:
     body = json.loads(request.content)
     problem = body["messages"][-1]["content"]
     text = next(v for k, v in SOLUTIONS.items() if k in problem)
-    return httpx.Response(200, json={
-        "id": "chatcmpl-1", "object": "chat.completion", "created": int(time.time()),
-        "model": body["model"],
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                     "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-    })
+    return httpx.Response(
+        200,
+        json={
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        },
+    )
 
 
 @pytest.mark.model
 def test_generate_then_grade_with_cache(tmp_path, capsys) -> None:
-    argv = ["bench", "generate", "--model", "tiny", "--base-url", BASE, "--dataset", "math",
-            "--path", str(bundled_path("math")), "--subsets", "algebra", "geometry",
-            "--out", str(tmp_path), "--no-progress"]
+    argv = [
+        "bench",
+        "generate",
+        "--model",
+        "tiny",
+        "--base-url",
+        BASE,
+        "--dataset",
+        "math",
+        "--path",
+        str(bundled_path("math")),
+        "--subsets",
+        "algebra",
+        "geometry",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+    ]
     with respx.mock(assert_all_called=False) as mock:
         route = mock.post(f"{BASE}/chat/completions").mock(side_effect=_answer)
         assert main(argv) == 0
@@ -65,6 +90,18 @@ def test_generate_then_grade_with_cache(tmp_path, capsys) -> None:
 
 def test_generate_needs_an_endpoint(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
-    code = main(["bench", "generate", "--model", "m", "--dataset", "gsm8k", "--path",
-                 str(bundled_path("gsm8k")), "--out", str(tmp_path)])
+    code = main(
+        [
+            "bench",
+            "generate",
+            "--model",
+            "m",
+            "--dataset",
+            "gsm8k",
+            "--path",
+            str(bundled_path("gsm8k")),
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 2 and "needs --base-url" in capsys.readouterr().err

@@ -63,8 +63,12 @@ class Endpoint:
 def test_gated_model_keeps_requests_under_the_cap() -> None:
     endpoint, gate = Endpoint({}), CountingGate(2)
     with FakeOpenAI(endpoint) as server:
-        model = gated(make_chat_model(LlmConfig(base_url=server.base_url, model="m",
-                                                max_retries=0, timeout=10)), gate)
+        model = gated(
+            make_chat_model(
+                LlmConfig(base_url=server.base_url, model="m", max_retries=0, timeout=10)
+            ),
+            gate,
+        )
 
         async def many() -> list:
             return await asyncio.gather(*(model.ainvoke([HumanMessage(f"q{i}")]) for i in range(6)))
@@ -72,8 +76,14 @@ def test_gated_model_keeps_requests_under_the_cap() -> None:
         answers = asyncio.run(many())
         assert [a.content for a in answers] == ['{"text": "hello"}'] * 6
         assert endpoint.peak == 2 and gate.granted == 6
-        assert model.bind(max_tokens=50).invoke([HumanMessage("sync")]).content == '{"text": "hello"}'
-        assert server.requests[-1].get("max_tokens", server.requests[-1].get("max_completion_tokens")) == 50 and gate.granted == 7
+        assert (
+            model.bind(max_tokens=50).invoke([HumanMessage("sync")]).content == '{"text": "hello"}'
+        )
+        assert (
+            server.requests[-1].get("max_tokens", server.requests[-1].get("max_completion_tokens"))
+            == 50
+            and gate.granted == 7
+        )
         tool = {"type": "function", "function": {"name": "difficulty", "parameters": {}}}
         model.bind_tools([tool], tool_choice="difficulty").invoke([HumanMessage("tool")])
         assert server.requests[-1]["tools"][0]["function"]["name"] == "difficulty"
@@ -83,7 +93,9 @@ def test_gated_model_keeps_requests_under_the_cap() -> None:
 def test_a_gated_grader_sends_every_call_through_the_gate() -> None:
     endpoint, gate = Endpoint(ARITHMETIC_SLIP_ANSWERS, delay=0.0), CountingGate(1)
     with FakeOpenAI(endpoint) as server:
-        settings = GradingSettings(llm_base_url=server.base_url, llm_model="fake", llm_max_retries=0)
+        settings = GradingSettings(
+            llm_base_url=server.base_url, llm_model="fake", llm_max_retries=0
+        )
         grader = gate_grader(make_grader(settings), gate)
         request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
         report = asyncio.run(grader.agrade(request))

@@ -17,11 +17,20 @@ from scoring.judge.load import DEFAULT_PATH, load_calibration
 from server.cli import main
 
 # 24 hand-made items of 10 steps, each its own problem: 120 wrong steps, 120 right ones.
-ROWS = [{"uid": f"r{k}", "question": f"Add {k} and {k + 1}.", "type": "Calculation",
-         "gold_score": 5, "level": 1, "answers": [str(2 * k + 1)],
-         "model_output": "\n".join(f"Step {i} of r{k}: {i} + {k} = {i + k}." for i in range(1, 11)),
-         "gold_step": [f"({i}) Step {i} of r{k}: {i} + {k} = {i + k}." for i in range(1, 11)],
-         "gold_step_score": ["0", "1"] * 5} for k in range(24)]
+ROWS = [
+    {
+        "uid": f"r{k}",
+        "question": f"Add {k} and {k + 1}.",
+        "type": "Calculation",
+        "gold_score": 5,
+        "level": 1,
+        "answers": [str(2 * k + 1)],
+        "model_output": "\n".join(f"Step {i} of r{k}: {i} + {k} = {i + k}." for i in range(1, 11)),
+        "gold_step": [f"({i}) Step {i} of r{k}: {i} + {k} = {i + k}." for i in range(1, 11)],
+        "gold_step_score": ["0", "1"] * 5,
+    }
+    for k in range(24)
+]
 RATES = ErrorRates(miss=0.3, false_alarm=0.1, seed=2)
 
 
@@ -55,9 +64,23 @@ def test_calibrate_llm_measures_the_fakes_rates(tmp_path, monkeypatch, capsys) -
     alarms = sum(s == "incorrect" for labels in said for s in labels[1::2])
     out = tmp_path / "cal.json"
     with FakeOpenAI(LabelOracle(ROWS, RATES)) as server:
-        argv = ["bench", "calibrate-llm", "--dataset", "stepmath", "--path", str(data),
-                "--half", "all", "--base-url", server.base_url, "--model", "judge-x",
-                "--out", str(out), "--no-progress"]
+        argv = [
+            "bench",
+            "calibrate-llm",
+            "--dataset",
+            "stepmath",
+            "--path",
+            str(data),
+            "--half",
+            "all",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "judge-x",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
         monkeypatch.delenv("STEPGRADE_LLM_SENSITIVITY", raising=False)
         monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
         monkeypatch.setenv("STEPGRADE_LLM_MODEL", "the-callers-own")
@@ -67,7 +90,7 @@ def test_calibrate_llm_measures_the_fakes_rates(tmp_path, monkeypatch, capsys) -
     assert "STEPGRADE_LLM_BASE_URL" not in os.environ
     assert os.environ["STEPGRADE_LLM_MODEL"] == "the-callers-own"
     cal = load_calibration(out)
-    (lang, rates), = cal.llm_rates["judge-x"].items()
+    ((lang, rates),) = cal.llm_rates["judge-x"].items()
     assert (rates.wrong, rates.right) == (120, 120)
     assert (rates.caught, rates.alarms) == (caught, alarms)  # the fake's answers, counted
     assert rates.sensitivity == pytest.approx(jeffreys(caught, 120), abs=1e-4)
@@ -78,8 +101,9 @@ def test_calibrate_llm_measures_the_fakes_rates(tmp_path, monkeypatch, capsys) -
     # the rest of the starting calibration is untouched
     shipped = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
     written = json.loads(out.read_text(encoding="utf-8"))
-    assert {k: v for k, v in written.items() if k != "llm_reliability"} == \
-        {k: v for k, v in shipped.items() if k != "llm_reliability"}
+    assert {k: v for k, v in written.items() if k != "llm_reliability"} == {
+        k: v for k, v in shipped.items() if k != "llm_reliability"
+    }
     assert lang in ("en", "zh")
 
 
@@ -97,8 +121,16 @@ def test_update_keeps_other_models_and_languages(tmp_path) -> None:
 def test_the_shipped_file_is_never_overwritten_by_default(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("STEPGRADE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("STEPGRADE_LLM_MODEL", "m")
-    argv = ["bench", "calibrate-llm", "--dataset", "stepmath", "--path", str(tmp_path / "x"),
-            "--out", str(DEFAULT_PATH)]
+    argv = [
+        "bench",
+        "calibrate-llm",
+        "--dataset",
+        "stepmath",
+        "--path",
+        str(tmp_path / "x"),
+        "--out",
+        str(DEFAULT_PATH),
+    ]
     before = DEFAULT_PATH.read_bytes()
     assert main(argv) == 2
     assert "--in-place" in capsys.readouterr().err
@@ -107,7 +139,17 @@ def test_the_shipped_file_is_never_overwritten_by_default(tmp_path, monkeypatch,
 
 def test_a_malformed_section_is_a_calibration_error() -> None:
     data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
-    data["llm_reliability"] = {"m": {"en": {"wrong": 3, "caught": 5, "right": 1, "alarms": 0,
-                                            "sensitivity": 0.9, "false_alarm": 0.2}}}
+    data["llm_reliability"] = {
+        "m": {
+            "en": {
+                "wrong": 3,
+                "caught": 5,
+                "right": 1,
+                "alarms": 0,
+                "sensitivity": 0.9,
+                "false_alarm": 0.2,
+            }
+        }
+    }
     with pytest.raises(CalibrationError, match="inconsistent"):
         Calibration.from_json(data)

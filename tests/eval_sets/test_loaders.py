@@ -19,7 +19,9 @@ def _write(tmp_path: Path, rows: list[dict]) -> Path:
 
 
 def test_registry_lists_and_refuses_duplicates() -> None:
-    assert {"stepmath", "perturbation", "mr_math_invalid", "mr_math_redundant"} <= set(loader_names())
+    assert {"stepmath", "perturbation", "mr_math_invalid", "mr_math_redundant"} <= set(
+        loader_names()
+    )
     with pytest.raises(ValueError, match="already registered"):
         register_loader("stepmath")(lambda path: [])
     with pytest.raises(DatasetError, match="unknown dataset kind 'nope'"):
@@ -64,8 +66,16 @@ def test_mr_math_redundant() -> None:
 def test_perturbation_emits_each_original_once() -> None:
     items = load_dataset("perturbation", bundled_path("perturbation"))
     ids = [i.id for i in items]
-    assert ids == ["pert-orig-0", "pert-0", "pert-1", "pert-2", "pert-orig-1", "pert-3", "pert-4",
-                   "pert-5"]
+    assert ids == [
+        "pert-orig-0",
+        "pert-0",
+        "pert-1",
+        "pert-2",
+        "pert-orig-1",
+        "pert-3",
+        "pert-4",
+        "pert-5",
+    ]
     by_id = {i.id: i.gold for i in items}
     assert by_id["pert-orig-0"].is_perturbed is False and by_id["pert-orig-0"].process_correct
     assert (by_id["pert-0"].perturbed_step, by_id["pert-0"].first_error) == (2, 2)  # tags 1
@@ -81,13 +91,23 @@ def test_perturbation_emits_each_original_once() -> None:
     ("kind", "row", "message"),
     [
         ("stepmath", {"question": "q", "model_output": "a"}, "missing field(s) type, gold_score"),
-        ("stepmath", {"question": "q", "model_output": "a", "type": "Essay", "gold_score": 3},
-         "not Calculation, Proof or Open-ended"),
+        (
+            "stepmath",
+            {"question": "q", "model_output": "a", "type": "Essay", "gold_score": 3},
+            "not Calculation, Proof or Open-ended",
+        ),
         ("perturbation", {"rid": 1, "question": "q"}, "missing field(s) ground_truth_answer"),
         ("mr_math_invalid", {"question": "q"}, "model_output_step_format"),
-        ("mr_math_redundant", {"question": "q", "ground_truth_answer": "1",
-                               "model_output_step_format": [["a"], ["b"]], "rating": [1]},
-         "one value per step"),
+        (
+            "mr_math_redundant",
+            {
+                "question": "q",
+                "ground_truth_answer": "1",
+                "model_output_step_format": [["a"], ["b"]],
+                "rating": [1],
+            },
+            "one value per step",
+        ),
     ],
 )
 def test_bad_records_name_the_missing_fields(tmp_path, kind, row, message) -> None:

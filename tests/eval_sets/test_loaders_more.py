@@ -52,9 +52,16 @@ def test_math_jsonl_and_folder(tmp_path) -> None:
     assert subject("Counting & Probability") == "counting_and_probability"
     folder = tmp_path / "test" / "intermediate_algebra"
     folder.mkdir(parents=True)
-    (folder / "7.json").write_text(json.dumps({
-        "problem": "Find $x$ if $x^2 = 9$ and $x > 0$.", "level": "Level 3",
-        "solution": "Since $x > 0$, $x = \\boxed{3}$."}), encoding="utf-8")
+    (folder / "7.json").write_text(
+        json.dumps(
+            {
+                "problem": "Find $x$ if $x^2 = 9$ and $x > 0$.",
+                "level": "Level 3",
+                "solution": "Since $x > 0$, $x = \\boxed{3}$.",
+            }
+        ),
+        encoding="utf-8",
+    )
     [item] = load_dataset("math", tmp_path, subsets=["intermediate algebra"])
     assert item.id == "math-test/intermediate_algebra/7.json" and item.gold.level == 3
 
@@ -62,8 +69,11 @@ def test_math_jsonl_and_folder(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("kind", "row", "message"),
     [
-        ("processbench", {"problem": "p", "steps": ["a"], "label": 3, "final_answer_correct": True},
-         "label must be -1 or a 0-based step index below 1"),
+        (
+            "processbench",
+            {"problem": "p", "steps": ["a"], "label": 3, "final_answer_correct": True},
+            "label must be -1 or a 0-based step index below 1",
+        ),
         ("processbench", {"problem": "p"}, "missing field(s) steps, label, final_answer_correct"),
         ("prm800k", {"question": "p", "label": {}}, "question must be an object"),
         ("gsm8k", {"question": "q", "answer": "42"}, "no '#### <final answer>' line"),
@@ -82,10 +92,23 @@ def test_empty_math_folder(tmp_path) -> None:
 
 
 def test_processbench_grades_with_its_reference_answer_only_when_asked(tmp_path) -> None:
-    rows = [{"id": "math-7", "problem": "p", "steps": ["a", "b"], "label": 1,
-             "final_answer_correct": False, "reference_answer": "\\frac{1}{2}"},
-            {"id": "omnimath-3", "problem": "q", "steps": ["a"], "label": -1,
-             "final_answer_correct": True}]
+    rows = [
+        {
+            "id": "math-7",
+            "problem": "p",
+            "steps": ["a", "b"],
+            "label": 1,
+            "final_answer_correct": False,
+            "reference_answer": "\\frac{1}{2}",
+        },
+        {
+            "id": "omnimath-3",
+            "problem": "q",
+            "steps": ["a"],
+            "label": -1,
+            "final_answer_correct": True,
+        },
+    ]
     path = tmp_path / "pb.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     plain = load_dataset("processbench", path)

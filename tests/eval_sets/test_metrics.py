@@ -81,7 +81,8 @@ def test_quadrants_divergence_std_and_false_positive_rate() -> None:
     assert std([2, 4, 4, 4, 5, 5, 7, 9]) == pytest.approx(2.0)
     # correct answers: items 1, 2, 4; of these item 2 has invalid steps -> 1/3
     assert false_positive_rate([True, True, False, True], [True, False, False, True]) == (
-        pytest.approx(1 / 3))
+        pytest.approx(1 / 3)
+    )
 
 
 def test_metric_registry_refuses_duplicates() -> None:
@@ -163,4 +164,7 @@ def test_reliability_refuses_a_probability_outside_0_1():
         reliability([(0.5, True), (1.2, False)])
     # bin edges fall in the upper bin, 1.0 in the last
     assert [row[0] for row in reliability([(0.3, True), (0.7, False), (1.0, True)])[1]] == [
-        "0.3-0.4", "0.7-0.8", "0.9-1.0"]
+        "0.3-0.4",
+        "0.7-0.8",
+        "0.9-1.0",
+    ]

@@ -28,11 +28,14 @@ def test_the_set_as_it_is_keeps_its_weights():
     assert mix_weights(proof, failed, 0.25, 0.25) == pytest.approx([1.0] * 4)
 
 
-@pytest.mark.parametrize(("proof", "failed", "shares"), [
-    ([False, False], [True, False], (0.3, 0.5)),  # no proof to give 30% of the weight
-    ([True, False], [True, True], (0.5, 0.5)),  # every solution failed
-    ([True, False], [True, False], (1.5, 0.5)),
-])
+@pytest.mark.parametrize(
+    ("proof", "failed", "shares"),
+    [
+        ([False, False], [True, False], (0.3, 0.5)),  # no proof to give 30% of the weight
+        ([True, False], [True, True], (0.5, 0.5)),  # every solution failed
+        ([True, False], [True, False], (1.5, 0.5)),
+    ],
+)
 def test_a_mix_the_set_cannot_reach_is_refused(proof, failed, shares):
     with pytest.raises(ValueError):
         mix_weights(proof, failed, *shares)

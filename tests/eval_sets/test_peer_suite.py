@@ -8,7 +8,7 @@ import pytest
 from eval_sets.studies import peer_suite
 from eval_sets.studies.peer_suite import read_cases, reference_of
 
-TABLE = textwrap.dedent('''
+TABLE = textwrap.dedent("""
     import pytest
 
     @pytest.mark.parametrize(
@@ -32,7 +32,7 @@ TABLE = textwrap.dedent('''
     @pytest.mark.parametrize("pred,expected", [("A", ["a"])])
     def test_other_shape(pred, expected):
         pass
-''')
+""")
 
 
 def test_tables_are_read_from_the_source(tmp_path):
@@ -40,8 +40,11 @@ def test_tables_are_read_from_the_source(tmp_path):
     (tmp_path / "support.py").write_text("raise SystemExit('never imported')\n", encoding="utf-8")
     cases, skipped = read_cases(tmp_path)
     assert [(c.gold, c.pred, c.expected) for c in cases][:4] == [
-        ("$5$", "So the answer is five.", True), ("$0.4$", ".4", True), ("2", "AZYUK2A", False),
-        ("$7$", "The answer is $\\boxed{8}$", True)]
+        ("$5$", "So the answer is five.", True),
+        ("$0.4$", ".4", True),
+        ("2", "AZYUK2A", False),
+        ("$7$", "The answer is $\\boxed{8}$", True),
+    ]
     assert skipped == 2  # a row of the wrong length, a row that is not a literal
     assert {c.kind for c in cases} == {"test_peer.py::test_numbers", "test_peer.py::test_precision"}
     precision = next(c for c in cases if c.settings)
@@ -68,8 +71,11 @@ def test_the_report_gives_kinds_settings_and_disagreements(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     ("files", "message"),
-    [(None, "no such folder"), ({}, "no (gold, pred, expected) tables"),
-     ({"test_bad.py": "def (:\n"}, "cannot read a test file")],
+    [
+        (None, "no such folder"),
+        ({}, "no (gold, pred, expected) tables"),
+        ({"test_bad.py": "def (:\n"}, "cannot read a test file"),
+    ],
 )
 def test_bad_input_is_a_clear_error(tmp_path, capsys, files, message):
     folder = tmp_path / "tests"

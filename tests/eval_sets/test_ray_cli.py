@@ -11,8 +11,20 @@ from server.cli import main
 
 
 def _grade(tmp_path, *extra: str) -> list[str]:
-    return ["bench", "grade", "--dataset", "stepmath", "--path", str(bundled_path("stepmath")),
-            "--out", str(tmp_path), "--engine", "ray", "--no-progress", *extra]
+    return [
+        "bench",
+        "grade",
+        "--dataset",
+        "stepmath",
+        "--path",
+        str(bundled_path("stepmath")),
+        "--out",
+        str(tmp_path),
+        "--engine",
+        "ray",
+        "--no-progress",
+        *extra,
+    ]
 
 
 def test_an_address_nobody_listens_on_is_a_usage_error(tmp_path, capsys, monkeypatch) -> None:
@@ -26,8 +38,9 @@ def test_an_address_nobody_listens_on_is_a_usage_error(tmp_path, capsys, monkeyp
     assert "Traceback" not in err
 
 
-def test_without_ray_installed_the_message_says_how_to_install_it(tmp_path, capsys,
-                                                                  monkeypatch) -> None:
+def test_without_ray_installed_the_message_says_how_to_install_it(
+    tmp_path, capsys, monkeypatch
+) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     code = main(_grade(tmp_path))
     err = capsys.readouterr().err

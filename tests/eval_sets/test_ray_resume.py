@@ -15,9 +15,26 @@ N_ITEMS = 120
 
 
 def _command(data: Path, out: Path) -> list[str]:
-    return [sys.executable, "-m", "server.cli", "bench", "grade", "--dataset", "mr_math_invalid",
-            "--path", str(data), "--out", str(out), "--no-progress", "--engine", "ray",
-            "--actors", "2", "--answer-timeout", "30"]
+    return [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "bench",
+        "grade",
+        "--dataset",
+        "mr_math_invalid",
+        "--path",
+        str(data),
+        "--out",
+        str(out),
+        "--no-progress",
+        "--engine",
+        "ray",
+        "--actors",
+        "2",
+        "--answer-timeout",
+        "30",
+    ]
 
 
 def _session_processes(sid: int) -> list[int]:
@@ -45,8 +62,14 @@ def test_killed_ray_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr
     data, out = repeated_mr_math(N_ITEMS), tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     results = out / "results.jsonl"
-    proc = subprocess.Popen(_command(data, out), cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        _command(data, out),
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and proc.poll() is None:
@@ -63,8 +86,15 @@ def test_killed_ray_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr
     with results.open("a", encoding="utf-8") as fh:  # as if killed in the middle of a write
         fh.write('{"id": "mr-invalid-119", "gold": {"sub')
 
-    again = subprocess.Popen(_command(data, out), cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    again = subprocess.Popen(
+        _command(data, out),
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         _, err = again.communicate(timeout=600)
     finally:

@@ -23,21 +23,28 @@ from eval_sets.studies.replay_bench import f1_pair, to_markdown
 from server.cli import main
 
 
-@pytest.mark.parametrize(("row", "verdict"), [
-    ({"correctness_pred": "correct", "error_step_pred": "N/A"}, Verdict(True, None)),
-    ({"correctness_pred": "**Correct**", "error_step_pred": "N/A"}, Verdict(True, None)),
-    ({"correctness_pred": "Wrong", "error_step_pred": "Step 4"}, Verdict(False, 4)),
-    ({"correctness_pred": "wrong", "error_step_pred": "3."}, Verdict(False, 3)),
-    ({"correctness_pred": "wrong", "error_step_pred": "N/A"}, Verdict(False, None)),
-])
+@pytest.mark.parametrize(
+    ("row", "verdict"),
+    [
+        ({"correctness_pred": "correct", "error_step_pred": "N/A"}, Verdict(True, None)),
+        ({"correctness_pred": "**Correct**", "error_step_pred": "N/A"}, Verdict(True, None)),
+        ({"correctness_pred": "Wrong", "error_step_pred": "Step 4"}, Verdict(False, 4)),
+        ({"correctness_pred": "wrong", "error_step_pred": "3."}, Verdict(False, 3)),
+        ({"correctness_pred": "wrong", "error_step_pred": "N/A"}, Verdict(False, None)),
+    ],
+)
 def test_published_verdicts_are_read_in_their_written_forms(row, verdict) -> None:
     assert parse_verdict(row) == verdict
 
 
 def test_steps_before_the_named_step_are_correct_and_later_ones_depend_on_it() -> None:
     assert replayed_labels(Verdict(True, None), 3) == ["correct"] * 3
-    assert replayed_labels(Verdict(False, 2), 4) == ["correct", "incorrect", "meaningless",
-                                                     "meaningless"]
+    assert replayed_labels(Verdict(False, 2), 4) == [
+        "correct",
+        "incorrect",
+        "meaningless",
+        "meaningless",
+    ]
     # no step named, or one past the end: the last step
     assert replayed_labels(Verdict(False, None), 3) == ["correct", "correct", "incorrect"]
     assert replayed_labels(Verdict(False, 9), 2) == ["correct", "incorrect"]
@@ -49,10 +56,12 @@ def _verdicts(tmp_path, rows: list[dict]):
     return path
 
 
-VERDICTS = [{"id": 1, "correctness_pred": "Wrong", "error_step_pred": "Step 2"},
-            {"id": 2, "correctness_pred": "correct", "error_step_pred": "N/A"},
-            {"id": 3, "correctness_pred": "correct", "error_step_pred": "N/A"},
-            {"id": 4, "correctness_pred": "wrong", "error_step_pred": "2"}]
+VERDICTS = [
+    {"id": 1, "correctness_pred": "Wrong", "error_step_pred": "Step 2"},
+    {"id": 2, "correctness_pred": "correct", "error_step_pred": "N/A"},
+    {"id": 3, "correctness_pred": "correct", "error_step_pred": "N/A"},
+    {"id": 4, "correctness_pred": "wrong", "error_step_pred": "2"},
+]
 
 
 def test_a_missing_verdict_is_refused(tmp_path) -> None:
@@ -69,14 +78,32 @@ def test_llm_grades_carry_the_replayed_labels(tmp_path, monkeypatch, capsys) -> 
     with FakeOpenAI(oracle) as server:
         monkeypatch.setenv("STEPGRADE_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("STEPGRADE_LLM_MODEL", "replay-x")
-        assert main(["bench", "grade", "--dataset", "mr_math_invalid", "--path", str(data),
-                     "--out", str(out), "--mode", "llm", "--no-progress"]) == 0, \
-            capsys.readouterr().err
+        assert (
+            main(
+                [
+                    "bench",
+                    "grade",
+                    "--dataset",
+                    "mr_math_invalid",
+                    "--path",
+                    str(data),
+                    "--out",
+                    str(out),
+                    "--mode",
+                    "llm",
+                    "--no-progress",
+                ]
+            )
+            == 0
+        ), capsys.readouterr().err
     rows = {r["id"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     labels = {k: [s["model_label"] for s in r["report"]["steps"]] for k, r in rows.items()}
-    assert labels == {"mr-invalid-1": ["correct", "incorrect", "meaningless"],
-                      "mr-invalid-2": ["correct"] * 3, "mr-invalid-3": ["correct"] * 4,
-                      "mr-invalid-4": ["correct", "incorrect", "meaningless", "meaningless"]}
+    assert labels == {
+        "mr-invalid-1": ["correct", "incorrect", "meaningless"],
+        "mr-invalid-2": ["correct"] * 3,
+        "mr-invalid-3": ["correct"] * 4,
+        "mr-invalid-4": ["correct", "incorrect", "meaningless", "meaningless"],
+    }
     results = [ItemResult.from_json(r) for r in rows.values()]
     f1 = f1_pair(results)
     # the model alone: item 4 found (1 of 2 wrong), item 1 a false alarm (1 of 2 correct) -> 0.5

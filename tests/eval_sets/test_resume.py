@@ -19,8 +19,20 @@ N_ITEMS = 60
 
 
 def _command(data: Path, out: Path) -> list[str]:
-    return [sys.executable, "-m", "server.cli", "bench", "grade", "--dataset", "mr_math_invalid",
-            "--path", str(data), "--out", str(out), "--no-progress"]
+    return [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "bench",
+        "grade",
+        "--dataset",
+        "mr_math_invalid",
+        "--path",
+        str(data),
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
 
 
 def _ids(out: Path) -> list[str]:
@@ -30,8 +42,14 @@ def _ids(out: Path) -> list[str]:
 def test_killed_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr_math) -> None:
     data, out = repeated_mr_math(N_ITEMS), tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen(_command(data, out), cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        _command(data, out),
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     results = out / "results.jsonl"
     deadline = time.monotonic() + 60
     try:
@@ -48,8 +66,15 @@ def test_killed_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr_mat
     with results.open("a", encoding="utf-8") as fh:  # as if killed in the middle of a write
         fh.write('{"id": "mr-invalid-59", "gold": {"sub')
 
-    finished = subprocess.run(_command(data, out), check=False, cwd=REPO, env=env,
-                              capture_output=True, text=True, timeout=240)
+    finished = subprocess.run(
+        _command(data, out),
+        check=False,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert finished.returncode == 0, finished.stderr
     assert f"{done_before} resumed" in finished.stderr
     ids = _ids(out)
@@ -61,8 +86,9 @@ def test_killed_run_resumes_without_loss_or_duplicates(tmp_path, repeated_mr_mat
 
 def test_store_drops_partial_and_failed_lines(tmp_path) -> None:
     item = load_dataset("mr_math_invalid", bundled_path("mr_math_invalid"), limit=1)[0]
-    failed = ItemResult(id=item.id, gold=item.gold, request=item.request, report=None,
-                        error="timeout after 1 s")
+    failed = ItemResult(
+        id=item.id, gold=item.gold, request=item.request, report=None, error="timeout after 1 s"
+    )
     results = tmp_path / "results.jsonl"
     results.write_text(failed.to_line() + '{"id": "a"\n{"broken', encoding="utf-8")
     store = ResultStore.open(tmp_path)

@@ -32,23 +32,52 @@ def problem_in(half: Half) -> str:
             return text
 
 
-def item(half: Half, kind: ProblemType, correct: bool | None, score: int, human: int,
-         interval: tuple[int, int] | None, flagged: bool, steps: list[tuple[float, str]]) -> ItemResult:
+def item(
+    half: Half,
+    kind: ProblemType,
+    correct: bool | None,
+    score: int,
+    human: int,
+    interval: tuple[int, int] | None,
+    flagged: bool,
+    steps: list[tuple[float, str]],
+) -> ItemResult:
     """One graded item: `steps` are (p_wrong, human label c/i) on the graded segmentation."""
     problem = problem_in(half)
     texts = [f"step {i}" for i in range(1, len(steps) + 1)]
-    report = GradeReport.model_validate({
-        "score": score, "score_raw": float(score), "score_binary": int(score >= 6),
-        "problem_type": kind, "language": "en",
-        "steps": [{"index": i, "text": t, "label": "correct", "reason": "", "validity": 1 - p,
-                   "redundancy": 0.0, "p_wrong": p} for i, (t, (p, _)) in enumerate(zip(texts, steps), 1)],
-        "error_tree": {}, "answer": {"correct": correct},
-        "hcrs": {"score": 5.0, "base": 5.0, "format_penalty": 0.0, "hazard_penalty": 0.0},
-        "reasoneval": {"validity": 1.0, "redundancy": 0.0}, "holistic": 5.0,
-        "quadrant": "robust", "lucky_guess": False, "hallucination": False,
-        "score_interval": interval, "needs_review": flagged,
-        "review_reasons": [{"code": "wide_interval", "message": "wide"}] if flagged else [],
-        "meta": {"mode": "offline"}})
+    report = GradeReport.model_validate(
+        {
+            "score": score,
+            "score_raw": float(score),
+            "score_binary": int(score >= 6),
+            "problem_type": kind,
+            "language": "en",
+            "steps": [
+                {
+                    "index": i,
+                    "text": t,
+                    "label": "correct",
+                    "reason": "",
+                    "validity": 1 - p,
+                    "redundancy": 0.0,
+                    "p_wrong": p,
+                }
+                for i, (t, (p, _)) in enumerate(zip(texts, steps), 1)
+            ],
+            "error_tree": {},
+            "answer": {"correct": correct},
+            "hcrs": {"score": 5.0, "base": 5.0, "format_penalty": 0.0, "hazard_penalty": 0.0},
+            "reasoneval": {"validity": 1.0, "redundancy": 0.0},
+            "holistic": 5.0,
+            "quadrant": "robust",
+            "lucky_guess": False,
+            "hallucination": False,
+            "score_interval": interval,
+            "needs_review": flagged,
+            "review_reasons": [{"code": "wide_interval", "message": "wide"}] if flagged else [],
+            "meta": {"mode": "offline"},
+        }
+    )
     request = GradeRequest(problem=problem, solution_steps=texts, problem_type=kind, mode="offline")
     labels = tuple("incorrect" if lab == "i" else "correct" for _, lab in steps)
     gold = Gold(subset=kind, score=human, step_labels=labels)
@@ -92,9 +121,16 @@ def test_review_table_by_hand(results) -> None:
     proof = rows["fit: proof"]
     assert (proof["flagged"], proof["MAE unflagged"], proof["coverage"]) == (1.0, None, 0.0)
     assert rows["fit: answer right"]["Corr all"] is None  # a constant score
-    assert rows["check: all"] == {"items": 1, "flagged": 0.0, "Corr unflagged": None,
-                                  "MAE unflagged": 0.0, "Corr all": None, "MAE all": 0.0,
-                                  "coverage": 1.0, "width": 0.0}
+    assert rows["check: all"] == {
+        "items": 1,
+        "flagged": 0.0,
+        "Corr unflagged": None,
+        "MAE unflagged": 0.0,
+        "Corr all": None,
+        "MAE all": 0.0,
+        "coverage": 1.0,
+        "width": 0.0,
+    }
     assert "fit: open-ended" not in rows and "check: proof" not in rows
 
 
@@ -116,8 +152,13 @@ def test_step_ece_by_hand(results) -> None:
     assert fit["steps"] == 10
     assert fit["ECE"] == pytest.approx(1.7 / 10)
     assert fit["wrong rate"] == pytest.approx(5 / 10)
-    assert rows["fit en: bin 0.1-0.2"] == {"bin": "0.1-0.2", "steps": 2, "mean P(wrong)": pytest.approx(0.125),
-                                           "wrong rate": 0.5, "ECE": None}
+    assert rows["fit en: bin 0.1-0.2"] == {
+        "bin": "0.1-0.2",
+        "steps": 2,
+        "mean P(wrong)": pytest.approx(0.125),
+        "wrong rate": 0.5,
+        "ECE": None,
+    }
     # proof alone: mean .25 against a wrong rate .5
     assert rows["fit en: proof"]["ECE"] == pytest.approx(0.25)
     assert rows["check en: all"]["ECE"] == pytest.approx(0.02)
@@ -125,10 +166,16 @@ def test_step_ece_by_hand(results) -> None:
 
 def test_step_ece_needs_the_graded_steps_to_be_the_labelled_ones(results) -> None:
     extra = results[0].report.steps + results[0].report.steps  # four steps, two labels
-    shifted = ItemResult(id="x", gold=results[0].gold, request=results[0].request,
-                         report=results[0].report.model_copy(update={"steps": extra}))
+    shifted = ItemResult(
+        id="x",
+        gold=results[0].gold,
+        request=results[0].request,
+        report=results[0].report.model_copy(update={"steps": extra}),
+    )
     assert step_ece_table(with_reports([shifted])) is None
-    free = results[0].request.model_copy(update={"solution": "step 1\nstep 2", "solution_steps": None})
+    free = results[0].request.model_copy(
+        update={"solution": "step 1\nstep 2", "solution_steps": None}
+    )
     resegmented = ItemResult(id="y", gold=results[0].gold, request=free, report=results[0].report)
     assert step_ece_table(with_reports([resegmented])) is None  # same count, not the same steps
 
@@ -136,8 +183,12 @@ def test_step_ece_needs_the_graded_steps_to_be_the_labelled_ones(results) -> Non
 def test_risk_coverage_by_hand(results) -> None:
     fit, check = risk_curves(with_reports(results))
     # widths 0 1 5 5 4, errors 0 2 2 4 6: kept narrowest first, a point per width
-    assert fit.points == (RiskPoint(0, 1, 0.2, 0.0), RiskPoint(1, 2, 0.4, 1.0),
-                          RiskPoint(4, 3, 0.6, pytest.approx(8 / 3)), RiskPoint(5, 5, 1.0, 2.8))
+    assert fit.points == (
+        RiskPoint(0, 1, 0.2, 0.0),
+        RiskPoint(1, 2, 0.4, 1.0),
+        RiskPoint(4, 3, 0.6, pytest.approx(8 / 3)),
+        RiskPoint(5, 5, 1.0, 2.8),
+    )
     assert fit.operating == pytest.approx((0.6, 4 / 3))
     assert check.points == (RiskPoint(0, 1, 1.0, 0.0),) and check.operating == (1.0, 0.0)
 
@@ -153,7 +204,9 @@ def test_figure_intervals_by_hand(results) -> None:
     assert fit["problems"] == 5 and fit["low"] <= fit["value"] <= fit["high"]
     assert rows["fit: unflagged"]["value"] == pytest.approx(3 / 5)
     assert rows["fit: MAE unflagged"]["value"] == pytest.approx(review["fit: all"]["MAE unflagged"])
-    assert rows["fit: Corr unflagged"]["value"] == pytest.approx(review["fit: all"]["Corr unflagged"])
+    assert rows["fit: Corr unflagged"]["value"] == pytest.approx(
+        review["fit: all"]["Corr unflagged"]
+    )
     # two right answers of two problems, one covered ([10, 10] holds 10), one not ([9, 10] and 8):
     # either problem drawn twice reads 1 or 0
     right = rows["fit: coverage, answer right"]
@@ -161,17 +214,26 @@ def test_figure_intervals_by_hand(results) -> None:
     # calculations as a whole: the two right answers and the two wrong ones (one covered)
     assert rows["fit: coverage, calculation"]["value"] == pytest.approx(2 / 4)
     assert [name for name in rows if name.startswith("fit: coverage, ")] == [
-        "fit: coverage, calculation", "fit: coverage, answer right", "fit: coverage, answer wrong",
-        "fit: coverage, proof"]
+        "fit: coverage, calculation",
+        "fit: coverage, answer right",
+        "fit: coverage, answer wrong",
+        "fit: coverage, proof",
+    ]
     # step ECE: its interval and the range a calibrated P(wrong) reads on the same ten steps
     ece = rows["fit: step ECE en"]
     assert ece["value"] == pytest.approx(0.17) and ece["problems"] == 5
     assert 0 <= ece["calibrated low"] <= ece["calibrated median"] <= ece["calibrated high"]
     assert ece["low"] is not None and ece["low"] <= ece["high"]
     # the check half holds one problem: its figures have no interval
-    assert rows["check: coverage"] == {"value": 1.0, "low": None, "high": None, "problems": 1,
-                                       "calibrated median": None, "calibrated low": None,
-                                       "calibrated high": None}
+    assert rows["check: coverage"] == {
+        "value": 1.0,
+        "low": None,
+        "high": None,
+        "problems": 1,
+        "calibrated median": None,
+        "calibrated low": None,
+        "calibrated high": None,
+    }
     # undefined figures (Corr of one kept grade) are left out, not printed as nan
     assert "check: Corr unflagged" not in rows
 
@@ -181,13 +243,23 @@ def test_figures_re_weighted_to_the_held_out_mix() -> None:
     failed solutions, whose intervals miss."""
     from eval_sets.runner.figure_intervals import GradeRow, figure_intervals
 
-    def row(problem: str, group: str, human: int, interval: tuple[int, int], failed: bool,
-            flagged: bool = False) -> GradeRow:
+    def row(
+        problem: str,
+        group: str,
+        human: int,
+        interval: tuple[int, int],
+        failed: bool,
+        flagged: bool = False,
+    ) -> GradeRow:
         return GradeRow("fit", problem, group, human, human, interval, flagged, failed)
 
-    grades = [row("p1", "answer right", 10, (9, 10), False), row("p2", "answer right", 10, (9, 10), False),
-              row("p3", "answer wrong", 3, (5, 8), True), row("p4", "proof", 7, (5, 9), False),
-              row("p5", "proof", 2, (5, 9), True, flagged=True)]
+    grades = [
+        row("p1", "answer right", 10, (9, 10), False),
+        row("p2", "answer right", 10, (9, 10), False),
+        row("p3", "answer wrong", 3, (5, 8), True),
+        row("p4", "proof", 7, (5, 9), False),
+        row("p5", "proof", 2, (5, 9), True, flagged=True),
+    ]
     rows = rows_of(figure_intervals(grades, [], draws=50))
     assert rows["fit: coverage"]["value"] == pytest.approx(3 / 5)
     mixed = rows["fit: coverage, held-out mix"]["value"]
@@ -225,14 +297,22 @@ def test_summary_has_the_new_tables_and_the_figure(results, tmp_path: Path) -> N
 
 
 def test_sets_without_gold_scores_have_no_review_table(results) -> None:
-    no_gold = [ItemResult(id=r.id, gold=Gold(), request=r.request, report=r.report) for r in results]
+    no_gold = [
+        ItemResult(id=r.id, gold=Gold(), request=r.request, report=r.report) for r in results
+    ]
     assert review_table(with_reports(no_gold)) is None and risk_curves(with_reports(no_gold)) == []
 
 
 def test_stepmath_steps_grades_the_human_segmentation(tmp_path: Path) -> None:
-    row = {"question": "计算 $2+3$。", "model_output": "$2+3=5$，答案 5。", "type": "Calculation",
-           "gold_score": 10, "answers": ["5"], "gold_step": ["(1) $2+3=5$", "（2）所以答案是 5。"],
-           "gold_step_score": ["1", "1"]}
+    row = {
+        "question": "计算 $2+3$。",
+        "model_output": "$2+3=5$，答案 5。",
+        "type": "Calculation",
+        "gold_score": 10,
+        "answers": ["5"],
+        "gold_step": ["(1) $2+3=5$", "（2）所以答案是 5。"],
+        "gold_step_score": ["1", "1"],
+    }
     path = tmp_path / "s.jsonl"
     path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
     [got] = load_dataset("stepmath_steps", path)
@@ -249,14 +329,27 @@ def test_stepmath_steps_grades_the_human_segmentation(tmp_path: Path) -> None:
 
 def test_step_ece_on_first_error_sets_follows_reasoneval(results) -> None:
     """MR-MATH / ProcessBench gold: steps before the first error right, it wrong, later ones out."""
-    base = item("fit", "calculation", False, 3, 3, (2, 4), False,
-                [(0.2, "c"), (0.6, "c"), (0.9, "c")])
-    wrong = ItemResult(id="w", gold=Gold(process_correct=False, first_error=2),
-                       request=base.request, report=base.report)
-    valid = ItemResult(id="v", gold=Gold(process_correct=True), request=base.request,
-                       report=base.report.model_copy(update={"steps": base.report.steps[:1]}))
-    valid = ItemResult(id="v", gold=valid.gold, request=base.request.model_copy(
-        update={"solution_steps": ["step 1"]}), report=valid.report)
+    base = item(
+        "fit", "calculation", False, 3, 3, (2, 4), False, [(0.2, "c"), (0.6, "c"), (0.9, "c")]
+    )
+    wrong = ItemResult(
+        id="w",
+        gold=Gold(process_correct=False, first_error=2),
+        request=base.request,
+        report=base.report,
+    )
+    valid = ItemResult(
+        id="v",
+        gold=Gold(process_correct=True),
+        request=base.request,
+        report=base.report.model_copy(update={"steps": base.report.steps[:1]}),
+    )
+    valid = ItemResult(
+        id="v",
+        gold=valid.gold,
+        request=base.request.model_copy(update={"solution_steps": ["step 1"]}),
+        report=valid.report,
+    )
     rows = rows_of(step_ece_table(with_reports([wrong, valid])))
     # (0.2, F), (0.6, T) from the wrong one, (0.2, F) from the valid one; 0.9 is after the error
     assert rows["fit en: all"]["steps"] == 3

@@ -33,8 +33,11 @@ def _rows(path: Path, rows: list[dict]) -> Path:
 
 
 def _modules() -> set[str]:
-    return {m.name for m in pkgutil.iter_modules(eval_sets.studies.__path__)
-            if not m.name.startswith("_")}
+    return {
+        m.name
+        for m in pkgutil.iter_modules(eval_sets.studies.__path__)
+        if not m.name.startswith("_")
+    }
 
 
 def test_every_module_of_the_package_registers_one_study_of_its_name():
@@ -54,9 +57,11 @@ def test_a_second_study_of_the_same_name_is_refused():
 
     try:
         with pytest.raises(ValueError, match="already registered"):
+
             @register_study("a_test_study", arguments=add)
             def second(args: argparse.Namespace) -> int:
                 return 0
+
         assert STUDIES["a_test_study"].run is first
     finally:
         del STUDIES["a_test_study"]
@@ -103,7 +108,8 @@ def test_a_study_runs_end_to_end_through_stepgrade_study(tmp_path, capsys):
     good = _rows(tmp_path / "good.jsonl", ROWS[:3])
     assert main(["study", "aggregation_check", str(good)]) == 0
     assert capsys.readouterr().out.strip() == (
-        "items 3: gold_score reproduced 3/3, gold_score_01 3/3")
+        "items 3: gold_score reproduced 3/3, gold_score_01 3/3"
+    )
     mixed = _rows(tmp_path / "mixed.jsonl", ROWS)
     assert main(["study", "aggregation_check", str(mixed)]) == 1
     assert "gold_score reproduced 3/4, gold_score_01 4/4" in capsys.readouterr().out
@@ -112,7 +118,8 @@ def test_a_study_runs_end_to_end_through_stepgrade_study(tmp_path, capsys):
 def test_a_study_says_which_file_is_missing(tmp_path, capsys):
     assert main(["study", "aggregation_check", str(tmp_path / "absent.jsonl")]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"aggregation_check: no such file: {tmp_path / 'absent.jsonl'}")
+        f"aggregation_check: no such file: {tmp_path / 'absent.jsonl'}"
+    )
 
 
 def test_a_studys_help_shows_its_own_options(capsys):
@@ -126,8 +133,10 @@ def test_a_studys_help_shows_its_own_options(capsys):
 
 def test_the_console_script_and_python_m_run_the_same_study(tmp_path):
     good = _rows(tmp_path / "good.jsonl", ROWS[:3])
-    for command in ([*stepgrade_command(), "study", "aggregation_check", str(good)],
-                    [sys.executable, "-m", "eval_sets.studies.aggregation_check", str(good)]):
+    for command in (
+        [*stepgrade_command(), "study", "aggregation_check", str(good)],
+        [sys.executable, "-m", "eval_sets.studies.aggregation_check", str(good)],
+    ):
         done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "items 3: gold_score reproduced 3/3, gold_score_01 3/3"
@@ -136,12 +145,15 @@ def test_the_console_script_and_python_m_run_the_same_study(tmp_path):
 def test_study_help_imports_no_study():
     """`stepgrade study --help` builds the parser only: the studies, the grader and the
     registries are imported when a study runs."""
-    script = ("import sys\nfrom server.cli import main\ntry:\n    main(['study', '--help'])\n"
-              "except SystemExit:\n    pass\nheavy = ['eval_sets.studies', 'eval_sets.plugins', "
-              "'agent.grader', 'scoring.schema', 'torch']\n"
-              "print([m for m in heavy if m in sys.modules])")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60, check=True)
+    script = (
+        "import sys\nfrom server.cli import main\ntry:\n    main(['study', '--help'])\n"
+        "except SystemExit:\n    pass\nheavy = ['eval_sets.studies', 'eval_sets.plugins', "
+        "'agent.grader', 'scoring.schema', 'torch']\n"
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
     assert "usage: stepgrade study" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"
 

@@ -29,15 +29,19 @@ def results() -> list[ItemResult]:
     for item in load_dataset("mr_math_invalid", bundled_path("mr_math_invalid")):
         report = grader.grade(item.request)
         validity, labels, correct = SET[item.id]
-        steps = [s.model_copy(update={"validity": v, "label": LABEL[c]})
-                 for s, v, c in zip(report.steps, validity, labels, strict=True)]
+        steps = [
+            s.model_copy(update={"validity": v, "label": LABEL[c]})
+            for s, v, c in zip(report.steps, validity, labels, strict=True)
+        ]
         first = next((i for i, c in enumerate(labels, 1) if c == "i"), None)
-        report = report.model_copy(update={
-            "steps": steps,
-            "likely_first_error": FirstErrorReport(step=first, probability=0.5),
-            "reasoneval": report.reasoneval.model_copy(update={"validity": min(validity)}),
-            "answer": report.answer.model_copy(update={"correct": correct}),
-        })
+        report = report.model_copy(
+            update={
+                "steps": steps,
+                "likely_first_error": FirstErrorReport(step=first, probability=0.5),
+                "reasoneval": report.reasoneval.model_copy(update={"validity": min(validity)}),
+                "answer": report.answer.model_copy(update={"correct": correct}),
+            }
+        )
         out.append(ItemResult(id=item.id, gold=item.gold, request=item.request, report=report))
     return out
 
@@ -84,8 +88,10 @@ def test_failures_table_lists_reasons_and_escapes_pipes() -> None:
     from eval_sets.runner.store import ItemResult
     from eval_sets.runner.summary import FAILURES_SHOWN, failures_table
 
-    rows = [ItemResult.unreadable(RowError(f"d.jsonl:{i}", f"d.jsonl:{i}: bad | row"))
-            for i in range(FAILURES_SHOWN + 3)]
+    rows = [
+        ItemResult.unreadable(RowError(f"d.jsonl:{i}", f"d.jsonl:{i}: bad | row"))
+        for i in range(FAILURES_SHOWN + 3)
+    ]
     table = failures_table(rows)
     assert table is not None and len(table.rows) == FAILURES_SHOWN
     assert table.note == "3 more in results.jsonl (lines with an error)."

@@ -12,17 +12,34 @@ from eval_sets.runner.store import ItemResult
 from eval_sets.runner.summary import perturbation_table, step_agreement_table
 
 # solution validities set by hand: originals .9 and .5; the weakest step index (1-based) per item
-VALIDITY = {"pert-orig-0": (0.9, 1), "pert-orig-1": (0.5, 1), "pert-0": (0.1, 2),
-            "pert-1": (0.7, 1), "pert-2": (0.5, 2), "pert-3": (0.95, 1), "pert-4": (0.2, 2),
-            "pert-5": (0.1, 1)}
+VALIDITY = {
+    "pert-orig-0": (0.9, 1),
+    "pert-orig-1": (0.5, 1),
+    "pert-0": (0.1, 2),
+    "pert-1": (0.7, 1),
+    "pert-2": (0.5, 2),
+    "pert-3": (0.95, 1),
+    "pert-4": (0.2, 2),
+    "pert-5": (0.1, 1),
+}
 
 
 def _with(report, validity: float, weakest: int, labels=None):
-    steps = [s.model_copy(update={"validity": validity if s.index == weakest else 1.0,
-                                  **({"label": labels[s.index - 1]} if labels else {})})
-             for s in report.steps]
-    return report.model_copy(update={
-        "steps": steps, "reasoneval": report.reasoneval.model_copy(update={"validity": validity})})
+    steps = [
+        s.model_copy(
+            update={
+                "validity": validity if s.index == weakest else 1.0,
+                **({"label": labels[s.index - 1]} if labels else {}),
+            }
+        )
+        for s in report.steps
+    ]
+    return report.model_copy(
+        update={
+            "steps": steps,
+            "reasoneval": report.reasoneval.model_copy(update={"validity": validity}),
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +52,10 @@ def test_validity_auc_and_weakest_step_by_hand(grader) -> None:
     for item in load_dataset("perturbation", bundled_path("perturbation")):
         report = _with(grader.grade(item.request), *VALIDITY[item.id])
         results.append(ItemResult(id=item.id, gold=item.gold, request=item.request, report=report))
-    rows = {r[0]: dict(zip(perturbation_table(with_reports(results)).columns, r, strict=True))
-            for r in perturbation_table(with_reports(results)).rows}
+    rows = {
+        r[0]: dict(zip(perturbation_table(with_reports(results)).columns, r, strict=True))
+        for r in perturbation_table(with_reports(results)).rows
+    }
     # random number .1 is below both originals (.9, .5): AUC 1; random operation .95 above both: 0
     assert rows["random number"]["validity AUC"] == 1.0
     assert rows["random operation"]["validity AUC"] == 0.0

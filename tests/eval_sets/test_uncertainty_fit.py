@@ -80,10 +80,17 @@ def test_corr_mae_and_reliability() -> None:
 def graded(i: int, kind: str, score: int, human: int, steps: int = 4) -> Graded:
     verdict = {"right": "right", "wrong": "wrong"}.get(kind, "none")
     problem_type = kind if kind in ("proof", "open_ended") else "calculation"
-    features = GradeFeatures(problem_type=problem_type, verdict=verdict,  # type: ignore[arg-type]
-                             has_reference=problem_type == "calculation", answer_read=True,
-                             mode="offline", step_logic_checked=False, degraded=False,
-                             steps=steps, score=score)
+    features = GradeFeatures(
+        problem_type=problem_type,
+        verdict=verdict,  # type: ignore[arg-type]
+        has_reference=problem_type == "calculation",
+        answer_read=True,
+        mode="offline",
+        step_logic_checked=False,
+        degraded=False,
+        steps=steps,
+        score=score,
+    )
     return Graded(f"u{i}", f"problem {i}", "fit", human, (), (), "en", features)
 
 
@@ -102,14 +109,19 @@ def test_fit_model_fits_big_cells_borrows_for_small_ones_and_flags_offline_proof
     reviews = [assess(g.features, model) for g in items]
     assert all(r.needs_review for g, r in zip(items, reviews) if g.features.problem_type == "proof")
     assert sum(not r.needs_review for r in reviews) / len(items) >= 0.4
-    covered = sum(lo <= g.human <= hi for g, (lo, hi) in
-                  zip(items, (r.score_interval for r in reviews)))
+    covered = sum(
+        lo <= g.human <= hi for g, (lo, hi) in zip(items, (r.score_interval for r in reviews))
+    )
     assert covered / len(items) >= 0.8  # in-sample, the nominal level at least
 
 
 def test_plain_rule_flags_proofs_then_the_longest_wrong_answers() -> None:
-    items = [graded(0, "proof", 9, 9), graded(1, "wrong", 4, 3, steps=9),
-             graded(2, "wrong", 4, 3, steps=2), graded(3, "right", 10, 10)]
+    items = [
+        graded(0, "proof", 9, 9),
+        graded(1, "wrong", 4, 3, steps=9),
+        graded(2, "wrong", 4, 3, steps=2),
+        graded(3, "right", 10, 10),
+    ]
     assert plain_rule(items) == [True, True, False, False]
 
 
@@ -118,15 +130,21 @@ def test_pooled_levels_let_the_other_cells_offset_a_cell_that_over_covers() -> N
     # need their own 80%. Pooled, they go lower, but never below the floor out of fold.
     items = synthetic()
     wrong = [g for g in items if g.features.verdict == "wrong"]
-    alone = fit_cell([g.features.score for g in wrong], [g.human for g in wrong],
-                     [fold_of(g.problem) for g in wrong])
+    alone = fit_cell(
+        [g.features.score for g in wrong],
+        [g.human for g in wrong],
+        [fold_of(g.problem) for g in wrong],
+    )
     model = fit_model(items, target_unflagged=0.4, floor=0.6)
     assert alone is not None and model.cells["wrong"].nominal < alone.nominal
     oof = model.meta["out_of_fold_coverage"]
     assert oof["wrong"] >= 0.6 and oof["pooled"] >= 0.8
     stricter = fit_model(items, target_unflagged=0.4, floor=0.9)
     assert stricter.cells["wrong"].nominal >= model.cells["wrong"].nominal
-    assert stricter.meta["out_of_fold_coverage"]["wrong"] >= 0.9 or stricter.cells["wrong"].nominal == 0.95
+    assert (
+        stricter.meta["out_of_fold_coverage"]["wrong"] >= 0.9
+        or stricter.cells["wrong"].nominal == 0.95
+    )
 
 
 def test_cell_fit_coverage_grows_with_the_level() -> None:
@@ -165,13 +183,15 @@ def test_the_fit_report_says_how_sure_its_figures_are() -> None:
     tables = {t.key: t for t in report_tables(items, model, fit_model(items, weighted=False))}
     sure = {str(r[0]): r for r in tables["figure_intervals"].rows}
     reviews = [assess(g.features, model) for g in items]
-    covered = sum(lo <= g.human <= hi for g, (lo, hi) in
-                  zip(items, (r.score_interval for r in reviews)))
+    covered = sum(
+        lo <= g.human <= hi for g, (lo, hi) in zip(items, (r.score_interval for r in reviews))
+    )
     value, low, high, problems = sure["fit: coverage"][1:5]
     assert value == pytest.approx(covered / len(items)) and problems == len(items)
     assert low <= value <= high
     ece = sure["fit: step ECE en"]
-    assert ece[1] == pytest.approx(reliability([p for g in items
-                                                for p in zip(g.p_wrong, g.wrong)])[0])
+    assert ece[1] == pytest.approx(
+        reliability([p for g in items for p in zip(g.p_wrong, g.wrong)])[0]
+    )
     assert ece[5] is not None and ece[5] <= ece[7]  # what a calibrated P(wrong) reads
     assert "check: coverage" not in sure  # no check-half grades here

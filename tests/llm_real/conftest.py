@@ -59,10 +59,28 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealServe
     markers)."""
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    command = [str(SERVER), "--model", str(GGUF), "--host", "127.0.0.1", "--port", str(port),
-               "--threads", "1", "--threads-batch", "1", "--ctx-size", str(CONTEXT),
-               "--parallel", str(SLOTS), "--jinja", "--chat-template-file",
-               str(HERE / "gemma.jinja"), "--slots", "--no-webui"]
+    command = [
+        str(SERVER),
+        "--model",
+        str(GGUF),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--threads",
+        "1",
+        "--threads-batch",
+        "1",
+        "--ctx-size",
+        str(CONTEXT),
+        "--parallel",
+        str(SLOTS),
+        "--jinja",
+        "--chat-template-file",
+        str(HERE / "gemma.jinja"),
+        "--slots",
+        "--no-webui",
+    ]
     with log.open("wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     root = f"http://127.0.0.1:{port}"

@@ -34,9 +34,15 @@ GRADE_SECONDS = 60.0
 IDLE_SECONDS = 1.0
 # Streaming on its default ("auto"): llama-server says who it is, and is answered streamed,
 # the only way a cancelled request stops there.
-LLM_ENV = {"STEPGRADE_LLM_MODEL": "gemma-3-270m",
-           "STEPGRADE_LLM_BUDGET": "50", "STEPGRADE_LLM_TIMEOUT": "50", "STEPGRADE_LLM_REASON_TOKENS": "8",
-           "STEPGRADE_LOG_LEVEL": "warning", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+LLM_ENV = {
+    "STEPGRADE_LLM_MODEL": "gemma-3-270m",
+    "STEPGRADE_LLM_BUDGET": "50",
+    "STEPGRADE_LLM_TIMEOUT": "50",
+    "STEPGRADE_LLM_REASON_TOKENS": "8",
+    "STEPGRADE_LOG_LEVEL": "warning",
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+}
 CASES = [(name, fused) for name in example_names() for fused in (False, True)]
 
 
@@ -56,18 +62,25 @@ def _ran_to_the_cap(op: dict[str, Any]) -> bool:
     answer and on its one repair: llama-server reuses a cached prompt prefix, so the same request
     is not always decoded alike. That is the model's answer, cut off, and reported as `format`
     (what a user would see); a format failure of any other kind still fails here."""
-    return (op["degraded"] == "format" and "cut off" in op["detail"]
-            and op["completion_tokens"] >= op["requests"] * op["max_tokens"])
+    return (
+        op["degraded"] == "format"
+        and "cut off" in op["detail"]
+        and op["completion_tokens"] >= op["requests"] * op["max_tokens"]
+    )
 
 
 def _check(report: dict[str, Any], seconds: float, server: RealServer, label: str) -> None:
     meta = report["meta"]
     operations = meta["llm_operations"]
-    ROWS.append(f"{label:<34} {seconds:5.1f} s  requests {meta['llm_calls']}  " + ", ".join(
-        f"{op['operation']} {op['method']} x{op['requests']} "
-        f"{op['completion_tokens']}/{op['max_tokens']} tok {op['ms'] / 1000:.1f}s"
-        + (f" [{op['degraded']}: {op['detail'][:60]}]" if op["degraded"] else "")
-        for op in operations))
+    ROWS.append(
+        f"{label:<34} {seconds:5.1f} s  requests {meta['llm_calls']}  "
+        + ", ".join(
+            f"{op['operation']} {op['method']} x{op['requests']} "
+            f"{op['completion_tokens']}/{op['max_tokens']} tok {op['ms'] / 1000:.1f}s"
+            + (f" [{op['degraded']}: {op['detail'][:60]}]" if op["degraded"] else "")
+            for op in operations
+        )
+    )
     idle = server.idle_within(IDLE_SECONDS)
     assert meta["mode"] == "llm" and operations
     for op in operations:  # a model answer through a structured method, maybe rejected on content
@@ -85,14 +98,24 @@ def test_cli_grades_in_llm_mode(llama_server: RealServer, name: str, fused: bool
     path.write_text(json.dumps(_request(name, fused)), encoding="utf-8")
     env = {**os.environ, **LLM_ENV, "STEPGRADE_LLM_BASE_URL": llama_server.base_url}
     t0 = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "server.cli", "grade", str(path), "--mode", "llm"],
-                          env=env, capture_output=True, text=True, timeout=300, check=False,
-                          cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "grade", str(path), "--mode", "llm"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+    )
     wall = time.monotonic() - t0
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout)  # the grade's time; the process's start-up on top is shown
-    _check(report, report["meta"]["elapsed_ms"] / 1000, llama_server,
-           f"cli {_label(name, fused)} ({wall:.0f} s run)")
+    _check(
+        report,
+        report["meta"]["elapsed_ms"] / 1000,
+        llama_server,
+        f"cli {_label(name, fused)} ({wall:.0f} s run)",
+    )
 
 
 @contextmanager
@@ -100,8 +123,13 @@ def _serving(server: RealServer, cwd: Path, **settings: str) -> Iterator[str]:
     """`stepgrade serve` on the real server, with `LLM_ENV` and `settings`; yields its URL."""
     port = free_port()
     env = {**os.environ, **LLM_ENV, "STEPGRADE_LLM_BASE_URL": server.base_url, **settings}
-    process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-                               env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 300
@@ -125,8 +153,9 @@ def service(llama_server: RealServer, tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.mark.parametrize(("name", "fused"), CASES, ids=IDS)
-def test_service_grades_in_llm_mode(llama_server: RealServer, service: str, name: str,
-                                    fused: bool) -> None:
+def test_service_grades_in_llm_mode(
+    llama_server: RealServer, service: str, name: str, fused: bool
+) -> None:
     t0 = time.monotonic()
     r = httpx.post(f"{service}/grade", json=_request(name, fused), timeout=300)
     seconds = time.monotonic() - t0
@@ -145,21 +174,24 @@ CUT_BUDGETS = ("8", "6", "10")
 CUT_IDLE_SECONDS = 10.0
 
 
-def test_a_request_the_deadline_cut_stops_on_the_server(llama_server: RealServer,
-                                                        tmp_path: Path) -> None:
+def test_a_request_the_deadline_cut_stops_on_the_server(
+    llama_server: RealServer, tmp_path: Path
+) -> None:
     for budget in CUT_BUDGETS:
         with _serving(llama_server, tmp_path, STEPGRADE_LLM_BUDGET=budget) as base:
-            r = httpx.post(f"{base}/grade", json=_request("reference_solution", False),
-                           timeout=300)
+            r = httpx.post(f"{base}/grade", json=_request("reference_solution", False), timeout=300)
             returned = time.monotonic()
             idle = llama_server.idle_within(CUT_IDLE_SECONDS)
             waited = time.monotonic() - returned
         assert r.status_code == 200, r.text[:500]
         operations = r.json()["meta"]["llm_operations"]
-        cut = [op["operation"] for op in operations
-               if op["degraded"] == "deadline" and op["requests"]]
-        ROWS.append(f"service, {budget} s of LLM time: cut {cut}; the server idle "
-                    f"{waited:.1f} s after the grade returned")
+        cut = [
+            op["operation"] for op in operations if op["degraded"] == "deadline" and op["requests"]
+        ]
+        ROWS.append(
+            f"service, {budget} s of LLM time: cut {cut}; the server idle "
+            f"{waited:.1f} s after the grade returned"
+        )
         assert idle, f"a request was still running on the server {waited:.1f} s after the grade"
         if cut:
             return

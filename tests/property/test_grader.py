@@ -37,11 +37,19 @@ def requests(draw: st.DrawFn) -> GradeRequest:
     fields: dict[str, object] = {
         "problem": draw(_PROBLEM),
         "solution_steps" if given_steps else "solution": clean,
-        "reference_answer": draw(st.one_of(st.none(), _TEXT, numbers, st.lists(numbers, max_size=3))),
+        "reference_answer": draw(
+            st.one_of(st.none(), _TEXT, numbers, st.lists(numbers, max_size=3))
+        ),
         "problem_type": draw(st.sampled_from([None, "calculation", "proof", "open_ended"])),
         "language": draw(st.sampled_from(["auto", "en", "zh"])),
-        "modules": draw(st.fixed_dictionaries({}, optional={
-            k: st.booleans() for k in ("difficulty", "simplicity", "completeness", "format")})),
+        "modules": draw(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    k: st.booleans() for k in ("difficulty", "simplicity", "completeness", "format")
+                },
+            )
+        ),
         "mode": "offline",
     }
     reference = draw(st.one_of(st.none(), st.lists(_TEXT, max_size=8)))

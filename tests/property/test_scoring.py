@@ -97,8 +97,12 @@ def test_answer_check(text, gold):
 
 
 @PROFILE
-@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 2**32 - 1),
-       st.sampled_from([None, 5.0, -5.0, 1e300, -1e300, np.nan, np.inf, -np.inf]))
+@given(
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([None, 5.0, -5.0, 1e300, -1e300, np.nan, np.inf, -np.inf]),
+)
 def test_alignment_of_any_matrix(m, n, seed, poison):
     """Any finite matrix aligns; a non-finite one (no embedder makes one) is refused by name."""
     matrix = np.random.default_rng(seed).uniform(-1, 1, (m, n))
@@ -122,8 +126,13 @@ def test_alignment_of_any_steps(reference, solution):
 
 
 @PROFILE
-@given(texts, steps, st.sampled_from(["calculation", "proof", "open_ended"]),
-       st.one_of(st.none(), texts), st.booleans())
+@given(
+    texts,
+    steps,
+    st.sampled_from(["calculation", "proof", "open_ended"]),
+    st.one_of(st.none(), texts),
+    st.booleans(),
+)
 def test_judge(problem, solution, problem_type, answer, format_module):
     verdict = AnswerVerdict(answer, (answer,) if answer else (), bool(answer) or None)
     inp = JudgeInput(problem, solution, problem_type, verdict, format_module=format_module)

@@ -31,11 +31,20 @@ def _looping_solution(n: int) -> list[str]:
     rng = random.Random(n)
     lines = []
     for _ in range(n):
-        a, b = rng.randint(1, 10**rng.randint(1, 5)), rng.randint(1, 99)
-        lines.append(rng.choice([
-            f"${a}+{b}={a + b + rng.randint(0, 1)}$", f"Let $x={a}$.", f"${b}\\times{b}={b * b}$",
-            f"所以答案是{b}。", "We check.", f"$10^{{400}}-10^{{399}}={b}$", f"So $y=x+{b}$.",
-        ]))
+        a, b = rng.randint(1, 10 ** rng.randint(1, 5)), rng.randint(1, 99)
+        lines.append(
+            rng.choice(
+                [
+                    f"${a}+{b}={a + b + rng.randint(0, 1)}$",
+                    f"Let $x={a}$.",
+                    f"${b}\\times{b}={b * b}$",
+                    f"所以答案是{b}。",
+                    "We check.",
+                    f"$10^{{400}}-10^{{399}}={b}$",
+                    f"So $y=x+{b}$.",
+                ]
+            )
+        )
     return lines
 
 
@@ -70,8 +79,9 @@ def test_judge_is_linear_in_the_steps():
     assert len(verdicts) == JUDGED
     slips = [v.p_wrong for step, v in zip(STEPS, verdicts, strict=False) if _slip(step)]
     sound = [v.p_wrong for step, v in zip(STEPS, verdicts, strict=False) if "\\times" in step]
-    assert slips and sound and min(slips) > sum(sound) / len(sound), \
+    assert slips and sound and min(slips) > sum(sound) / len(sound), (
         "a false sum is likelier wrong than a product"
+    )
 
 
 def test_alignment_of_10000_steps():
@@ -82,8 +92,9 @@ def test_alignment_of_10000_steps():
 
 def test_a_grade_takes_at_most_500_steps():
     grader = Grader(Context(embedder=hashed_bag_of_words))
-    request = GradeRequest(problem="Compute y.", solution=TEXT, reference_answer="5",
-                           mode="offline")
+    request = GradeRequest(
+        problem="Compute y.", solution=TEXT, reference_answer="5", mode="offline"
+    )
     with within(120, "grade 10,000 lines"):
         report = grader.grade(request)
     assert len(report.steps) == MAX_STEPS

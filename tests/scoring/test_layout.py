@@ -67,8 +67,9 @@ IO_EDGES = (
     "scoring.answer.worker",  # the math-verify worker processes
 )
 IO_CALLS = frozenset({"open", "read_text", "read_bytes", "write_text", "write_bytes"})
-IO_MODULES = frozenset({"subprocess", "multiprocessing", "socket", "shutil", "tempfile",
-                        "urllib", "http", "sqlite3"})
+IO_MODULES = frozenset(
+    {"subprocess", "multiprocessing", "socket", "shutil", "tempfile", "urllib", "http", "sqlite3"}
+)
 # Modules outside scoring that may name a scoring module past its face, and why.
 PAST_THE_FACE: dict[str, frozenset[str]] = {
     # the injection study replaces the span finder where the stripping looks it up
@@ -106,9 +107,12 @@ def imported(source: str, module: str, is_package: bool) -> set[str]:
 
 def import_graph(root: Path) -> dict[str, set[str]]:
     """Module -> the dotted names it imports, for every module under `root`."""
-    return {module_name(path, root): imported(path.read_text(encoding="utf-8"),
-                                              module_name(path, root), path.name == "__init__.py")
-            for path in sorted(root.rglob("*.py"))}
+    return {
+        module_name(path, root): imported(
+            path.read_text(encoding="utf-8"), module_name(path, root), path.name == "__init__.py"
+        )
+        for path in sorted(root.rglob("*.py"))
+    }
 
 
 def reached(graph: dict[str, set[str]], start: str, banned: str) -> list[str] | None:
@@ -137,8 +141,9 @@ def violations(root: Path) -> list[str]:
     for module, names in sorted(graph.items()):
         for name in sorted(names):
             if any(_within(name, outside) for outside in OUTSIDE):
-                found.append(f"{module} imports {name}: scoring/ uses neither agent, server "
-                             "nor eval_sets")
+                found.append(
+                    f"{module} imports {name}: scoring/ uses neither agent, server nor eval_sets"
+                )
     return found
 
 
@@ -178,17 +183,28 @@ def io_violations(root: Path) -> list[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 func = node.func
-                name = (func.id if isinstance(func, ast.Name)
-                        else func.attr if isinstance(func, ast.Attribute) else "")
+                name = (
+                    func.id
+                    if isinstance(func, ast.Name)
+                    else func.attr
+                    if isinstance(func, ast.Attribute)
+                    else ""
+                )
                 if name in IO_CALLS:
                     found.append(f"{module}:{node.lineno} calls {name}: I/O only at the edges")
             elif isinstance(node, ast.Import | ast.ImportFrom):
-                names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
-                         else [node.module or ""] if not node.level else [])
+                names = (
+                    [alias.name for alias in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if not node.level
+                    else []
+                )
                 for name in names:
                     if name.split(".")[0] in IO_MODULES:
-                        found.append(f"{module}:{node.lineno} imports {name}: I/O only at the "
-                                     "edges")
+                        found.append(
+                            f"{module}:{node.lineno} imports {name}: I/O only at the edges"
+                        )
     return found
 
 
@@ -203,7 +219,8 @@ def face_exports(root: Path) -> dict[str, set[str]]:
     for init in sorted((root / "scoring").glob("*/__init__.py")):
         for node in ast.parse(init.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
                 exports[f"scoring.{init.parent.name}"] = set(ast.literal_eval(node.value))
     return exports
 
@@ -326,8 +343,12 @@ def private_imports(root: Path, packages: Sequence[str] = PROJECT) -> list[str]:
                         continue
                     for i, part in enumerate(parts):
                         owner = ".".join(parts[:i])
-                        if _private(part) and i and not _within(module, owner + "." + part) \
-                                and not (_within(module, owner) and i < len(parts) - 1):
+                        if (
+                            _private(part)
+                            and i
+                            and not _within(module, owner + "." + part)
+                            and not (_within(module, owner) and i < len(parts) - 1)
+                        ):
                             found.append(f"{module} imports {name}")
                             break
     return found
@@ -336,8 +357,10 @@ def private_imports(root: Path, packages: Sequence[str] = PROJECT) -> list[str]:
 def scoring_top_level(root: Path) -> list[str]:
     """scoring's top-level modules and packages (its `__init__` aside)."""
     scoring = root / "scoring"
-    return sorted([p.stem for p in scoring.glob("*.py") if p.name != "__init__.py"]
-                  + [p.name for p in scoring.iterdir() if (p / "__init__.py").is_file()])
+    return sorted(
+        [p.stem for p in scoring.glob("*.py") if p.name != "__init__.py"]
+        + [p.name for p in scoring.iterdir() if (p / "__init__.py").is_file()]
+    )
 
 
 def test_scoring_imports_run_one_way():
@@ -354,24 +377,37 @@ def test_each_edge_is_a_module_of_scoring():
     assert [edge for edge in IO_EDGES if edge not in graph] == []
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"parse/a.py": "def f(p):\n    return open(p).read()\n"}, "scoring.parse.a:2 calls open"),
-    ({"judge/c.py": "import json\ndef f(p):\n    return json.loads(p.read_text())\n"},
-     "scoring.judge.c:3 calls read_text"),
-    ({"parse/b.py": "from subprocess import run\n"}, "scoring.parse.b:1 imports subprocess"),
-    ({"judge/d.py": "def f():\n    import multiprocessing.pool\n"},
-     "scoring.judge.d:2 imports multiprocessing.pool"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"parse/a.py": "def f(p):\n    return open(p).read()\n"}, "scoring.parse.a:2 calls open"),
+        (
+            {"judge/c.py": "import json\ndef f(p):\n    return json.loads(p.read_text())\n"},
+            "scoring.judge.c:3 calls read_text",
+        ),
+        ({"parse/b.py": "from subprocess import run\n"}, "scoring.parse.b:1 imports subprocess"),
+        (
+            {"judge/d.py": "def f():\n    import multiprocessing.pool\n"},
+            "scoring.judge.d:2 imports multiprocessing.pool",
+        ),
+    ],
+)
 def test_the_scan_sees_io_away_from_the_edges(tmp_path, files, expected):
     found = io_violations(_tree(tmp_path, files))
     assert any(v.startswith(expected) for v in found), found
 
 
 def test_the_edges_may_read_files(tmp_path):
-    root = _tree(tmp_path, {"judge/load.py": "def f(p):\n    return p.read_text()\n",
-                            "answer/__init__.py": "",
-                            "answer/worker/__init__.py": "import subprocess\n",
-                            "parse/a.py": "from . import b\n", "parse/b.py": ""})
+    root = _tree(
+        tmp_path,
+        {
+            "judge/load.py": "def f(p):\n    return p.read_text()\n",
+            "answer/__init__.py": "",
+            "answer/worker/__init__.py": "import subprocess\n",
+            "parse/a.py": "from . import b\n",
+            "parse/b.py": "",
+        },
+    )
     assert io_violations(root) == []
 
 
@@ -401,60 +437,105 @@ def test_each_exception_to_the_faces_is_still_used():
         assert targets <= graph[module], module
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"parse/a.py": "from scoring.answer.b import x\n", "answer/__init__.py": "",
-      "answer/b.py": ""}, "scoring.parse.a imports scoring.answer.b"),
-    ({"judge/decide/d.py": "from scoring.score.fuse import x\n", "score/__init__.py": "",
-      "score/fuse.py": ""}, "scoring.judge.decide.d imports scoring.score.fuse"),
-    ({"schema.py": "def f():\n    from scoring.parse import a\n", "parse/a.py": ""},
-     "scoring.schema imports scoring.parse.a"),
-    ({"steps/s.py": "import scoring\n", "steps/__init__.py": ""},
-     "scoring.steps.s imports scoring:"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {
+                "parse/a.py": "from scoring.answer.b import x\n",
+                "answer/__init__.py": "",
+                "answer/b.py": "",
+            },
+            "scoring.parse.a imports scoring.answer.b",
+        ),
+        (
+            {
+                "judge/decide/d.py": "from scoring.score.fuse import x\n",
+                "score/__init__.py": "",
+                "score/fuse.py": "",
+            },
+            "scoring.judge.decide.d imports scoring.score.fuse",
+        ),
+        (
+            {"schema.py": "def f():\n    from scoring.parse import a\n", "parse/a.py": ""},
+            "scoring.schema imports scoring.parse.a",
+        ),
+        (
+            {"steps/s.py": "import scoring\n", "steps/__init__.py": ""},
+            "scoring.steps.s imports scoring:",
+        ),
+    ],
+)
 def test_the_scan_sees_an_import_up_the_floors(tmp_path, files, expected):
     found = floor_violations(_tree(tmp_path, files))
     assert any(v.startswith(expected) for v in found), found
 
 
 def test_the_floors_allow_imports_down_and_across(tmp_path):
-    root = _tree(tmp_path, {
-        "score/__init__.py": "from scoring.score.fuse import fuse\n",
-        "score/stepmath.py": "from scoring.schema import X\n",
-        "score/fuse.py": "from scoring.judge.c import y\nfrom scoring.score.stepmath import z\n",
-        "judge/c.py": "from scoring.score.stepmath import z\nfrom scoring.parse.a import w\n",
-        "parse/a.py": "from scoring.parse.b import v\n", "parse/b.py": "", "schema.py": "",
-        "__init__.py": "from scoring.score import fuse\n",
-    })
+    root = _tree(
+        tmp_path,
+        {
+            "score/__init__.py": "from scoring.score.fuse import fuse\n",
+            "score/stepmath.py": "from scoring.schema import X\n",
+            "score/fuse.py": "from scoring.judge.c import y\nfrom scoring.score.stepmath import z\n",
+            "judge/c.py": "from scoring.score.stepmath import z\nfrom scoring.parse.a import w\n",
+            "parse/a.py": "from scoring.parse.b import v\n",
+            "parse/b.py": "",
+            "schema.py": "",
+            "__init__.py": "from scoring.score import fuse\n",
+        },
+    )
     assert floor_violations(root) == []
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"agent/a.py": "from scoring.judge.calibration import load\n"},
-     "agent.a imports scoring.judge.calibration.load"),
-    ({"server/s.py": "def f():\n    from scoring.judge import calibration\n"},
-     "server.s imports scoring.judge.calibration"),
-    ({"eval_sets/e.py": "import scoring.score.fuse as fuse\n"},
-     "eval_sets.e imports scoring.score.fuse"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"agent/a.py": "from scoring.judge.calibration import load\n"},
+            "agent.a imports scoring.judge.calibration.load",
+        ),
+        (
+            {"server/s.py": "def f():\n    from scoring.judge import calibration\n"},
+            "server.s imports scoring.judge.calibration",
+        ),
+        (
+            {"eval_sets/e.py": "import scoring.score.fuse as fuse\n"},
+            "eval_sets.e imports scoring.score.fuse",
+        ),
+    ],
+)
 def test_the_scan_sees_an_import_past_a_face(tmp_path, files, expected):
-    root = _project(tmp_path, {"scoring/judge/__init__.py": "", "scoring/judge/calibration.py": "",
-                               "scoring/score/__init__.py": "", "scoring/score/fuse.py": "",
-                               **files})
+    root = _project(
+        tmp_path,
+        {
+            "scoring/judge/__init__.py": "",
+            "scoring/judge/calibration.py": "",
+            "scoring/score/__init__.py": "",
+            "scoring/score/fuse.py": "",
+            **files,
+        },
+    )
     found = face_violations(root)
     assert any(v.startswith(expected) for v in found), found
 
 
 def test_the_faces_allow_their_own_names(tmp_path):
-    root = _project(tmp_path, {
-        "scoring/judge/__init__.py": "from scoring.judge.calibration import load\n"
-                                     "from scoring.judge.decide.labels import decide\n"
-                                     "__all__ = ['decide', 'load']\n",
-        "scoring/judge/calibration.py": "", "scoring/schema.py": "",
-        "scoring/judge/decide/__init__.py": "", "scoring/judge/decide/labels.py": "",
-        "agent/a.py": "from scoring.judge import decide, load\nfrom scoring import judge\n",
-        "server/s.py": "import scoring.schema\nfrom scoring.schema import GradeReport\n",
-        "tests/t.py": "from scoring.judge.calibration import load\n",
-    })
+    root = _project(
+        tmp_path,
+        {
+            "scoring/judge/__init__.py": "from scoring.judge.calibration import load\n"
+            "from scoring.judge.decide.labels import decide\n"
+            "__all__ = ['decide', 'load']\n",
+            "scoring/judge/calibration.py": "",
+            "scoring/schema.py": "",
+            "scoring/judge/decide/__init__.py": "",
+            "scoring/judge/decide/labels.py": "",
+            "agent/a.py": "from scoring.judge import decide, load\nfrom scoring import judge\n",
+            "server/s.py": "import scoring.schema\nfrom scoring.schema import GradeReport\n",
+            "tests/t.py": "from scoring.judge.calibration import load\n",
+        },
+    )
     assert face_violations(root) == []
 
 
@@ -467,27 +548,47 @@ def test_each_rule_covers_a_package_with_modules(package):
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     root = tmp_path / "scoring"
-    for name, source in {"__init__.py": "", "parse/__init__.py": "", "judge/__init__.py": "",
-                         "judge/checks/__init__.py": "", "judge/decide/__init__.py": "",
-                         "judge/findings.py": "", **files}.items():
+    for name, source in {
+        "__init__.py": "",
+        "parse/__init__.py": "",
+        "judge/__init__.py": "",
+        "judge/checks/__init__.py": "",
+        "judge/decide/__init__.py": "",
+        "judge/findings.py": "",
+        **files,
+    }.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(source, encoding="utf-8")
     return root
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"parse/a.py": "from scoring.judge.findings import Finding\n"},
-     "scoring.parse.a -> scoring.judge.findings"),
-    ({"parse/a.py": "def f():\n    from ..judge import findings\n"},
-     "scoring.parse.a -> scoring.judge"),
-    ({"parse/a.py": "from scoring import judge\n"}, "scoring.parse.a -> scoring.judge"),
-    ({"judge/checks/c.py": "import scoring.judge.decide.labels as labels\n"},
-     "scoring.judge.checks.c -> scoring.judge.decide.labels"),
-    ({"judge/decide/d.py": "from scoring.judge import helper\n",
-      "judge/helper.py": "from scoring.judge.checks import c\n", "judge/checks/c.py": ""},
-     "scoring.judge.decide.d -> scoring.judge.helper -> scoring.judge.checks"),
-    ({"tree.py": "from agent.state import GradeState\n"}, "scoring.tree imports agent.state"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"parse/a.py": "from scoring.judge.findings import Finding\n"},
+            "scoring.parse.a -> scoring.judge.findings",
+        ),
+        (
+            {"parse/a.py": "def f():\n    from ..judge import findings\n"},
+            "scoring.parse.a -> scoring.judge",
+        ),
+        ({"parse/a.py": "from scoring import judge\n"}, "scoring.parse.a -> scoring.judge"),
+        (
+            {"judge/checks/c.py": "import scoring.judge.decide.labels as labels\n"},
+            "scoring.judge.checks.c -> scoring.judge.decide.labels",
+        ),
+        (
+            {
+                "judge/decide/d.py": "from scoring.judge import helper\n",
+                "judge/helper.py": "from scoring.judge.checks import c\n",
+                "judge/checks/c.py": "",
+            },
+            "scoring.judge.decide.d -> scoring.judge.helper -> scoring.judge.checks",
+        ),
+        ({"tree.py": "from agent.state import GradeState\n"}, "scoring.tree imports agent.state"),
+    ],
+)
 def test_the_scan_sees_a_wrong_import(tmp_path, files, expected):
     found = violations(_tree(tmp_path, files))
     assert any(v.startswith(expected) for v in found), found
@@ -526,83 +627,141 @@ def _project(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"server/cli.py": "from eval_sets.cli import register\n"},
-     "server.cli imports eval_sets.cli"),
-    ({"server/routes.py": "def f():\n    import eval_sets.examples\n"},
-     "server.routes imports eval_sets.examples"),
-    ({"eval_sets/bench.py": "from tests.fakes.openai_server import FakeOpenAI\n"},
-     "eval_sets.bench imports tests.fakes"),
-    ({"agent/graph.py": "from server.schemas import X\n"}, "agent.graph imports server.schemas"),
-    ({"scoring/a.py": "from prompts.render import fence\n"}, "scoring.a imports prompts.render"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"server/cli.py": "from eval_sets.cli import register\n"},
+            "server.cli imports eval_sets.cli",
+        ),
+        (
+            {"server/routes.py": "def f():\n    import eval_sets.examples\n"},
+            "server.routes imports eval_sets.examples",
+        ),
+        (
+            {"eval_sets/bench.py": "from tests.fakes.openai_server import FakeOpenAI\n"},
+            "eval_sets.bench imports tests.fakes",
+        ),
+        (
+            {"agent/graph.py": "from server.schemas import X\n"},
+            "agent.graph imports server.schemas",
+        ),
+        (
+            {"scoring/a.py": "from prompts.render import fence\n"},
+            "scoring.a imports prompts.render",
+        ),
+    ],
+)
 def test_the_scan_sees_an_import_against_the_layers(tmp_path, files, expected):
     found = layer_violations(project_graph(_project(tmp_path, files)))
     assert any(v.startswith(expected) for v in found), found
 
 
 def test_the_layers_allow_imports_downwards(tmp_path):
-    root = _project(tmp_path, {
-        "agent/a.py": "from scoring.x import y\nfrom prompts import render\n",
-        "server/s.py": "from agent.a import z\nfrom scoring import x\n",
-        "eval_sets/e.py": "from server.s import q\nfrom agent import a\nimport scoring.x\n",
-        "tests/t.py": "from eval_sets.e import q\n",
-    })
+    root = _project(
+        tmp_path,
+        {
+            "agent/a.py": "from scoring.x import y\nfrom prompts import render\n",
+            "server/s.py": "from agent.a import z\nfrom scoring import x\n",
+            "eval_sets/e.py": "from server.s import q\nfrom agent import a\nimport scoring.x\n",
+            "tests/t.py": "from eval_sets.e import q\n",
+        },
+    )
     assert layer_violations(project_graph(root)) == []
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"eval_sets/a.py": "from eval_sets.b import x\n", "eval_sets/b.py": "from eval_sets import a\n"},
-     "eval_sets.a -> eval_sets.b -> eval_sets.a"),
-    ({"agent/a.py": "import agent.b\n", "agent/b.py": "import agent.c\n",
-      "agent/c.py": "def f():\n    from .a import x\n"},
-     "agent.a -> agent.b -> agent.c -> agent.a"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {
+                "eval_sets/a.py": "from eval_sets.b import x\n",
+                "eval_sets/b.py": "from eval_sets import a\n",
+            },
+            "eval_sets.a -> eval_sets.b -> eval_sets.a",
+        ),
+        (
+            {
+                "agent/a.py": "import agent.b\n",
+                "agent/b.py": "import agent.c\n",
+                "agent/c.py": "def f():\n    from .a import x\n",
+            },
+            "agent.a -> agent.b -> agent.c -> agent.a",
+        ),
+    ],
+)
 def test_the_scan_reports_an_import_cycle(tmp_path, files, expected):
     assert cycles(project_graph(_project(tmp_path, files))) == [expected]
 
 
 def test_a_package_importing_its_own_modules_is_no_cycle(tmp_path):
-    root = _project(tmp_path, {"eval_sets/metrics/__init__.py": "from eval_sets.metrics.m import f\n",
-                               "eval_sets/metrics/m.py": "from eval_sets.metrics.n import g\n",
-                               "eval_sets/metrics/n.py": "import math\n"})
+    root = _project(
+        tmp_path,
+        {
+            "eval_sets/metrics/__init__.py": "from eval_sets.metrics.m import f\n",
+            "eval_sets/metrics/m.py": "from eval_sets.metrics.n import g\n",
+            "eval_sets/metrics/n.py": "import math\n",
+        },
+    )
     assert cycles(project_graph(root)) == []
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"eval_sets/soak.py": "from eval_sets.service_bench import FAKE, _percentile\n"},
-     "eval_sets.soak imports eval_sets.service_bench._percentile"),
-    ({"tests/test_x.py": "def test():\n    from eval_sets.runner.summary import _graded\n"},
-     "tests.test_x imports eval_sets.runner.summary._graded"),
-    ({"eval_sets/a.py": "from eval_sets.loaders._io import read\n"},
-     "eval_sets.a imports eval_sets.loaders._io.read"),
-    ({"scoring/j/c.py": "from ..p.knowns import _Equation\n", "scoring/j/__init__.py": ""},
-     "scoring.j.c imports scoring.p.knowns._Equation"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"eval_sets/soak.py": "from eval_sets.service_bench import FAKE, _percentile\n"},
+            "eval_sets.soak imports eval_sets.service_bench._percentile",
+        ),
+        (
+            {"tests/test_x.py": "def test():\n    from eval_sets.runner.summary import _graded\n"},
+            "tests.test_x imports eval_sets.runner.summary._graded",
+        ),
+        (
+            {"eval_sets/a.py": "from eval_sets.loaders._io import read\n"},
+            "eval_sets.a imports eval_sets.loaders._io.read",
+        ),
+        (
+            {"scoring/j/c.py": "from ..p.knowns import _Equation\n", "scoring/j/__init__.py": ""},
+            "scoring.j.c imports scoring.p.knowns._Equation",
+        ),
+    ],
+)
 def test_the_scan_sees_a_private_import(tmp_path, files, expected):
     assert private_imports(_project(tmp_path, files)) == [expected]
 
 
 def test_a_package_may_use_its_private_modules(tmp_path):
-    root = _project(tmp_path, {"eval_sets/loaders/_io.py": "def _x(): ...\n",
-                               "eval_sets/loaders/a.py": "from eval_sets.loaders._io import read\n",
-                               "eval_sets/b.py": "from eval_sets.loaders import a\nimport os._x\n"})
+    root = _project(
+        tmp_path,
+        {
+            "eval_sets/loaders/_io.py": "def _x(): ...\n",
+            "eval_sets/loaders/a.py": "from eval_sets.loaders._io import read\n",
+            "eval_sets/b.py": "from eval_sets.loaders import a\nimport os._x\n",
+        },
+    )
     assert private_imports(root) == []
 
 
 def test_the_scan_counts_scoring_top_level_modules(tmp_path):
-    root = _project(tmp_path, {f"scoring/m{i}.py": "" for i in range(5)}
-                    | {f"scoring/p{i}/__init__.py": "" for i in range(4)}
-                    | {"scoring/data/calibration.json": "{}"})
+    root = _project(
+        tmp_path,
+        {f"scoring/m{i}.py": "" for i in range(5)}
+        | {f"scoring/p{i}/__init__.py": "" for i in range(4)}
+        | {"scoring/data/calibration.json": "{}"},
+    )
     assert len(scoring_top_level(root)) == 9
 
 
 def test_the_scan_allows_imports_that_run_the_right_way(tmp_path):
-    root = _tree(tmp_path, {
-        "parse/a.py": "from scoring.parse import b\nfrom . import b as c\n",
-        "parse/b.py": "import re\n",
-        "judge/checks/c.py": "from scoring.parse.a import x\nfrom ..findings import F\n",
-        "judge/decide/d.py": "from scoring.judge.findings import F\n",
-        "judge/collect.py": "from scoring.judge.checks import c\n",
-    })
+    root = _tree(
+        tmp_path,
+        {
+            "parse/a.py": "from scoring.parse import b\nfrom . import b as c\n",
+            "parse/b.py": "import re\n",
+            "judge/checks/c.py": "from scoring.parse.a import x\nfrom ..findings import F\n",
+            "judge/decide/d.py": "from scoring.judge.findings import F\n",
+            "judge/collect.py": "from scoring.judge.checks import c\n",
+        },
+    )
     assert violations(root) == []

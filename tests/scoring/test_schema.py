@@ -7,7 +7,10 @@ from scoring.schema import MAX_STEPS, GradeRequest
 def test_minimal_request():
     r = GradeRequest(problem="1+1?", solution="2")
     assert r.mode == "auto" and r.language == "auto" and r.gold_answers() == []
-    assert GradeRequest(problem="p", solution="s", reference_answer=["1", "2"]).gold_answers() == ["1", "2"]
+    assert GradeRequest(problem="p", solution="s", reference_answer=["1", "2"]).gold_answers() == [
+        "1",
+        "2",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,14 @@ from scoring.parse.prose_arithmetic import prose_statements
 from scoring.parse.step_context import EXACT, Reading
 from scoring.parse.tentative import is_tentative
 
-CACHES = [tentative.is_tentative, mathparse.parse_math, mathparse._parse_code,
-          equations._definitions, equations._check_closed, prose_arithmetic._statements]
+CACHES = [
+    tentative.is_tentative,
+    mathparse.parse_math,
+    mathparse._parse_code,
+    equations._definitions,
+    equations._check_closed,
+    prose_arithmetic._statements,
+]
 
 
 @pytest.mark.parametrize("cached", CACHES, ids=lambda f: f.__qualname__)
@@ -35,7 +41,9 @@ def test_tentative_is_answered_per_text():
 def test_texts_that_convert_alike_share_a_parse_and_integers_read_as_sympy_reads_them():
     assert parse_math("12,000") is parse_math("12000")
     for code in ("53", "0", "12345678901234567890"):
-        assert parse_math(code) == parse_expr(code) and type(parse_math(code)) is type(parse_expr(code))
+        assert parse_math(code) == parse_expr(code) and type(parse_math(code)) is type(
+            parse_expr(code)
+        )
     # not a bare integer: the parser's own reading (implicit multiplication) still decides
     assert parse_math("007") != sympy.Integer(7)
     assert parse_math("2 + 3") != parse_math("2 + 4")
@@ -70,8 +78,17 @@ def test_prose_statements_hand_out_a_fresh_list():
     assert prose_statements(step) and prose_statements(step)[0].rhs == "9"
 
 
-@pytest.mark.parametrize("text", ["7 x^2 - 72", "\\frac{x + 1}{x - 2} + \\sqrt{2}", "2^{x} - 8",
-                                  "\\sin(x) + 3!", "|x - 5| \\cdot 10^{3}", "x"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7 x^2 - 72",
+        "\\frac{x + 1}{x - 2} + \\sqrt{2}",
+        "2^{x} - 8",
+        "\\sin(x) + 3!",
+        "|x - 5| \\cdot 10^{3}",
+        "x",
+    ],
+)
 def test_the_evaluator_gives_what_evaluate_gives(text):
     expr = parse_math(text)
     at = evaluator(expr, "x")

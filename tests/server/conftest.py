@@ -56,16 +56,21 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 def _drop_store_tables(url: str) -> None:
     engine = create_engine(url)
     with engine.begin() as connection:
-        connection.exec_driver_sql("DROP TABLE IF EXISTS memory_solutions, corrections, grades, "
-                                      "alembic_version")
+        connection.exec_driver_sql(
+            "DROP TABLE IF EXISTS memory_solutions, corrections, grades, alembic_version"
+        )
     engine.dispose()
 
 
 def settings_for(**overrides: Any) -> Settings:
     """Settings for a test app; the judge uses the hand-written calibration of tests/data, so
     that service tests show the service's behaviour, not the fitted numbers of the day."""
-    base: dict[str, Any] = {"preload_embedding": False, "log_json": False, "_env_file": None,
-                            "calibration": HAND_CALIBRATION}
+    base: dict[str, Any] = {
+        "preload_embedding": False,
+        "log_json": False,
+        "_env_file": None,
+        "calibration": HAND_CALIBRATION,
+    }
     if not os.environ.get("STEPGRADE_DATA_DIR"):  # module-scoped apps: before the fixture above
         base["data_dir"] = Path(tempfile.mkdtemp(prefix="stepgrade-test-"))
     return Settings(**{**base, **overrides})

@@ -34,10 +34,16 @@ def test_pretty_prints_a_table(capsys):
 
 def test_pretty_says_how_sure_and_why_to_look(tmp_path, capsys, monkeypatch):
     source = tmp_path / "proof.json"
-    source.write_text(json.dumps({
-        "problem": "Prove that the sum of two odd integers is even.",
-        "solution": "Let a = 3 and b = 5. Then a + b = 8, which is even. Therefore the sum of "
-                    "any two odd integers is even."}), encoding="utf-8")
+    source.write_text(
+        json.dumps(
+            {
+                "problem": "Prove that the sum of two odd integers is even.",
+                "solution": "Let a = 3 and b = 5. Then a + b = 8, which is even. Therefore the sum of "
+                "any two odd integers is even.",
+            }
+        ),
+        encoding="utf-8",
+    )
     assert main(["grade", str(source), "--pretty"]) == 0
     out = capsys.readouterr().out
     assert "REVIEW      a proof graded without a model" in out
@@ -49,7 +55,9 @@ def test_pretty_says_how_sure_and_why_to_look(tmp_path, capsys, monkeypatch):
 
 def test_json_lines_in_and_output_file(tmp_path, capsys):
     source = tmp_path / "in.jsonl"
-    rows = [json.loads((EXAMPLES_DIR / f"{n}.json").read_text()) for n in ("chinese", "arithmetic_slip")]
+    rows = [
+        json.loads((EXAMPLES_DIR / f"{n}.json").read_text()) for n in ("chinese", "arithmetic_slip")
+    ]
     source.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
     out = tmp_path / "out.jsonl"
     assert main(["grade", str(source), "--output", str(out)]) == 0
@@ -69,8 +77,9 @@ def test_a_bad_single_request_is_an_error_in_its_place_and_exits_1(tmp_path, cap
 
 
 def _lines(path, rows):
-    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n", encoding="utf-8"
+    )
     return str(path)
 
 
@@ -96,16 +105,25 @@ def test_every_line_gets_a_report_or_an_error_in_its_place(tmp_path, capsys, mon
 
     monkeypatch.setattr(agent.build, "make_grader", Exploding)
     monkeypatch.delenv("STEPGRADE_LLM_BASE_URL", raising=False)
-    source = _lines(tmp_path / "in.jsonl", [
-        GOOD, "{not json", {**GOOD, "problem": "explode"}, {"problem": "p"},
-        {**GOOD, "mode": "llm"}, GOOD,
-    ])
+    source = _lines(
+        tmp_path / "in.jsonl",
+        [
+            GOOD,
+            "{not json",
+            {**GOOD, "problem": "explode"},
+            {"problem": "p"},
+            {**GOOD, "mode": "llm"},
+            GOOD,
+        ],
+    )
     assert main(["grade", source, "--mode", "offline"]) == 1
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(out) == 6
     assert out[0]["score"] == 10 and out[5]["score"] == 10
-    assert out[1] == {"line": 2, "error": {"code": "invalid_json", "field": None,
-                                           "message": out[1]["error"]["message"]}}
+    assert out[1] == {
+        "line": 2,
+        "error": {"code": "invalid_json", "field": None, "message": out[1]["error"]["message"]},
+    }
     assert out[2]["line"] == 3 and out[2]["error"]["code"] == "internal_error"
     assert "RuntimeError: a bug in the grader" in out[2]["error"]["message"]
     assert out[3]["line"] == 4 and out[3]["error"]["code"] == "invalid_request"
@@ -129,8 +147,10 @@ def test_pretty_shows_the_error_in_its_place(tmp_path, capsys):
 
 
 def test_an_empty_solution_is_graded_zero(tmp_path, capsys):
-    source = _lines(tmp_path / "in.jsonl", [{**GOOD, "solution": "  \n "},
-                                            {"problem": "p", "solution_steps": ["", " "]}])
+    source = _lines(
+        tmp_path / "in.jsonl",
+        [{**GOOD, "solution": "  \n "}, {"problem": "p", "solution_steps": ["", " "]}],
+    )
     assert main(["grade", source]) == 0
     reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     for report in reports:
@@ -166,10 +186,16 @@ def test_llm_mode_without_endpoint_exits_2(capsys, monkeypatch):
 
 
 def test_console_script_reads_stdin():
-    payload = json.dumps({"problem": "Compute 3 * 4.", "solution": "3 * 4 = 12", "reference_answer": "12"})
+    payload = json.dumps(
+        {"problem": "Compute 3 * 4.", "solution": "3 * 4 = 12", "reference_answer": "12"}
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "server.cli", "grade", "-"], input=payload, capture_output=True,
-        text=True, timeout=120, check=False,
+        [sys.executable, "-m", "server.cli", "grade", "-"],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["score"] == 10
@@ -202,14 +228,21 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
     reset or left hanging while the workers warm up (each listens only once it can grade), and
     /readyz is ready only when both are."""
     port = free_port()
-    service = start_service(None, port, workers=2, env={"STEPGRADE_PRELOAD_EMBEDDING": "false"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    service = start_service(
+        None,
+        port,
+        workers=2,
+        env={"STEPGRADE_PRELOAD_EMBEDDING": "false"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     seen: list[tuple[str, str]] = []
     try:
         deadline = time.monotonic() + 180
         ready_at, first_ok = None, 10**9
-        while time.monotonic() < deadline and (ready_at is None or time.monotonic() < ready_at + 3
-                                               or len(seen) < first_ok + 30):
+        while time.monotonic() < deadline and (
+            ready_at is None or time.monotonic() < ready_at + 3 or len(seen) < first_ok + 30
+        ):
             assert service.poll() is None, "the service exited"
             path = "/readyz" if len(seen) % 5 == 4 else "/healthz"
             seen.append((path, _knock(port, path)))
@@ -232,18 +265,38 @@ def test_two_workers_answer_every_connection_after_the_first_answer():
 
 def test_a_second_instance_on_the_same_port_fails_clearly():
     port = free_port()
-    first = start_service(None, port, workers=2, env={"STEPGRADE_PRELOAD_EMBEDDING": "false"},
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = {**os.environ, "STEPGRADE_WORKERS": "2", "STEPGRADE_PRELOAD_EMBEDDING": "false",
-           "STEPGRADE_LOG_LEVEL": "warning"}
-    command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    first = start_service(
+        None,
+        port,
+        workers=2,
+        env={"STEPGRADE_PRELOAD_EMBEDDING": "false"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    env = {
+        **os.environ,
+        "STEPGRADE_WORKERS": "2",
+        "STEPGRADE_PRELOAD_EMBEDDING": "false",
+        "STEPGRADE_LOG_LEVEL": "warning",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
     try:
         deadline = time.monotonic() + 120
         while _get(f"http://127.0.0.1:{port}/readyz") != 200 and time.monotonic() < deadline:
             assert first.poll() is None, "the service exited during start-up"
             time.sleep(0.3)
-        second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60,
-                                check=False)
+        second = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=60, check=False
+        )
         assert second.returncode != 0
         assert f"port {port} on 127.0.0.1 is already in use" in second.stderr
         assert "STEPGRADE_PORT=" in second.stderr and "Traceback" not in second.stderr
@@ -261,17 +314,28 @@ def test_a_taken_port_is_found_before_the_warm_up(tmp_path, workers):
     holder.bind(("127.0.0.1", 0))
     holder.listen()
     port = holder.getsockname()[1]
-    env = {**os.environ, "STEPGRADE_WORKERS": workers, "STEPGRADE_DATA_DIR": str(tmp_path),
-           "STEPGRADE_EMBEDDING_MODEL": str(tmp_path / "no-such-model")}
+    env = {
+        **os.environ,
+        "STEPGRADE_WORKERS": workers,
+        "STEPGRADE_DATA_DIR": str(tmp_path),
+        "STEPGRADE_EMBEDDING_MODEL": str(tmp_path / "no-such-model"),
+    }
     try:
-        done = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-                              env=env, capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     finally:
         holder.close()
     assert done.returncode == 1
     assert done.stderr.strip() == (
         f"stepgrade serve: port {port} on 127.0.0.1 is already in use; stop what holds it, or "
-        f"choose another port: STEPGRADE_PORT={port + 1} stepgrade serve (or --port {port + 1})")
+        f"choose another port: STEPGRADE_PORT={port + 1} stepgrade serve (or --port {port + 1})"
+    )
     assert not (tmp_path / "stepgrade.db").exists()  # the store was not opened either
 
 
@@ -302,20 +366,36 @@ def test_bench_says_which_module_is_missing(monkeypatch, capsys):
 def test_bench_is_registered_through_the_entry_point():
     from importlib.metadata import entry_points
 
-    assert [p.value for p in entry_points(group="stepgrade.commands") if p.name == "bench"][:1] \
-        == ["eval_sets.cli:register"]
+    assert [p.value for p in entry_points(group="stepgrade.commands") if p.name == "bench"][:1] == [
+        "eval_sets.cli:register"
+    ]
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["grade", "--help"], ["bench", "--help"],
-                                  ["calibrate", "--help"], ["store", "assign", "--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["grade", "--help"],
+        ["bench", "--help"],
+        ["calibrate", "--help"],
+        ["store", "assign", "--help"],
+    ],
+)
 def test_help_imports_no_grader(argv):
     """`stepgrade --help` (and each command's) builds the parser only: the grader, sympy, torch
     and the benchmark runner are imported when a command runs."""
-    script = ("import sys\nfrom server.cli import main\ntry:\n    main(sys.argv[1:])\n"
-             "except SystemExit:\n    pass\nheavy = ['torch', 'sympy', 'numpy', 'agent.grader', "
-             "'scoring.schema', 'fastapi', 'sqlalchemy', 'eval_sets.runner']\n"
-             "print([m for m in heavy if m in sys.modules])")
-    done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True,
-                          timeout=60, check=True)
+    script = (
+        "import sys\nfrom server.cli import main\ntry:\n    main(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\nheavy = ['torch', 'sympy', 'numpy', 'agent.grader', "
+        "'scoring.schema', 'fastapi', 'sqlalchemy', 'eval_sets.runner']\n"
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert "usage: stepgrade" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -25,9 +25,11 @@ TIMINGS = ("elapsed_ms", "node_ms")
 
 def _requests() -> list[GradeRequest]:
     """Every bundled item of every set, read by its loader, graded offline."""
-    return [item.request.model_copy(update={"mode": "offline"})
-            for path in sorted(BUNDLED_DIR.glob("*.jsonl"))
-            for item in load_dataset(path.stem, path)]
+    return [
+        item.request.model_copy(update={"mode": "offline"})
+        for path in sorted(BUNDLED_DIR.glob("*.jsonl"))
+        for item in load_dataset(path.stem, path)
+    ]
 
 
 def _without_timings(report: dict[str, Any]) -> dict[str, Any]:
@@ -66,7 +68,9 @@ def test_two_processes_with_different_hash_seeds(tmp_path):
     for process, out in runs:
         _, err = process.communicate(timeout=540)
         assert process.returncode == 0, err[-2000:]
-        reports.append([_without_timings(json.loads(line)) for line in out.read_text().splitlines()])
+        reports.append(
+            [_without_timings(json.loads(line)) for line in out.read_text().splitlines()]
+        )
     assert len(reports[0]) == len(reports[1]) >= 20
     for i, (a, b) in enumerate(zip(*reports, strict=True)):
         assert a == b, f"item {i} differs between the two processes"
@@ -77,13 +81,20 @@ SLOW = (r"[1,+\infty)", r"[2^{\frac{1}{2^{1000}}}, \infty)")  # math-verify runs
 
 def test_an_answer_check_out_of_time_is_undecided_with_a_warning():
     grader = Grader(Context(embedder=hashed_bag_of_words, answer_timeout=0.3))
-    for solution in (f"So $x \\in {SLOW[1]}$, i.e. the answer is $\\boxed{{{SLOW[1]}}}$.",
-                     f"So the set is ${SLOW[1]}$."):  # marked, and found among the candidates
-        request = GradeRequest(problem="Solve $x \\geq 1$.", solution=solution,
-                               reference_answer=SLOW[0], mode="offline")
+    for solution in (
+        f"So $x \\in {SLOW[1]}$, i.e. the answer is $\\boxed{{{SLOW[1]}}}$.",
+        f"So the set is ${SLOW[1]}$.",
+    ):  # marked, and found among the candidates
+        request = GradeRequest(
+            problem="Solve $x \\geq 1$.",
+            solution=solution,
+            reference_answer=SLOW[0],
+            mode="offline",
+        )
         report = grader.grade(request)
         assert report.answer.correct is None and report.answer.symbolic is None
         warning = [w for w in report.meta.warnings if "timed out" in w]
         assert warning and "0.3 s of CPU" in warning[0] and "left undecided" in warning[0]
-        assert all("final_answer" not in s.error_categories for s in report.steps), \
+        assert all("final_answer" not in s.error_categories for s in report.steps), (
             "an undecided answer labels nothing"
+        )

@@ -37,12 +37,17 @@ def _rows(items: list) -> list:
 def test_every_row_grades_without_a_failure(shared_data, tmp_path, capsys, kind, name):
     items = _rows(load_dataset(kind, shared_data / name))
     source, out = tmp_path / "requests.jsonl", tmp_path / "reports.jsonl"
-    source.write_text("".join(item.request.model_dump_json(exclude_defaults=True) + "\n"
-                              for item in items), encoding="utf-8")
+    source.write_text(
+        "".join(item.request.model_dump_json(exclude_defaults=True) + "\n" for item in items),
+        encoding="utf-8",
+    )
     assert main(["grade", str(source), "--mode", "offline", "--output", str(out)]) == 0
     assert "Traceback" not in capsys.readouterr().err
     reports = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(reports) == len(items)
-    failed = {item.id: r["meta"]["failed_checks"] for item, r in zip(items, reports, strict=True)
-              if r["meta"]["failed_checks"]}
+    failed = {
+        item.id: r["meta"]["failed_checks"]
+        for item, r in zip(items, reports, strict=True)
+        if r["meta"]["failed_checks"]
+    }
     assert not failed, f"checks failed (contained, but each is a bug): {failed}"

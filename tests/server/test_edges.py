@@ -55,12 +55,16 @@ def test_an_empty_body_says_the_body_is_missing(client, path):
     r = client.post(path, headers={"Content-Type": "application/json"})
     assert r.status_code == 422
     assert r.json()["error"] == {
-        "code": "empty_body", "field": "body",
-        "message": "the request has no body: send a JSON object (Content-Type: application/json)"}
+        "code": "empty_body",
+        "field": "body",
+        "message": "the request has no body: send a JSON object (Content-Type: application/json)",
+    }
 
 
 def test_a_body_that_is_not_json_says_so(client):
-    r = client.post("/grade", content=b'{"problem": "p",', headers={"Content-Type": "application/json"})
+    r = client.post(
+        "/grade", content=b'{"problem": "p",', headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 422
     error = r.json()["error"]
     assert error["code"] == "invalid_json" and error["field"] == "body"
@@ -99,7 +103,10 @@ def test_a_half_sent_body_gets_a_408_once_its_time_is_up():
     assert not reached
     assert sent[0]["status"] == 408
     body = json.loads(sent[1]["body"])
-    assert body["error"]["code"] == "body_timeout" and "STEPGRADE_BODY_TIMEOUT" in body["error"]["message"]
+    assert (
+        body["error"]["code"] == "body_timeout"
+        and "STEPGRADE_BODY_TIMEOUT" in body["error"]["message"]
+    )
 
 
 def test_a_whole_body_in_time_reaches_the_app():
@@ -108,8 +115,12 @@ def test_a_whole_body_in_time_reaches_the_app():
     async def app(scope, receive, send):
         seen.append(await receive())
 
-    chunks = iter([{"type": "http.request", "body": b"ab", "more_body": True},
-                   {"type": "http.request", "body": b"cd", "more_body": False}])
+    chunks = iter(
+        [
+            {"type": "http.request", "body": b"ab", "more_body": True},
+            {"type": "http.request", "body": b"cd", "more_body": False},
+        ]
+    )
 
     async def receive():
         return next(chunks)
@@ -129,14 +140,19 @@ def test_docs_and_openapi_are_routes_in_the_metrics(client):
     text = client.get("/metrics").text
     for route in ("/docs", "/openapi.json", "/redoc", "/docs-assets"):
         assert f'route="{route}",status="200"' in text, route
-    unmatched = [line for line in text.splitlines()
-                 if line.startswith("stepgrade_http_requests_total") and 'route="unmatched"' in line]
+    unmatched = [
+        line
+        for line in text.splitlines()
+        if line.startswith("stepgrade_http_requests_total") and 'route="unmatched"' in line
+    ]
     assert unmatched and all('status="404"' in line for line in unmatched)
 
 
 def test_the_api_docs_load_nothing_from_another_host(client):
-    for path, assets in (("/docs", ("swagger-ui-bundle.js", "swagger-ui.css")),
-                         ("/redoc", ("redoc.standalone.js",))):
+    for path, assets in (
+        ("/docs", ("swagger-ui-bundle.js", "swagger-ui.css")),
+        ("/redoc", ("redoc.standalone.js",)),
+    ):
         page = client.get(path).text
         assert "http://" not in page and "https://" not in page, path
         for asset in assets:
@@ -174,8 +190,9 @@ def test_a_half_sent_upload_is_answered_408_by_a_running_server():
     holder = socket.socket()
     holder.bind(("127.0.0.1", 0))
     port = holder.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, grader=grader), log_config=None,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(settings, grader=grader), log_config=None, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [holder]}, daemon=True)
     thread.start()
     try:
@@ -184,8 +201,10 @@ def test_a_half_sent_upload_is_answered_408_by_a_running_server():
             assert time.monotonic() < deadline and thread.is_alive()
             time.sleep(0.05)
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
-            client.sendall(b"POST /grade HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                           b"Content-Length: 400\r\n\r\n{\"problem\": \"2+2\", ")
+            client.sendall(
+                b"POST /grade HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 400\r\n\r\n{"problem": "2+2", '
+            )
             answer = b""
             while chunk := client.recv(4096):  # a hang would raise at the socket's time-out
                 answer += chunk

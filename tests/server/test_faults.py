@@ -31,8 +31,14 @@ def fake():
 
 @pytest.fixture(scope="module")
 def client(fake):
-    with service(llm_base_url=fake.base_url, llm_model="fake-model", llm_timeout=2.0,
-                 llm_max_retries=0, llm_budget=4.0, offline_fallback_budget=2.0) as c:
+    with service(
+        llm_base_url=fake.base_url,
+        llm_model="fake-model",
+        llm_timeout=2.0,
+        llm_max_retries=0,
+        llm_budget=4.0,
+        offline_fallback_budget=2.0,
+    ) as c:
         yield c
 
 
@@ -90,15 +96,23 @@ def test_every_fault_still_gets_a_degraded_report(client, fake, fault):
 def test_degraded_grades_are_counted(client, fake):
     fake.fault = "500"
     client.post("/grade", json=LLM_REQUEST)
-    line = next(x for x in client.get("/metrics").text.splitlines()
-                if x.startswith("stepgrade_degraded_grades_total"))
+    line = next(
+        x
+        for x in client.get("/metrics").text.splitlines()
+        if x.startswith("stepgrade_degraded_grades_total")
+    )
     assert float(line.split()[-1]) >= 1
 
 
 def test_the_llm_budget_comes_from_the_settings_and_meta_tells_the_truth(fake):
     fake.latency = 30.0  # a model far slower than any budget
-    with service(llm_base_url=fake.base_url, llm_model="fake-model", llm_timeout=60,
-                 llm_max_retries=0, llm_budget=1.5) as c:
+    with service(
+        llm_base_url=fake.base_url,
+        llm_model="fake-model",
+        llm_timeout=60,
+        llm_max_retries=0,
+        llm_budget=1.5,
+    ) as c:
         t0 = time.monotonic()
         r = c.post("/grade", json=LLM_REQUEST)
         took = time.monotonic() - t0
@@ -151,8 +165,10 @@ def test_unreachable_llm_is_not_ready():
     with service(llm_base_url="http://127.0.0.1:9/v1", llm_model="m", ready_timeout=0.5) as c:
         r = c.get("/readyz")
         assert r.status_code == 503
-        assert r.json() == {"status": "not_ready", "checks": {
-            "embedding_model": "ok", "answer_worker": "ok", "llm": "unreachable"}}
+        assert r.json() == {
+            "status": "not_ready",
+            "checks": {"embedding_model": "ok", "answer_worker": "ok", "llm": "unreachable"},
+        }
 
 
 def test_a_busy_llm_is_ready_and_said_busy():
@@ -170,8 +186,12 @@ def test_a_busy_llm_is_ready_and_said_busy():
 def test_a_recent_answer_is_remembered_as_readiness(cache, expected):
     endpoint = FakeOpenAI().__enter__()
     try:
-        with service(llm_base_url=endpoint.base_url, llm_model="fake-model", ready_timeout=0.3,
-                     ready_cache=cache) as c:
+        with service(
+            llm_base_url=endpoint.base_url,
+            llm_model="fake-model",
+            ready_timeout=0.3,
+            ready_cache=cache,
+        ) as c:
             assert c.post("/grade", json=LLM_REQUEST).json()["meta"]["degraded"] is False
             endpoint.__exit__()  # the endpoint is down now
             assert c.get("/readyz").json()["checks"]["llm"] == expected

@@ -38,8 +38,9 @@ def started():
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 @pytest.mark.timeout(600)
 def test_api_never_fails(case):
     # /metrics is Prometheus text: only the no-5xx check applies to it.

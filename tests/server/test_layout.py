@@ -17,15 +17,41 @@ SERVER = Path(__file__).resolve().parents[2] / "server"
 
 # (modules the rule covers, modules they must not import, why)
 FLOORS = [
-    ("server.core", ("server.api", "server.services", "server.store", "server.main",
-                     "server.lifespan", "server.cli", "server.serve"),
-     "core is the floor: what every part of the service shares"),
-    ("server.services", ("server.api", "server.main", "server.lifespan", "server.cli",
-                         "server.serve"), "services serve the routes, not the other way"),
-    ("server.store", ("server.api", "server.services", "server.main", "server.lifespan",
-                      "server.cli", "server.serve"), "the store serves the routes and services"),
-    ("server.api", ("server.main", "server.lifespan", "server.cli", "server.serve"),
-     "routes are assembled by main; they do not reach up to it"),
+    (
+        "server.core",
+        (
+            "server.api",
+            "server.services",
+            "server.store",
+            "server.main",
+            "server.lifespan",
+            "server.cli",
+            "server.serve",
+        ),
+        "core is the floor: what every part of the service shares",
+    ),
+    (
+        "server.services",
+        ("server.api", "server.main", "server.lifespan", "server.cli", "server.serve"),
+        "services serve the routes, not the other way",
+    ),
+    (
+        "server.store",
+        (
+            "server.api",
+            "server.services",
+            "server.main",
+            "server.lifespan",
+            "server.cli",
+            "server.serve",
+        ),
+        "the store serves the routes and services",
+    ),
+    (
+        "server.api",
+        ("server.main", "server.lifespan", "server.cli", "server.serve"),
+        "routes are assembled by main; they do not reach up to it",
+    ),
 ]
 
 
@@ -50,10 +76,14 @@ def server_imports(root: Path) -> dict[str, set[str]]:
 
 
 def floor_violations(graph: dict[str, set[str]]) -> list[str]:
-    return [f"{module} imports {name} ({why})"
-            for covered, banned, why in FLOORS
-            for module, names in graph.items() if _within(module, covered)
-            for name in sorted(names) if any(_within(name, b) for b in banned)]
+    return [
+        f"{module} imports {name} ({why})"
+        for covered, banned, why in FLOORS
+        for module, names in graph.items()
+        if _within(module, covered)
+        for name in sorted(names)
+        if any(_within(name, b) for b in banned)
+    ]
 
 
 def test_the_service_imports_run_down_its_floors():
@@ -66,10 +96,13 @@ def test_every_floor_covers_a_package_with_modules():
         assert [m for m in graph if _within(m, covered) and m != covered], covered
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("from server.api.deps import SettingsDep\n", "server.core.x imports server.api.deps"),
-    ("def f():\n    import server.main\n", "server.core.x imports server.main"),
-])
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from server.api.deps import SettingsDep\n", "server.core.x imports server.api.deps"),
+        ("def f():\n    import server.main\n", "server.core.x imports server.main"),
+    ],
+)
 def test_the_scan_sees_an_import_up_the_floors(tmp_path, source, expected):
     root = tmp_path / "server"
     (root / "core").mkdir(parents=True)
@@ -81,6 +114,8 @@ def test_the_scan_sees_an_import_up_the_floors(tmp_path, source, expected):
 def test_the_scan_allows_imports_down_the_floors(tmp_path):
     root = tmp_path / "server"
     (root / "api").mkdir(parents=True)
-    (root / "api" / "deps.py").write_text("from server.core.settings import Settings\n"
-                                         "from server.services.grading import GradingService\n")
+    (root / "api" / "deps.py").write_text(
+        "from server.core.settings import Settings\n"
+        "from server.services.grading import GradingService\n"
+    )
     assert floor_violations(server_imports(root)) == []

@@ -18,25 +18,37 @@ from server.store.models import Grade, MemorySolution
 from tests.server.api.routes.test_grades import stream_report
 from tests.server.conftest import service
 
-PROBLEM = r"Tom buys 12 pens at 3 dollars each and 7 notebooks at 5 dollars each. How much " \
-          r"does he pay in dollars?"
-RIGHT = ["The pens cost 12 * 3 = 36 dollars.", "The notebooks cost 7 * 5 = 35 dollars.",
-         "In all 36 + 35 = 71 dollars.", "He pays 71 dollars."]
+PROBLEM = (
+    r"Tom buys 12 pens at 3 dollars each and 7 notebooks at 5 dollars each. How much "
+    r"does he pay in dollars?"
+)
+RIGHT = [
+    "The pens cost 12 * 3 = 36 dollars.",
+    "The notebooks cost 7 * 5 = 35 dollars.",
+    "In all 36 + 35 = 71 dollars.",
+    "He pays 71 dollars.",
+]
 SLIP = ["The pens cost 36 dollars.", "The notebooks are 45 dollars.", "He pays 81 dollars."]
 ALL_RIGHT = ["correct"] * 4
 
 
 def grade(c: Any, steps: list[str], problem: str = PROBLEM, **extra: Any) -> dict[str, Any]:
     headers = extra.pop("headers", {})
-    r = c.post("/grade", json={"problem": problem, "solution_steps": steps, "mode": "offline",
-                               **extra}, headers=headers)
+    r = c.post(
+        "/grade",
+        json={"problem": problem, "solution_steps": steps, "mode": "offline", **extra},
+        headers=headers,
+    )
     assert r.status_code == 200, r.text
     return dict(r.json())
 
 
 def correct(c: Any, grade_id: str, labels: list[str], **headers: str) -> Any:
-    return c.post(f"/grades/{grade_id}/corrections", headers=headers,
-                  json={"step_labels": labels, "score": 10, "note": "fine"})
+    return c.post(
+        f"/grades/{grade_id}/corrections",
+        headers=headers,
+        json={"step_labels": labels, "score": 10, "note": "fine"},
+    )
 
 
 def test_a_correction_teaches_the_next_grade_of_the_same_problem(database_url):
@@ -87,8 +99,10 @@ def test_a_retried_correction_adds_nothing(database_url):
         assert len(c.get(f"/grades/{grade_id}").json()["corrections"]) == 1
         assert grade(c, SLIP)["meta"]["memory"]["solutions"] == 1
         # a different correction supersedes: still one remembered solution, now with a mistake
-        assert correct(c, grade_id, ["correct", "correct", "incorrect",
-                                     "incorrect"]).status_code == 201
+        assert (
+            correct(c, grade_id, ["correct", "correct", "incorrect", "incorrect"]).status_code
+            == 201
+        )
         memory = grade(c, SLIP)["meta"]["memory"]
         assert memory["solutions"] == 1 and memory["mistakes"] == 2
         assert memory["accepted_solutions"] == 0
@@ -132,8 +146,10 @@ def test_the_teach_queue_asks_first_where_no_memory_is(database_url):
     other = "A rope 20 m long is cut into pieces of 4 m. How many pieces are there?"
     with service(database_url=database_url) as c:
         ids = [grade(c, steps)["meta"]["grade_id"] for steps in (RIGHT, SLIP, RIGHT[:3])]
-        rope = [grade(c, steps, problem=other)["meta"]["grade_id"]
-                for steps in (["20 / 4 = 5", "5 pieces"], ["20 / 4 = 6", "6 pieces"])]
+        rope = [
+            grade(c, steps, problem=other)["meta"]["grade_id"]
+            for steps in (["20 / 4 = 5", "5 pieces"], ["20 / 4 = 6", "6 pieces"])
+        ]
         queue = [i["id"] for i in c.get("/grades", params={"order": "teach"}).json()["items"]]
         assert len(queue) == 5 and set(queue[:2]) <= set(ids) | set(rope)
         # one grade of each problem before any problem's second
@@ -159,13 +175,16 @@ def test_an_answer_written_as_a_computation_is_remembered_as_its_result(database
         assert "memory_diverged" in {r["code"] for r in slip["review_reasons"]}
 
 
-@pytest.mark.parametrize(("extracted", "labels", "remembered"), [
-    ("48 - 5 = 43", ["correct", "correct"], "43"),
-    ("12 \\times 3 = 36", ["incorrect", "redundant"], "36"),
-    ("a = 2, b = 3", ["correct", "correct"], "a = 2, b = 3"),
-    ("x = 5", ["correct", "correct"], "x = 5"),
-    ("43", ["correct", "incorrect"], None),  # the final step rejected: no accepted answer
-])
+@pytest.mark.parametrize(
+    ("extracted", "labels", "remembered"),
+    [
+        ("48 - 5 = 43", ["correct", "correct"], "43"),
+        ("12 \\times 3 = 36", ["incorrect", "redundant"], "36"),
+        ("a = 2, b = 3", ["correct", "correct"], "a = 2, b = 3"),
+        ("x = 5", ["correct", "correct"], "x = 5"),
+        ("43", ["correct", "incorrect"], None),  # the final step rejected: no accepted answer
+    ],
+)
 def test_the_answer_a_correction_accepts(extracted, labels, remembered):
     report = {"answer": {"extracted": extracted}, "steps": [{"text": "a"}, {"text": "b"}]}
     assert remembered_answer(report, labels) == remembered

@@ -13,7 +13,10 @@ def _read(text: str | bytes):
 
 def test_one_object_an_array_and_json_lines():
     assert [(i.where, i.number) for i in _read(json.dumps(ONE))] == [("item", 1)]
-    assert [(i.where, i.number) for i in _read(json.dumps([ONE, ONE]))] == [("item", 1), ("item", 2)]
+    assert [(i.where, i.number) for i in _read(json.dumps([ONE, ONE]))] == [
+        ("item", 1),
+        ("item", 2),
+    ]
     lines = _read("\n".join([json.dumps(ONE)] * 3) + "\n\n")
     assert [(i.where, i.number) for i in lines] == [("line", 1), ("line", 2), ("line", 3)]
     assert all(i.request is not None and i.error is None for i in lines)
@@ -29,8 +32,12 @@ def test_blank_lines_keep_the_numbering_and_crlf_is_read():
     [
         ("{oops", "invalid_json", None, "not valid JSON"),
         ("[1]", "invalid_request", None, "expected a JSON object"),
-        (json.dumps({"problem": "p"}), "invalid_request", None,
-         "one of 'solution' or 'solution_steps' is required"),
+        (
+            json.dumps({"problem": "p"}),
+            "invalid_request",
+            None,
+            "one of 'solution' or 'solution_steps' is required",
+        ),
         (json.dumps({"solution": "x"}), "invalid_request", "problem", "field 'problem'"),
         (json.dumps({**ONE, "mode": "fast"}), "invalid_request", "mode", "field 'mode'"),
         ("[" * 100_000, "invalid_json", None, "JSON"),
@@ -44,12 +51,16 @@ def test_a_bad_line_is_an_error_in_its_place(line, code, field, message):
     assert bad.request is None and bad.error is not None
     assert (bad.error.code, bad.error.field) == (code, field)
     assert message in bad.error.message
-    assert bad.error_json(bad.error) == {"line": 2, "error": {"code": code, "field": field,
-                                                               "message": bad.error.message}}
+    assert bad.error_json(bad.error) == {
+        "line": 2,
+        "error": {"code": code, "field": field, "message": bad.error.message},
+    }
 
 
 def test_a_line_that_is_not_utf8_spoils_only_itself():
-    data = json.dumps(ONE).encode() + b"\n" + b'{"problem": "\xff"}' + b"\n" + json.dumps(ONE).encode()
+    data = (
+        json.dumps(ONE).encode() + b"\n" + b'{"problem": "\xff"}' + b"\n" + json.dumps(ONE).encode()
+    )
     items = _read(data)
     assert items[0].request and items[2].request
     assert items[1].error.code == "invalid_encoding"

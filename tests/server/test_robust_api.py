@@ -23,10 +23,12 @@ def _empty_report(report: dict, reference: bool) -> None:
 
 def test_an_empty_solution_is_graded_zero_not_refused():
     with service() as client:
-        for body, reference in (({**GOOD, "solution": ""}, True),
-                                ({**GOOD, "solution": " \n\t"}, True),
-                                ({"problem": "p", "solution_steps": ["", "  "]}, False),
-                                ({"problem": "p", "solution_steps": []}, False)):
+        for body, reference in (
+            ({**GOOD, "solution": ""}, True),
+            ({**GOOD, "solution": " \n\t"}, True),
+            ({"problem": "p", "solution_steps": ["", "  "]}, False),
+            ({"problem": "p", "solution_steps": []}, False),
+        ):
             r = client.post("/grade", json=body)
             assert r.status_code == 200, r.text
             _empty_report(r.json(), reference)

@@ -69,21 +69,26 @@ def test_stream_events_in_graph_order(client):
     assert names[0] == "accepted" and names[-1] == "report"
     nodes = [d["node"] for e, d in events if e == "node"]
     assert nodes[0] == "prepare" and nodes[-1] == "aggregate"
-    for before, after in [("segment", "score_steps"), ("score_steps", "verify"),
-                          ("verify", "build_tree"),
-                          ("build_tree", "aggregate")]:
+    for before, after in [
+        ("segment", "score_steps"),
+        ("score_steps", "verify"),
+        ("verify", "build_tree"),
+        ("build_tree", "aggregate"),
+    ]:
         assert nodes.index(before) < nodes.index(after)
     by_node = {d["node"]: d for e, d in events if e == "node"}
     assert [s["index"] for s in by_node["segment"]["steps"]] == [1, 2, 3]
     assert "labels" not in by_node["score_steps"]  # offline: nothing to ask a model
     assert [s["label"] for s in by_node["verify"]["labels"]] == [
-        "incorrect", "meaningless", "incorrect"]
+        "incorrect",
+        "meaningless",
+        "incorrect",
+    ]
     assert by_node["build_tree"]["tree"]["chains"] == [[1, 2, 3]]
     report = events[-1][1]
     assert report["score"] == 0 and report["meta"]["elapsed_ms"] > 0
     assert set(report["meta"]["node_ms"]) >= {"prepare", "segment", "aggregate"}
-    assert report == client.post("/grade", json=ARITHMETIC_SLIP).json() | {
-        "meta": report["meta"]}
+    assert report == client.post("/grade", json=ARITHMETIC_SLIP).json() | {"meta": report["meta"]}
 
 
 def test_stream_refuses_bad_requests_before_streaming(client):
@@ -97,15 +102,20 @@ def test_health_ready_metrics(client):
     assert client.get("/healthz").json() == {"status": "ok"}
     r = client.get("/readyz")
     assert r.status_code == 200
-    assert r.json() == {"status": "ready", "checks": {
-        "embedding_model": "ok", "answer_worker": "ok", "llm": "not_configured"}}
+    assert r.json() == {
+        "status": "ready",
+        "checks": {"embedding_model": "ok", "answer_worker": "ok", "llm": "not_configured"},
+    }
     client.post("/grade", json=GIVEN_STEPS)
     text = client.get("/metrics").text
     assert 'stepgrade_http_requests_total{method="POST",route="/grade",status="200"}' in text
     assert "stepgrade_http_request_duration_seconds_bucket" in text
     assert 'stepgrade_grades_total{endpoint="grade",mode="offline"}' in text
-    for name in ("stepgrade_llm_calls_total", "stepgrade_llm_tokens_total",
-                 "stepgrade_degraded_grades_total"):
+    for name in (
+        "stepgrade_llm_calls_total",
+        "stepgrade_llm_tokens_total",
+        "stepgrade_degraded_grades_total",
+    ):
         assert name in text
 
 
@@ -136,8 +146,15 @@ def test_body_limit_by_content_length_and_by_streamed_bytes(client):
 def test_openapi_documents_every_endpoint_with_examples(client):
     spec = client.get("/openapi.json").json()
     paths = spec["paths"]
-    assert {"/grade", "/grade/batch", "/grade/stream", "/healthz", "/readyz", "/metrics",
-            "/calibration"} <= set(paths)
+    assert {
+        "/grade",
+        "/grade/batch",
+        "/grade/stream",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/calibration",
+    } <= set(paths)
     for path in ("/grade", "/grade/batch", "/grade/stream"):
         assert paths[path]["post"]["requestBody"]["content"]["application/json"]["examples"]
     for path in ("/healthz", "/readyz", "/metrics", "/calibration"):
@@ -150,8 +167,10 @@ def test_auth_required_when_keys_are_configured():
     with service(api_keys="k-one, k-two") as c:
         r = c.post("/grade", json=GIVEN_STEPS)
         assert r.status_code == 401 and r.json()["error"] == {
-            "code": "unauthorized", "message": "missing or invalid X-API-Key header",
-            "field": "X-API-Key"}
+            "code": "unauthorized",
+            "message": "missing or invalid X-API-Key header",
+            "field": "X-API-Key",
+        }
         assert c.post("/grade", json=GIVEN_STEPS, headers={"X-API-Key": "nope"}).status_code == 401
         assert c.post("/grade", json=GIVEN_STEPS, headers={"X-API-Key": "k-two"}).status_code == 200
         ok = c.post("/grade/batch", json={"items": [GIVEN_STEPS]}, headers={"X-API-Key": "k-one"})
@@ -177,6 +196,7 @@ def test_deadline_without_llm_is_504():
     import asyncio
 
     with service(request_timeout=0.3) as c:
+
         async def slow(request, run=None, memory=None):
             await asyncio.sleep(1.0)
 

@@ -89,8 +89,13 @@ def stated_answer(text: str) -> str:
     are answers of several parts (`(1) 是 (2) 5`, `不是；5`), whose every part is the answer, and
     conditions (`x<1或x>2`, `a 的取值范围是 a>2`), whose numbers are bounds, not the answer.
     """
-    if not is_prose(text) or _MATH_DELIMITER.search(text) or enumerated_parts(text) is not None \
-            or worded_parts(text) is not None or _CONDITION.search(text):
+    if (
+        not is_prose(text)
+        or _MATH_DELIMITER.search(text)
+        or enumerated_parts(text) is not None
+        or worded_parts(text) is not None
+        or _CONDITION.search(text)
+    ):
         return text
     return find_answer(text).text or text
 

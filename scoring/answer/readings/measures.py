@@ -17,8 +17,10 @@ from fractions import Fraction
 from scoring.answer.clean import bare, too_long
 from scoring.parse.lexicon import AMOUNT_UNITS, CENTS_OF, SECONDS_OF
 
-_PART = re.compile(r"\s*(\$|\\\$)?\s*(\d+(?:\.\d+)?)\s*(" + AMOUNT_UNITS
-                   + r")?(?![A-Za-z])\s*(?:and\s+)?", re.IGNORECASE)
+_PART = re.compile(
+    r"\s*(\$|\\\$)?\s*(\d+(?:\.\d+)?)\s*(" + AMOUNT_UNITS + r")?(?![A-Za-z])\s*(?:and\s+)?",
+    re.IGNORECASE,
+)
 
 
 def _parts(text: str) -> list[tuple[Fraction, str]] | None:
@@ -67,8 +69,7 @@ def compare_amounts(gold: str, pred: str) -> bool | None:
     """Two amounts of one kind, equal when they are in its smallest unit (module docstring); one
     number in the same unit on both sides is the plain-number reading's."""
     g_parts, p_parts = _parts(gold), _parts(pred)
-    if g_parts and p_parts and len(g_parts) == len(p_parts) == 1 \
-            and g_parts[0][1] == p_parts[0][1]:
+    if g_parts and p_parts and len(g_parts) == len(p_parts) == 1 and g_parts[0][1] == p_parts[0][1]:
         return None
     g, p = _total(g_parts), _total(p_parts)
     if g is None or p is None or g[0] != p[0]:

@@ -39,8 +39,11 @@ from scoring.parse.tolerance import COMPUTED_REL_TOL, MIN_SIGNIFICANT
 MAX_DIGITS = 40
 
 _CURRENCY = (
-    r"(?:\\\$|" + "|".join(re.escape(c) for c in CURRENCY_CODES)
-    + "|[" + re.escape(CURRENCY_SIGNS) + "])"
+    r"(?:\\\$|"
+    + "|".join(re.escape(c) for c in CURRENCY_CODES)
+    + "|["
+    + re.escape(CURRENCY_SIGNS)
+    + "])"
 )
 _NUMBER = (
     r"(?P<sign>[-+−])?\s*(?:"
@@ -60,22 +63,68 @@ _WORDS_UNIT = (
     r"|[" + CJK + r"]{1,4}))"
 )
 # `-7^\circ\text{C}`, `20°C`, `68 ℉`: a temperature, whose degree sign is no angle's
-_TEMPERATURE = (r"(?:" + DEGREE_MARK + r"\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CF])\s*\}"
-                r"|\{?\s*(?P<scale1>[CF])\s*\}?(?![A-Za-z]))|(?P<sign_scale>[℃℉]))")
-_UNIT = (r"(?:" + _TEMPERATURE + "|" + _WORDS_UNIT + r"|\s*(?:" + DEGREE_MARK + "|" + _CURRENCY
-         + r"))")
+_TEMPERATURE = (
+    r"(?:" + DEGREE_MARK + r"\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CF])\s*\}"
+    r"|\{?\s*(?P<scale1>[CF])\s*\}?(?![A-Za-z]))|(?P<sign_scale>[℃℉]))"
+)
+_UNIT = (
+    r"(?:" + _TEMPERATURE + "|" + _WORDS_UNIT + r"|\s*(?:" + DEGREE_MARK + "|" + _CURRENCY + r"))"
+)
 _QUANTITY = re.compile(
     r"^(?P<cur>" + _CURRENCY + r")?\s*" + _NUMBER + r"\s*(?P<pct>" + _PERCENT + r")?"
     r"(?P<unit>" + _UNIT + r")?$"
 )
 _TRAILING_UNIT = re.compile(r"^(?P<value>[^$]*?[\d})\]])(?P<unit>" + _WORDS_UNIT + r")$")
 # words that follow a number without being its unit (`2 and 3`, `3 times`, `5 x`)
-_NOT_UNITS = frozenset([
-    "and", "or", "not", "no", "yes", "is", "are", "was", "be", "of", "to", "the", "a", "an", "in",
-    "on", "at", "by", "for", "from", "with", "than", "then", "so", "as", "if", "it", "its",
-    "this", "that", "which", "where", "when", "times", "plus", "minus", "over", "pi", "e", "i",
-    "x", "y", "z", "n", "k",
-])
+_NOT_UNITS = frozenset(
+    [
+        "and",
+        "or",
+        "not",
+        "no",
+        "yes",
+        "is",
+        "are",
+        "was",
+        "be",
+        "of",
+        "to",
+        "the",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "than",
+        "then",
+        "so",
+        "as",
+        "if",
+        "it",
+        "its",
+        "this",
+        "that",
+        "which",
+        "where",
+        "when",
+        "times",
+        "plus",
+        "minus",
+        "over",
+        "pi",
+        "e",
+        "i",
+        "x",
+        "y",
+        "z",
+        "n",
+        "k",
+    ]
+)
 _CLOSED = re.compile(r"\d|\\pi")
 _RELATION = relations.relation_pattern(relations.AFTER_VALUE)
 
@@ -153,10 +202,16 @@ def read_quantity(text: str, decimal_comma: bool = False) -> Quantity | None:
     if m is None or not any(m.group(k) for k in ("mixed", "fn", "fn1", "thou", "num")):
         return None
     start = m.start("unit")
-    scale = m.group("scale") or m.group("scale1") or {"℃": "C", "℉": "F"}.get(
-        m.group("sign_scale") or "")
-    unit = f"°{scale}" if scale else _unit(m.group("unit"),
-                                           start > 0 and not written[start - 1].isspace())
+    scale = (
+        m.group("scale")
+        or m.group("scale1")
+        or {"℃": "C", "℉": "F"}.get(m.group("sign_scale") or "")
+    )
+    unit = (
+        f"°{scale}"
+        if scale
+        else _unit(m.group("unit"), start > 0 and not written[start - 1].isspace())
+    )
     if unit is None:
         return None
     if m.group("cur"):
@@ -200,7 +255,9 @@ def _value(m: re.Match[str], decimal_comma: bool) -> tuple[Fraction, int | None,
     return value, decimals, significant
 
 
-def _fits(exact: Fraction | float, stated: Fraction, decimals: int | None, significant: int) -> bool:
+def _fits(
+    exact: Fraction | float, stated: Fraction, decimals: int | None, significant: int
+) -> bool:
     """Whether `stated`, written to `decimals` places, is `exact` rounded or truncated there."""
     if exact == stated:
         return True
@@ -208,11 +265,16 @@ def _fits(exact: Fraction | float, stated: Fraction, decimals: int | None, signi
         return False
     quantum = Decimal(1).scaleb(-decimals)
     try:
-        exact_dec = Decimal(repr(exact)) if isinstance(exact, float) else (
-            Decimal(exact.numerator) / Decimal(exact.denominator))
+        exact_dec = (
+            Decimal(repr(exact))
+            if isinstance(exact, float)
+            else (Decimal(exact.numerator) / Decimal(exact.denominator))
+        )
         target = Decimal(stated.numerator) / Decimal(stated.denominator)
-        return any(exact_dec.quantize(quantum, rounding=r) == target.quantize(quantum)
-                   for r in (ROUND_HALF_UP, ROUND_DOWN))
+        return any(
+            exact_dec.quantize(quantum, rounding=r) == target.quantize(quantum)
+            for r in (ROUND_HALF_UP, ROUND_DOWN)
+        )
     except InvalidOperation:
         return False
 
@@ -241,7 +303,9 @@ def quantities_equal(gold: Quantity, pred: Quantity) -> bool:
 
 def approximates(exact: float | Fraction, pred: Quantity) -> bool:
     """Whether a decimal `pred` is an exact reference value rounded or truncated (see above)."""
-    return any(_fits(exact, value, decimals, pred.significant) for value, decimals in _readings(pred))
+    return any(
+        _fits(exact, value, decimals, pred.significant) for value, decimals in _readings(pred)
+    )
 
 
 def compare_quantities(gold: str, pred: str) -> bool | None:
@@ -297,8 +361,12 @@ def numeric_value(text: str) -> Value | None:
     if (q := read_quantity(text)) is not None:
         return q
     written = bare(text)
-    if not _CLOSED.search(written) or _RELATION.search(written) or "\\boxed" in written \
-            or enumerated_parts(written) is not None:
+    if (
+        not _CLOSED.search(written)
+        or _RELATION.search(written)
+        or "\\boxed" in written
+        or enumerated_parts(written) is not None
+    ):
         return None  # an enumerated answer is its parts, not their product
     expr = parse_math(written)
     if expr is None or expr.free_symbols:
@@ -317,12 +385,15 @@ def values_equal(gold: Value, pred: Value) -> bool:
     if isinstance(pred, Quantity):
         return approximates(gold, pred)  # type: ignore[arg-type]
     if isinstance(gold, Quantity):
-        return any(_fits(pred, value, decimals, gold.significant) for value, decimals in _readings(gold))
+        return any(
+            _fits(pred, value, decimals, gold.significant) for value, decimals in _readings(gold)
+        )
     return gold == pred or math.isclose(gold, pred, rel_tol=COMPUTED_REL_TOL, abs_tol=1e-300)
 
 
-_CLOCK = re.compile(r"^(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?\s*([ap])?\.?\s*(?:m\.?)?$",
-                    re.IGNORECASE)
+_CLOCK = re.compile(
+    r"^(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?\s*([ap])?\.?\s*(?:m\.?)?$", re.IGNORECASE
+)
 
 
 def clock_seconds(text: str) -> tuple[int, bool] | None:

@@ -37,7 +37,9 @@ from scoring.parse.lexicon import CJK, joiners
 _OPEN, _CLOSE = "([{", ")]}"
 _STRONG_SEPARATOR = re.compile(r"\s*[;；]\s*")
 _WEAK_SEPARATOR = re.compile(
-    r"\s*[,，、]?\s*(?:" + joiners.joiner_alternatives(joiners.PARTS) + r")\s*|(?<=\S)\s*[,，、]\s*",
+    r"\s*[,，、]?\s*(?:"
+    + joiners.joiner_alternatives(joiners.PARTS)
+    + r")\s*|(?<=\S)\s*[,，、]\s*",
     re.IGNORECASE,
 )
 _LHS = re.compile(r"^([^=<>]{1,40}?)\s*=\s*(?!=)")
@@ -117,7 +119,7 @@ def name_of(value: str) -> tuple[str, str]:
     if m is None:
         return "", value
     name = re.sub(r"[\s{}]", "", m.group(1))
-    return (name, value[m.end():].strip()) if _NAME.match(name) else ("", value)
+    return (name, value[m.end() :].strip()) if _NAME.match(name) else ("", value)
 
 
 def _unbrace(text: str, times: int = 3) -> str:
@@ -213,8 +215,9 @@ def _values(items: Sequence[str]) -> list[Value] | None:
 
 def _same_set(gold: list[Value], pred: list[Value]) -> bool:
     """Every value on each side equals one on the other (a repeated root counts once)."""
-    return (all(any(values_equal(g, p) for p in pred) for g in gold)
-            and all(any(values_equal(g, p) for g in gold) for p in pred))
+    return all(any(values_equal(g, p) for p in pred) for g in gold) and all(
+        any(values_equal(g, p) for g in gold) for p in pred
+    )
 
 
 def _in_order(gold: Sequence[str], pred: Sequence[str]) -> bool | None:
@@ -265,8 +268,9 @@ def worded_parts(text: str) -> tuple[str, ...] | None:
     if parts is None or len(parts.values) < 2 or parts.names:
         return None
     words = [yes_no(v) is not None for v in parts.values]
-    if not any(words) or not all(w or numeric_value(v) is not None
-                                 for w, v in zip(words, parts.values, strict=True)):
+    if not any(words) or not all(
+        w or numeric_value(v) is not None for w, v in zip(words, parts.values, strict=True)
+    ):
         return None
     return parts.values
 
@@ -323,4 +327,3 @@ def compare_matrices(gold: str, pred: str) -> bool | None:
         return None
     pair = (vector, list(parts.values)) if g is not None else (list(parts.values), vector)
     return True if _in_order(*pair) else None
-

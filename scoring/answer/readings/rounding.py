@@ -38,11 +38,36 @@ _FACTOR = re.compile(
     r"(?<![\d.])1\s{0,3}(?:\\text\{\s{0,3})?[^\W\d_]{1,12}\s{0,3}\}?\s{0,3}(?:=|≈|\\approx)\s{0,3}"
     r"(?P<value>\d{1,12}\.\d{1,12}|\d{1,3}(?:,\d{3}){1,4}\.\d{1,12})"
 )
-_PLACE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "一": 1, "两": 2,
-                "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
-_NEAREST = {"whole number": 0, "integer": 0, "unit": 0, "tenth": 1, "hundredth": 2,
-            "thousandth": 3, "ten thousandth": 4, "个位": 0, "整数": 0,
-            "十分位": 1, "百分位": 2, "千分位": 3, "万分位": 4}
+_PLACE_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "一": 1,
+    "两": 2,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+}
+_NEAREST = {
+    "whole number": 0,
+    "integer": 0,
+    "unit": 0,
+    "tenth": 1,
+    "hundredth": 2,
+    "thousandth": 3,
+    "ten thousandth": 4,
+    "个位": 0,
+    "整数": 0,
+    "十分位": 1,
+    "百分位": 2,
+    "千分位": 3,
+    "万分位": 4,
+}
 _COUNT = r"(\d|one|two|three|four|five|six|一|两|二|三|四|五|六)"
 _STATED_PLACES = re.compile(
     r"\b" + _COUNT + r"\s*(?:-\s*)?decimal(?:\s+places?|\s+digits?|s)\b"
@@ -106,8 +131,10 @@ def within_rounding(gold: str, pred: str) -> bool | None:
     g, p = _numbers(gold), _numbers(pred)
     if not g or not p or g[0] != p[0] or not g[1] or len(g[1]) != len(p[1]):
         return None
-    close = all(math.isfinite(a) and math.isfinite(b) and math.isclose(a, b, rel_tol=ROUNDED_REL_TOL)
-                for a, b in zip(g[1], p[1], strict=True))
+    close = all(
+        math.isfinite(a) and math.isfinite(b) and math.isclose(a, b, rel_tol=ROUNDED_REL_TOL)
+        for a, b in zip(g[1], p[1], strict=True)
+    )
     return True if close else None
 
 
@@ -147,7 +174,7 @@ def within_stated_precision(gold: str, pred: str, places: int) -> bool | None:
     g, p = _numbers(gold), _numbers(pred)
     if not g or not p or g[0] != p[0] or not g[1] or len(g[1]) != len(p[1]):
         return None
-    unit = 10.0 ** -places
+    unit = 10.0**-places
     for a, b in zip(g[1], p[1], strict=True):
         if not (math.isfinite(a) and math.isfinite(b)) or unit > APPROXIMATE_REL_TOL * abs(a):
             return None

@@ -12,18 +12,27 @@ from scoring.answer.clean import bare, too_long
 from scoring.parse.lexicon import ANSWER_WORDS, NO_WORDS, OTHER_ANSWER_WORDS, YES_WORDS, joiners
 
 _POLARITY = {w: True for w in YES_WORDS} | {w: False for w in NO_WORDS}
-_LATIN_VERDICT = re.compile(r"^(" + "|".join(w for w in _POLARITY if w.isascii()) + r")(?:[,.;:!]|$)")
+_LATIN_VERDICT = re.compile(
+    r"^(" + "|".join(w for w in _POLARITY if w.isascii()) + r")(?:[,.;:!]|$)"
+)
 _CJK_VERDICT = re.compile(
-    r"^(" + "|".join(sorted((w for w in _POLARITY if not w.isascii()), key=len, reverse=True))
+    r"^("
+    + "|".join(sorted((w for w in _POLARITY if not w.isascii()), key=len, reverse=True))
     + r")(?:的)?(?:[\s,.;:!，。；：！、]|$)"
 )
 
 OPTIONS = "ABCDE"
 _LETTER = re.compile(r"(?<![A-Za-z\\'’*+^_/=\d])\(?([A-Z])\)?(?![A-Za-z'’]|\s*[*+^_/=\d])")
-_NEGATION = re.compile(r"(?:\bnot|\bcannot|\bnon|n['’]t)(?:\s+be)?\s*$|(?:不是|不|非)\s*$", re.IGNORECASE)
-_CHAIN = re.compile(r"^\s*(?:" + joiners.joiner_alternatives(joiners.CHOICES) + r")\s*$", re.IGNORECASE)
+_NEGATION = re.compile(
+    r"(?:\bnot|\bcannot|\bnon|n['’]t)(?:\s+be)?\s*$|(?:不是|不|非)\s*$", re.IGNORECASE
+)
+_CHAIN = re.compile(
+    r"^\s*(?:" + joiners.joiner_alternatives(joiners.CHOICES) + r")\s*$", re.IGNORECASE
+)
 _ANCHOR = re.compile(
-    r"(?:" + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS) + r")\s*(?:is|est|es|ist|是|为|:|：)?\s*[:：]?",
+    r"(?:"
+    + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
+    + r")\s*(?:is|est|es|ist|是|为|:|：)?\s*[:：]?",
     re.IGNORECASE,
 )
 _GOLD_CHOICE = re.compile(r"^\(?([A-Z])\)?(?:[.:)]?\s+[A-Z][a-z].*|[.:)]\s*.*)?$")
@@ -79,7 +88,7 @@ def gold_choice(text: str) -> str | None:
     if m := _GOLD_CHOICE.match(text):
         return m.group(1)
     anchors = list(_ANCHOR.finditer(text))
-    if anchors and (m := _GOLD_CHOICE.match(text[anchors[-1].end():].strip())):
+    if anchors and (m := _GOLD_CHOICE.match(text[anchors[-1].end() :].strip())):
         return m.group(1)
     return None
 
@@ -93,7 +102,7 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     if boxed := [b for b in _BOX.findall(text) if b in options]:
         return boxed[-1]
     for anchor in reversed(list(_ANCHOR.finditer(text))):
-        clause = re.split(r"[.;。；]", text[anchor.end():], maxsplit=1)[0]
+        clause = re.split(r"[.;。；]", text[anchor.end() :], maxsplit=1)[0]
         if letters := _free_letters(clause, options):
             return letters[0]
     if len(text.split()) <= MAX_WORDS and (letters := _free_letters(text, options)):
@@ -101,8 +110,11 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     return None
 
 
-_SELECTION = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:" + joiners.joiner_alternatives(joiners.OPTION_LIST)
-                        + r")?\s*\(?[A-Z]\)?)*$")
+_SELECTION = re.compile(
+    r"^\(?[A-Z]\)?(?:\s*(?:"
+    + joiners.joiner_alternatives(joiners.OPTION_LIST)
+    + r")?\s*\(?[A-Z]\)?)*$"
+)
 
 
 def option_set(text: str, options: str = OPTIONS) -> frozenset[str] | None:

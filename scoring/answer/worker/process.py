@@ -70,8 +70,9 @@ def compare(golds: list[str], pred: str, precision: int) -> bool | None | str:
             if same and _same_scale(parsed_gold, parsed_pred):
                 return True
         pair = Parsed(gold, parsed_gold), Parsed(pred, parsed_pred)
-        equated |= {name for name, reads in AFTER_MATH_VERIFY
-                    if name not in equated and reads(*pair)}
+        equated |= {
+            name for name, reads in AFTER_MATH_VERIFY if name not in equated and reads(*pair)
+        }
     for name, _ in AFTER_MATH_VERIFY:
         if name in equated:
             return name
@@ -91,7 +92,9 @@ def _transcendental(expr: object) -> bool:
     import sympy
 
     return bool(expr.atoms(sympy.Function)) or any(  # type: ignore[attr-defined]
-        not p.exp.is_integer for p in expr.atoms(sympy.Pow))  # type: ignore[attr-defined]
+        not p.exp.is_integer
+        for p in expr.atoms(sympy.Pow)  # type: ignore[attr-defined]
+    )
 
 
 def differ_at_sample_points(gold: list[object], pred: list[object]) -> bool:
@@ -192,8 +195,7 @@ def differ_by_a_constant(gold: Parsed, pred: Parsed) -> bool:
         return False
     gap = _at(fa - fb, symbols)
     first = gap(ANSWER_POINTS.points[0])
-    return first is not None and agree_at_points(
-        gap, lambda _: first, len(symbols), ANSWER_POINTS)
+    return first is not None and agree_at_points(gap, lambda _: first, len(symbols), ANSWER_POINTS)
 
 
 def _same_scale(gold: list[object], pred: list[object]) -> bool:
@@ -201,7 +203,9 @@ def _same_scale(gold: list[object], pred: list[object]) -> bool:
     import sympy
 
     a, b = gold[0], pred[0]
-    if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr) and a.is_number and b.is_number):
+    if not (
+        isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr) and a.is_number and b.is_number
+    ):
         return True
     if a.is_zero or b.is_zero:
         return True
@@ -256,8 +260,9 @@ def _on_timer(_signum: int, _frame: FrameType | None) -> None:
     raise CpuBudgetExceeded
 
 
-def within_cpu_budget(seconds: float | None, golds: list[str], pred: str,
-                      precision: int) -> bool | None | str:
+def within_cpu_budget(
+    seconds: float | None, golds: list[str], pred: str, precision: int
+) -> bool | None | str:
     """`compare` stopped after `seconds` of CPU time (None: no budget); "timeout" if it was."""
     if seconds:
         signal.setitimer(signal.ITIMER_PROF, seconds)
@@ -302,4 +307,3 @@ def serve(memory_mb: int) -> None:
 def _reply(result: bool | None | str) -> None:
     sys.stdout.write(json.dumps({"result": result}) + "\n")
     sys.stdout.flush()
-

@@ -51,8 +51,16 @@ _SENTENCE_ENDS = frozenset({"\n", ".", "!", "?", "。", "！", "？", "；"})
 _MATH = re.compile(r"[0-9=+×÷^<>≤≥√\\$]")
 _JSON_REACH = 4000  # how far back a verdict's opening brace is looked for
 _DECODER = json.JSONDecoder()
-_OPEN = {"(": ")", "[": "]", "{": "}", "（": "）", "【": "】", "<!--": "-->", "\\(": "\\)",
-         "\\[": "\\]"}
+_OPEN = {
+    "(": ")",
+    "[": "]",
+    "{": "}",
+    "（": "）",
+    "【": "】",
+    "<!--": "-->",
+    "\\(": "\\)",
+    "\\[": "\\]",
+}
 
 
 @dataclass(frozen=True)
@@ -93,8 +101,11 @@ def _matches(text: str) -> list[_Match]:
             present[word] = word in quick
         return present[word]
 
-    hits = [(cue, pattern) for cue, pattern, needs in PATTERNS
-            if all(any(has(w) for w in group) for group in needs) and pattern.search(quick)]
+    hits = [
+        (cue, pattern)
+        for cue, pattern, needs in PATTERNS
+        if all(any(has(w) for w in group) for group in needs) and pattern.search(quick)
+    ]
     if not hits:
         return found
     folded = fold(text)  # the same text, each character traced to where it stands
@@ -115,8 +126,9 @@ def _boundaries(text: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group()) for m in _BOUNDARY.finditer(text)]
 
 
-def _enclosing(bounds: list[tuple[int, int, str]], start: int, end: int,
-               text: str) -> tuple[int, int]:
+def _enclosing(
+    bounds: list[tuple[int, int, str]], start: int, end: int, text: str
+) -> tuple[int, int]:
     """The innermost bracket, brace, comment or math group around [start, end) on its line, as
     the span of its inside; else the line."""
     line_start = text.rfind("\n", 0, start) + 1
@@ -144,8 +156,9 @@ def _enclosing(bounds: list[tuple[int, int, str]], start: int, end: int,
     return inside if inside is not None else (line_start, line_end)
 
 
-def _clause(text: str, bounds: list[tuple[int, int, str]], match: _Match,
-            group: tuple[int, int]) -> tuple[int, int]:
+def _clause(
+    text: str, bounds: list[tuple[int, int, str]], match: _Match, group: tuple[int, int]
+) -> tuple[int, int]:
     """The clause of the match inside its group. An address or an instruction opens a message:
     it runs on to the group's end, and takes in the clauses before it in its sentence that hold
     no mathematics ("Let's play a game: you act as ...", "SYSTEM: new instructions: ...")."""
@@ -176,8 +189,9 @@ def addressed_spans(text: str) -> list[Addressed]:
         group = _enclosing(bounds, match.start, match.end, text)
         verdict = _json_object(text, match.start) if text[match.start] == '"' else None
         a, b = verdict if verdict is not None else _clause(text, bounds, match, group)
-        raw.append((min(a, match.start), max(b, match.end), match.cue,
-                    text[match.start:match.end]))
+        raw.append(
+            (min(a, match.start), max(b, match.end), match.cue, text[match.start : match.end])
+        )
     raw.sort()
     merged: list[Addressed] = []
     for a, b, cue, quote in raw:
@@ -187,9 +201,12 @@ def addressed_spans(text: str) -> list[Addressed]:
             b -= 1
         if merged and a <= merged[-1].end:
             last = merged[-1]
-            merged[-1] = Addressed(last.start, max(last.end, b),
-                                   tuple(dict.fromkeys((*last.cues, cue))),
-                                   (*last.quotes, quote))
+            merged[-1] = Addressed(
+                last.start,
+                max(last.end, b),
+                tuple(dict.fromkeys((*last.cues, cue))),
+                (*last.quotes, quote),
+            )
         else:
             merged.append(Addressed(a, b, (cue,), (quote,)))
     return merged

@@ -99,5 +99,7 @@ def find_back_substitution(inp: JudgeInput) -> list[Finding]:
     Such an equation was solved wrongly somewhere, even when every forward check passed.
     """
     relations = [extract_relations(s) for s in inp.steps]
-    return [Finding("back_substitution", f.step, f.detail)
-            for f in back_substitute(relations, inp.steps)]
+    return [
+        Finding("back_substitution", f.step, f.detail)
+        for f in back_substitute(relations, inp.steps)
+    ]

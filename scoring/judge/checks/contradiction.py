@@ -60,7 +60,9 @@ def find_contradictions(inp: JudgeInput) -> list[Finding]:
                 continue
             against = check_against(known, rel)
             if against.verdict == "false":
-                found.append(Finding("contradiction", i, f"contradicts earlier steps: {against.detail}"))
+                found.append(
+                    Finding("contradiction", i, f"contradicts earlier steps: {against.detail}")
+                )
                 break
         else:
             known.extend(relations)

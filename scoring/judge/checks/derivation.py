@@ -20,8 +20,14 @@ from scoring.parse.prose_arithmetic import continued_operation
 
 def _carried_operation(step: str, previous: list[Relation]) -> str | None:
     """An operation in words applied to the closed result the previous step ended with."""
-    last = next((r for r in reversed(previous) if r.op == "=" and r.rhs_expr is not None
-                 and not r.rhs_expr.free_symbols), None)
+    last = next(
+        (
+            r
+            for r in reversed(previous)
+            if r.op == "=" and r.rhs_expr is not None and not r.rhs_expr.free_symbols
+        ),
+        None,
+    )
     if last is None or (stated := continued_operation(step, last.rhs)) is None:
         return None
     check = check_relation(Relation(stated.lhs, stated.rhs, "=", stated.source))

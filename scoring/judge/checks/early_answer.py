@@ -58,8 +58,11 @@ def _derived_here(step: str, answer: str, known: set[str]) -> bool:
     appears, whatever follows (a second method, a check) is not work it waited for."""
     for rel in extract_relations(step):
         for side, other in ((rel.rhs, rel.lhs), (rel.lhs, rel.rhs)):
-            if literal_numbers(side) == [answer] and set(literal_numbers(other)) <= known \
-                    and check_relation(rel).verdict == "true":
+            if (
+                literal_numbers(side) == [answer]
+                and set(literal_numbers(other)) <= known
+                and check_relation(rel).verdict == "true"
+            ):
                 return True
     return False
 

@@ -27,17 +27,60 @@ from scoring.parse.lexicon import SUPPOSE_WORDS, words
 from scoring.parse.numeric import Value
 
 # Words that introduce reasoning about every value at once.
-_GENERAL = words(SUPPOSE_WORDS, (
-    r"\bany\b", r"\barbitrary\b", r"\bevery\b", r"\bfor all\b", r"\bgeneral", r"\binduction\b",
-    r"\blet\s+\$?\\?[a-z]\$?\s+be\b", r"\bfor some\b", r"\bwithout loss\b", r"\bwlog\b",
-    "任意", "任取", "一般", "归纳", "设", "对所有", "对一切", "对于所有", "不妨"))
+_GENERAL = words(
+    SUPPOSE_WORDS,
+    (
+        r"\bany\b",
+        r"\barbitrary\b",
+        r"\bevery\b",
+        r"\bfor all\b",
+        r"\bgeneral",
+        r"\binduction\b",
+        r"\blet\s+\$?\\?[a-z]\$?\s+be\b",
+        r"\bfor some\b",
+        r"\bwithout loss\b",
+        r"\bwlog\b",
+        "任意",
+        "任取",
+        "一般",
+        "归纳",
+        "设",
+        "对所有",
+        "对一切",
+        "对于所有",
+        "不妨",
+    ),
+)
 # A claim about every case.
-_UNIVERSAL = words((r"\ball\b", r"\bevery", r"\bany\b", r"\balways\b", r"\beach\b",
-                    "任意", "所有", "一切", "总", "都", "恒"))
+_UNIVERSAL = words(
+    (
+        r"\ball\b",
+        r"\bevery",
+        r"\bany\b",
+        r"\balways\b",
+        r"\beach\b",
+        "任意",
+        "所有",
+        "一切",
+        "总",
+        "都",
+        "恒",
+    )
+)
 # A claim that something exists: an example proves it.
-_EXISTENTIAL = words((r"\bexist", r"\bthere (?:is|are)\b", r"\bsome\b", r"\bat least one\b",
-                      r"\bcounter-?example", r"\bnot (?:all|every|always)\b", "存在", "反例",
-                      "至少有一"))
+_EXISTENTIAL = words(
+    (
+        r"\bexist",
+        r"\bthere (?:is|are)\b",
+        r"\bsome\b",
+        r"\bat least one\b",
+        r"\bcounter-?example",
+        r"\bnot (?:all|every|always)\b",
+        "存在",
+        "反例",
+        "至少有一",
+    )
+)
 
 
 def _free(rel: Relation) -> set[str]:
@@ -69,12 +112,19 @@ def find_examples_only(inp: JudgeInput) -> list[Finding]:
     if any(_GENERAL.search(step) for step in body) or _EXISTENTIAL.search(inp.problem):
         return []
     universal = bool(_UNIVERSAL.search(inp.problem) or _UNIVERSAL.search(inp.steps[-1]))
-    shown = {name: vals for name, vals in values.items()
-             if name not in general and (len(vals) >= 2 or universal)}
+    shown = {
+        name: vals
+        for name, vals in values.items()
+        if name not in general and (len(vals) >= 2 or universal)
+    }
     if not shown:
         return []
     name, vals = min(shown.items())
     listed = ", ".join(str(v) for v in sorted(vals)[:4])
-    return [Finding("examples_only", len(inp.steps) - 1,
-                    f"the claim is shown only for {name} = {listed}; no step argues it for "
-                    f"every {name}")]
+    return [
+        Finding(
+            "examples_only",
+            len(inp.steps) - 1,
+            f"the claim is shown only for {name} = {listed}; no step argues it for every {name}",
+        )
+    ]

@@ -20,11 +20,24 @@ def find_final_answer(inp: JudgeInput) -> list[Finding]:
         return []
     last = len(inp.steps) - 1
     if correct:
-        return [Finding("answer_correct", last,
-                        f"final answer {answer.extracted} matches the reference")]
+        return [
+            Finding(
+                "answer_correct", last, f"final answer {answer.extracted} matches the reference"
+            )
+        ]
     ref = " or ".join(answer.reference)
     if answer.anchored:
-        return [Finding("answer_wrong", last,
-                        f"final answer {answer.extracted} does not match the reference {ref}")]
-    return [Finding("answer_unmarked_wrong", last,
-                    f"no expression in the closing lines equals the reference {ref}")]
+        return [
+            Finding(
+                "answer_wrong",
+                last,
+                f"final answer {answer.extracted} does not match the reference {ref}",
+            )
+        ]
+    return [
+        Finding(
+            "answer_unmarked_wrong",
+            last,
+            f"no expression in the closing lines equals the reference {ref}",
+        )
+    ]

@@ -12,5 +12,8 @@ def find_malformed(inp: JudgeInput) -> list[Finding]:
     since notation is otherwise not graded."""
     if not inp.format_module:
         return []
-    return [Finding("malformed_latex", i, "; ".join(problems))
-            for i, step in enumerate(inp.steps) if (problems := latex_problems(step))]
+    return [
+        Finding("malformed_latex", i, "; ".join(problems))
+        for i, step in enumerate(inp.steps)
+        if (problems := latex_problems(step))
+    ]

@@ -17,12 +17,28 @@ def find_memory(inp: JudgeInput) -> list[Finding]:
     found: list[Finding] = []
     for r in read_memory(inp.problem, inp.steps, inp.memory).steps:
         if r.mistake is not None:
-            found.append(Finding("memory_mistake", r.step, "repeats a step a teacher rejected in "
-                                 f"another solution of this problem ({r.mistake[:80]})"))
+            found.append(
+                Finding(
+                    "memory_mistake",
+                    r.step,
+                    "repeats a step a teacher rejected in "
+                    f"another solution of this problem ({r.mistake[:80]})",
+                )
+            )
         elif r.accepted:
-            found.append(Finding("memory_accepted", r.step, "computes what a teacher accepted "
-                                 "in another solution of this problem"))
+            found.append(
+                Finding(
+                    "memory_accepted",
+                    r.step,
+                    "computes what a teacher accepted in another solution of this problem",
+                )
+            )
         if r.divergence:
-            found.append(Finding("memory_divergence", r.step, "first step that leaves every "
-                                 "solution of this problem a teacher accepted"))
+            found.append(
+                Finding(
+                    "memory_divergence",
+                    r.step,
+                    "first step that leaves every solution of this problem a teacher accepted",
+                )
+            )
     return found

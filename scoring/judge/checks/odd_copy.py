@@ -52,8 +52,10 @@ class OddCopy:
     @property
     def detail(self) -> str:
         """What the finding says, for a person reading the report."""
-        return (f"writes {self.found} in \"{self.window}\" where {self.support} other places "
-                f"write {self.expected}")
+        return (
+            f'writes {self.found} in "{self.window}" where {self.support} other places '
+            f"write {self.expected}"
+        )
 
 
 def _tokens(text: str) -> list[str]:
@@ -115,21 +117,28 @@ def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list
                 if kind is None or tok in found or (kind == "number" and numbers[tok] != {i}):
                     continue
                 if kind == "operator":
-                    alike = {v: set(starts[copy]) for v in OPERATORS
-                             if (copy := w[:p] + (v,) + w[p + 1 :]) in starts}
+                    alike = {
+                        v: set(starts[copy])
+                        for v in OPERATORS
+                        if (copy := w[:p] + (v,) + w[p + 1 :]) in starts
+                    }
                 else:
                     alike = masked.get((p, w[:p] + ("",) + w[p + 1 :]), {})
-                others = {v: ids - {i} for v, ids in alike.items()
-                          if v != tok and kinds[v] == kind and ids - {i}}
+                others = {
+                    v: ids - {i}
+                    for v, ids in alike.items()
+                    if v != tok and kinds[v] == kind and ids - {i}
+                }
                 if len(others) != 1:
                     continue
-                (expected, ids), = others.items()
+                ((expected, ids),) = others.items()
                 if {tok, expected} == SIGNS or len(ids) < MIN_SUPPORT:
                     continue
                 copy = w[:p] + (expected,) + w[p + 1 :]
                 at = starts[w][i] + p
-                context = max(_context(texts[i], at, texts[j], starts[copy][j], p, window)
-                              for j in ids)
+                context = max(
+                    _context(texts[i], at, texts[j], starts[copy][j], p, window) for j in ids
+                )
                 if context >= MIN_CONTEXT:
                     found[tok] = OddCopy(i - 1, " ".join(w), tok, expected, len(ids))
         result.append(list(found.values()))
@@ -139,8 +148,12 @@ def odd_copies(problem: str, steps: Sequence[str], window: int = WINDOW) -> list
 MaskedKey = tuple[int, tuple[str, ...]]  # a window with the token at this position blanked
 
 
-def _odd_number_keys(only_in: dict[int, list[tuple[str, ...]]], kinds: dict[str, str | None],
-                     numbers: dict[str, set[int]], n_texts: int) -> set[MaskedKey]:
+def _odd_number_keys(
+    only_in: dict[int, list[tuple[str, ...]]],
+    kinds: dict[str, str | None],
+    numbers: dict[str, set[int]],
+    n_texts: int,
+) -> set[MaskedKey]:
     """The masked windows at which a step's window holds a number found nowhere else."""
     keys: set[MaskedKey] = set()
     for i in range(1, n_texts):
@@ -151,8 +164,11 @@ def _odd_number_keys(only_in: dict[int, list[tuple[str, ...]]], kinds: dict[str,
     return keys
 
 
-def _number_index(starts: dict[tuple[str, ...], dict[int, int]], kinds: dict[str, str | None],
-                  keys: set[MaskedKey]) -> dict[MaskedKey, dict[str, set[int]]]:
+def _number_index(
+    starts: dict[tuple[str, ...], dict[int, int]],
+    kinds: dict[str, str | None],
+    keys: set[MaskedKey],
+) -> dict[MaskedKey, dict[str, set[int]]]:
     """For each of `keys`, the numbers every window written so holds there, and in which texts."""
     index: dict[MaskedKey, dict[str, set[int]]] = {}
     if not keys:
@@ -171,5 +187,8 @@ def _number_index(starts: dict[tuple[str, ...], dict[int, int]], kinds: dict[str
 
 def find_odd_copies(inp: JudgeInput) -> list[Finding]:
     """An `odd_copy` finding for each step holding a copy that differs from the others."""
-    return [Finding("odd_copy", i, copies[0].detail)
-            for i, copies in enumerate(odd_copies(inp.problem, inp.steps)) if copies]
+    return [
+        Finding("odd_copy", i, copies[0].detail)
+        for i, copies in enumerate(odd_copies(inp.problem, inp.steps))
+        if copies
+    ]

@@ -19,5 +19,8 @@ def find_off_topic(inp: JudgeInput) -> list[Finding]:
     sims = inp.problem_similarity
     if not sims or sum(sims) / len(sims) >= OFF_TOPIC_MEAN:
         return []
-    return [Finding("off_topic", i, f"unrelated to the problem (similarity {s:.2f})")
-            for i, s in enumerate(sims) if s < OFF_TOPIC_STEP]
+    return [
+        Finding("off_topic", i, f"unrelated to the problem (similarity {s:.2f})")
+        for i, s in enumerate(sims)
+        if s < OFF_TOPIC_STEP
+    ]

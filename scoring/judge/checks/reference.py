@@ -29,8 +29,13 @@ def find_reference(inp: JudgeInput) -> list[Finding]:
         refs = al.step_reference[i]
         if not refs:
             if al.step_similarity[i] < UNRELATED_SIMILARITY:
-                found.append(Finding("reference_unmatched", i, "matches no reference step (best "
-                                     f"similarity {al.step_similarity[i]:.2f})"))
+                found.append(
+                    Finding(
+                        "reference_unmatched",
+                        i,
+                        f"matches no reference step (best similarity {al.step_similarity[i]:.2f})",
+                    )
+                )
             continue
         mine = _results(step)
         theirs: set[str] = set()
@@ -38,6 +43,11 @@ def find_reference(inp: JudgeInput) -> list[Finding]:
             theirs |= _results(inp.reference_steps[r])
         if mine and theirs and not mine & theirs:
             shown = ", ".join(str(r + 1) for r in refs)
-            found.append(Finding("reference_mismatch", i, f"results {sorted(mine)} differ from "
-                                 f"reference step {shown} ({sorted(theirs)})"))
+            found.append(
+                Finding(
+                    "reference_mismatch",
+                    i,
+                    f"results {sorted(mine)} differ from reference step {shown} ({sorted(theirs)})",
+                )
+            )
     return found

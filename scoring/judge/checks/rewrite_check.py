@@ -157,22 +157,32 @@ def _compare(before: _Math, after: _Math, may_cancel: bool = True) -> str | None
     if mine is None or theirs is None or not mine <= theirs or (not may_cancel and mine != theirs):
         return None
     if not before.ops and not after.ops:
-        return f"{after.text} is not equal to {before.text}" if differ(
-            before.sides[0], after.sides[0]) else None
+        return (
+            f"{after.text} is not equal to {before.text}"
+            if differ(before.sides[0], after.sides[0])
+            else None
+        )
     if not after.ops or not before.ops:
         expr, rel = (after, before) if not after.ops else (before, after)
-        sides = [side for side in dict.fromkeys((rel.sides[0], rel.sides[-1]))
-                 if _operative(_Math(side, (side,), ()))]  # `x = 2` names a value: nothing to rewrite
+        sides = [
+            side
+            for side in dict.fromkeys((rel.sides[0], rel.sides[-1]))
+            if _operative(_Math(side, (side,), ()))
+        ]  # `x = 2` names a value: nothing to rewrite
         verdicts = [differ(expr.sides[0], side) for side in sides]
         if verdicts and all(v is True for v in verdicts):
             return f"{after.text} is not equal to {before.text}"
         return None
     if (set(before.ops) != {"="} or set(after.ops) != {"="}) and (
-            before.ops[-1] != after.ops[-1] or len(before.ops) != 1 or len(after.ops) != 1):
+        before.ops[-1] != after.ops[-1] or len(before.ops) != 1 or len(after.ops) != 1
+    ):
         return None
     (bl, br), (al, ar) = (before.sides[0], before.sides[-1]), (after.sides[0], after.sides[-1])
-    if before.ops[-1] == "=" and after.ops[-1] == "=" and (
-            _linear_mismatch(bl, br, al, ar) or _not_a_multiple(bl, br, al, ar)):
+    if (
+        before.ops[-1] == "="
+        and after.ops[-1] == "="
+        and (_linear_mismatch(bl, br, al, ar) or _not_a_multiple(bl, br, al, ar))
+    ):
         return f"{after.text} is not equivalent to {before.text}"
     for same_b, same_a, other_b, other_a in ((bl, al, br, ar), (br, ar, bl, al)):
         if differ(same_b, same_a) is False:
@@ -214,7 +224,9 @@ def _broken(step: str, previous_step: str) -> list[BrokenRewrite]:
             before = _closing(previous_step, _located(previous_step))
         if before is None or not _operative(before):
             continue
-        detail = _compare(before, after[1], may_cancel=_REWRITE_VERB.search(cue.group()) is not None)
+        detail = _compare(
+            before, after[1], may_cancel=_REWRITE_VERB.search(cue.group()) is not None
+        )
         if detail is not None:
             found.append(BrokenRewrite(before.text, after[1].text, detail))
             break

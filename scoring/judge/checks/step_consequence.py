@@ -37,9 +37,12 @@ BISECTIONS = 60
 # Bounds count work, not seconds: a wall-clock budget left a root search unfinished on a loaded
 # machine only (and cached that), so the same step was judged differently from run to run.
 MAX_EVALUATIONS = 1_000  # per root search: the 127-point grid, the bisections of 14 sign changes
-_GRID: tuple[float, ...] = tuple(sorted({
-    s * m * 10.0**e for s in (-1, 1) for e in range(-2, 7) for m in (1, 1.5, 2, 3, 4, 5, 7)
-} | {0.0}))
+_GRID: tuple[float, ...] = tuple(
+    sorted(
+        {s * m * 10.0**e for s in (-1, 1) for e in range(-2, 7) for m in (1, 1.5, 2, 3, 4, 5, 7)}
+        | {0.0}
+    )
+)
 _BETWEEN_BLOCKS = joiners.joiner_pattern(joiners.BLOCKS, re.IGNORECASE)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
@@ -72,8 +75,9 @@ def _residual(lhs: sympy.Basic, rhs: sympy.Basic, name: str) -> Callable[[float]
     return f
 
 
-def _roots(f: Callable[[float], float | None],
-           max_evaluations: int = MAX_EVALUATIONS) -> list[float] | None:
+def _roots(
+    f: Callable[[float], float | None], max_evaluations: int = MAX_EVALUATIONS
+) -> list[float] | None:
     """Real roots on the grid (sign changes, exact zeros); None when past `max_evaluations` of f
     or unreadable."""
     calls = itertools.count(1)
@@ -173,8 +177,9 @@ def _is_value(rel: Relation, lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
 
 def _computes(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     """`x = (-4 + 2)/2`: the bare unknown on one side, a closed expression on the other."""
-    return any(isinstance(a, sympy.Symbol) and not b.free_symbols
-               for a, b in ((lhs, rhs), (rhs, lhs)))
+    return any(
+        isinstance(a, sympy.Symbol) and not b.free_symbols for a, b in ((lhs, rhs), (rhs, lhs))
+    )
 
 
 def broken_derivations(step: str, relations: Sequence[Relation]) -> list[BrokenDerivation]:
@@ -195,8 +200,12 @@ def broken_derivations(step: str, relations: Sequence[Relation]) -> list[BrokenD
             continue
         lhs, rhs, name = parsed
         chained = previous is not None and previous[0].rhs == rel.lhs  # `a = b = c`: b is shared
-        if (previous is not None and previous[3] == name and not chained
-                and not _separated(step, previous[0], rel)):
+        if (
+            previous is not None
+            and previous[3] == name
+            and not chained
+            and not _separated(step, previous[0], rel)
+        ):
             premise, plhs, prhs, _ = previous
             listed = _computes(plhs, prhs) and _computes(lhs, rhs) and not _is_value(rel, lhs, rhs)
             if not _is_value(premise, plhs, prhs) and not listed:
@@ -230,8 +239,13 @@ def _between_in(source: str, first: Relation, second: Relation) -> str:
 
 
 def _compare(
-    premise: Relation, plhs: sympy.Basic, prhs: sympy.Basic,
-    derived: Relation, dlhs: sympy.Basic, drhs: sympy.Basic, name: str,
+    premise: Relation,
+    plhs: sympy.Basic,
+    prhs: sympy.Basic,
+    derived: Relation,
+    dlhs: sympy.Basic,
+    drhs: sympy.Basic,
+    name: str,
 ) -> BrokenDerivation | None:
     f, g = _residual(plhs, prhs, name), _residual(dlhs, drhs, name)
     roots_f = _cached_roots(premise.lhs, premise.rhs, name)
@@ -245,14 +259,18 @@ def _compare(
         return None
     shown = ", ".join(f"{r:.4g}" for r in roots_f[:3])
     return BrokenDerivation(
-        f"{premise.lhs} = {premise.rhs}", f"{derived.lhs} = {derived.rhs}", name,
+        f"{premise.lhs} = {premise.rhs}",
+        f"{derived.lhs} = {derived.rhs}",
+        name,
         f"{derived.lhs} = {derived.rhs} does not follow from {premise.lhs} = {premise.rhs} "
         f"({name} = {shown} solves the first, not the second)",
     )
 
 
 def broken_continuation(
-    previous_step: str, previous: Sequence[Relation], step: str,
+    previous_step: str,
+    previous: Sequence[Relation],
+    step: str,
     relations: Sequence[Relation],
 ) -> BrokenDerivation | None:
     """The first equation of a step against the last one of the step before it (same unknown)."""
@@ -271,7 +289,10 @@ def broken_continuation(
         return None
     for rel in previous:  # any other equation the previous step states for the unknown
         other = _univariate(rel) if rel is not prel else None
-        if other is not None and other[2] == premise[2] and \
-                _compare(rel, other[0], other[1], drel, derived[0], derived[1], premise[2]) is None:
+        if (
+            other is not None
+            and other[2] == premise[2]
+            and _compare(rel, other[0], other[1], drel, derived[0], derived[1], premise[2]) is None
+        ):
             return None
     return broken

@@ -63,8 +63,16 @@ def _reachable(pool: Sequence[float]) -> set[float]:
     a = np.asarray(pool, dtype=float)[:, None]
     b = a.T
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        grid = np.concatenate([(a + b).ravel(), (a - b).ravel(), (a * b).ravel(), (a / b).ravel(),
-                               (a**2).ravel(), (a**3).ravel()])
+        grid = np.concatenate(
+            [
+                (a + b).ravel(),
+                (a - b).ravel(),
+                (a * b).ravel(),
+                (a / b).ravel(),
+                (a**2).ravel(),
+                (a**3).ravel(),
+            ]
+        )
     grid = np.round(grid[np.isfinite(grid)], 6)
     return set(grid.tolist())
 
@@ -111,8 +119,9 @@ def _shown_work(relations: Sequence[Relation]) -> set[float]:
     return shown
 
 
-def _unexplained(mine: Sequence[tuple[str, float]], pool: list[float],
-                 known: set[float]) -> list[str]:
+def _unexplained(
+    mine: Sequence[tuple[str, float]], pool: list[float], known: set[float]
+) -> list[str]:
     """The step's numbers `mine` (text, value) that neither `known` values nor one operation on
     two of `pool` explain; a step may compute from what it wrote before a number.
 
@@ -133,8 +142,7 @@ def _unexplained(mine: Sequence[tuple[str, float]], pool: list[float],
                 reach, reached = _reachable(pool[:start]), True
             if pending and key not in reach:
                 for done, size in pending:
-                    reach.update(c for other in (*pool[:size], done)
-                                 for c in _combine(done, other))
+                    reach.update(c for other in (*pool[:size], done) for c in _combine(done, other))
                 pending.clear()
         if key in known or key in reach:
             pass
@@ -176,8 +184,11 @@ def unexplained_numbers(
     for step, rels in zip(steps, relations, strict=True):
         elided = set(literal_numbers(" ".join(m.group() for m in _ELIDED.finditer(step))))
         elided |= set(literal_numbers(" ".join(m.group(1) for m in IN_BASE.finditer(step))))
-        mine = [(t, v) for t in list(dict.fromkeys(literal_numbers(step)))[:MAX_NUMBERS]
-                if t not in elided and (v := _value(t)) is not None]
+        mine = [
+            (t, v)
+            for t in list(dict.fromkeys(literal_numbers(step)))[:MAX_NUMBERS]
+            if t not in elided and (v := _value(t)) is not None
+        ]
         result.append(_unexplained(mine, list(recent), given | _shown_work(rels)))
         for _, v in mine:
             remember(v)
@@ -204,9 +215,20 @@ def find_unexplained(inp: JudgeInput) -> list[Finding]:
         unused = [n for n in numbers if n not in later[i]] if i < len(steps) - 1 else []
         shown = ", ".join((unused or numbers)[:3])
         if unused:
-            found.append(Finding("unexplained_unused", i, f"mentions {shown}, which neither the "
-                                 "problem nor an earlier step explains and no later step uses"))
+            found.append(
+                Finding(
+                    "unexplained_unused",
+                    i,
+                    f"mentions {shown}, which neither the "
+                    "problem nor an earlier step explains and no later step uses",
+                )
+            )
         else:
-            found.append(Finding("unexplained_number", i, f"mentions {shown}, which neither the "
-                                 "problem nor an earlier step explains"))
+            found.append(
+                Finding(
+                    "unexplained_number",
+                    i,
+                    f"mentions {shown}, which neither the problem nor an earlier step explains",
+                )
+            )
     return found

@@ -19,10 +19,14 @@ from scoring.schema import ProblemType
 from scoring.score.stepmath import expected_score, stepmath_raw
 
 
-def closest_to_expected(p_wrong: Sequence[float], problem_type: ProblemType,
-                        depends_on: Sequence[Sequence[int]],
-                        shielded: Sequence[bool], lenience: float = 0.0,
-                        forced: Sequence[bool] | None = None) -> list[bool]:
+def closest_to_expected(
+    p_wrong: Sequence[float],
+    problem_type: ProblemType,
+    depends_on: Sequence[Sequence[int]],
+    shielded: Sequence[bool],
+    lenience: float = 0.0,
+    forced: Sequence[bool] | None = None,
+) -> list[bool]:
     """Which steps to call wrong: the `forced` ones, then the `k` most likely, with `k` (fewest
     on a tie) bringing Eq. 1 on the labels closest to `expected_score(p_wrong) + lenience`. A
     step that uses a wrong one earns no point either, unless it is `shielded` (a right final

@@ -29,22 +29,50 @@ from scoring.steps.difficulty import estimate_difficulty
 _RELATION = relations.relation_pattern(relations.STATED)
 
 PRIOR_FEATURES: tuple[str, ...] = (
-    "bias", "proof", "open_ended", "position", "first", "second", "third", "last",
-    "log_steps", "log_chars", "log_numbers", "log_relations", "log_problem_chars",
-    "answer_correct_earlier", "answer_wrong_earlier", "wrong_position",
-    "before_false_relation", "after_false_relation", "difficulty", "wrong_difficulty",
+    "bias",
+    "proof",
+    "open_ended",
+    "position",
+    "first",
+    "second",
+    "third",
+    "last",
+    "log_steps",
+    "log_chars",
+    "log_numbers",
+    "log_relations",
+    "log_problem_chars",
+    "answer_correct_earlier",
+    "answer_wrong_earlier",
+    "wrong_position",
+    "before_false_relation",
+    "after_false_relation",
+    "difficulty",
+    "wrong_difficulty",
 )
 # The features that are not indicators: a model reads them only within the range it was fit on
 # (`StepModel.ranges`), since a linear weight extrapolates without bound (a 2,000-step solution
 # or a 10-character step is far outside what the labelled sets hold).
 CONTINUOUS: tuple[str, ...] = (
-    "position", "log_steps", "log_chars", "log_numbers", "log_relations", "log_problem_chars",
-    "wrong_position", "difficulty", "wrong_difficulty",
+    "position",
+    "log_steps",
+    "log_chars",
+    "log_numbers",
+    "log_relations",
+    "log_problem_chars",
+    "wrong_position",
+    "difficulty",
+    "wrong_difficulty",
 )
 # A relation a check found false, in the step's own arithmetic or against what came before.
 FALSE_RELATION_KINDS: tuple[FindingKind, ...] = (
-    "calculation_false", "contradiction", "derivation", "continuation", "rewrite",
-    "back_substitution")
+    "calculation_false",
+    "contradiction",
+    "derivation",
+    "continuation",
+    "rewrite",
+    "back_substitution",
+)
 
 
 @dataclass(frozen=True)
@@ -57,14 +85,18 @@ class SolutionContext:
     difficulty: float | None = None
 
 
-def solution_context(inp: JudgeInput, evidence: Evidence,
-                     difficulty_weights: dict[str, float]) -> SolutionContext:
+def solution_context(
+    inp: JudgeInput, evidence: Evidence, difficulty_weights: dict[str, float]
+) -> SolutionContext:
     """The solution-wide features of the prior (see `SolutionContext`)."""
-    first = min((f.step for f in evidence.findings if f.kind in FALSE_RELATION_KINDS),
-                default=None)
-    level = estimate_difficulty(inp.problem, inp.steps, difficulty_weights) \
-        if difficulty_weights else None
+    first = min((f.step for f in evidence.findings if f.kind in FALSE_RELATION_KINDS), default=None)
+    level = (
+        estimate_difficulty(inp.problem, inp.steps, difficulty_weights)
+        if difficulty_weights
+        else None
+    )
     return SolutionContext(first, level)
+
 
 # The groups whose grades err alike (`eval_sets.runner.risk.group_of` reads the same from a
 # report): the shipped models give them no weight of their own; a refit on a school's
@@ -87,9 +119,13 @@ def finding_feature(kind: FindingKind) -> str:
     return f"finding:{kind}"
 
 
-def step_features(inp: JudgeInput, i: int, findings: Sequence[Finding],
-                  supposed: bool | None = None,
-                  context: SolutionContext = SolutionContext()) -> dict[str, float]:
+def step_features(
+    inp: JudgeInput,
+    i: int,
+    findings: Sequence[Finding],
+    supposed: bool | None = None,
+    context: SolutionContext = SolutionContext(),
+) -> dict[str, float]:
     """The named features of step `i` (0-based); `findings` are those about this step and
     `context` what the prior reads of the whole solution. `supposed`, for a calculation whose
     answer verdict is unknown: the features the step would have were the answer right (True)

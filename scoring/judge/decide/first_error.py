@@ -44,34 +44,45 @@ def sure_error(post: StepPosterior, calibration: Calibration) -> bool:
     ("3 x 12 = 38 apples.") they put a false product below the threshold, extrapolating past
     the steps they saw; the kind's precision is measured on all its firings."""
     return post.evidence_log_odds > 0 and any(
-        f.polarity == "error" and (stats := calibration.stats(f.kind)) is not None
-        and stats.precision is not None and stats.precision >= SURE_PRECISION
-        for f in post.counted)
+        f.polarity == "error"
+        and (stats := calibration.stats(f.kind)) is not None
+        and stats.precision is not None
+        and stats.precision >= SURE_PRECISION
+        for f in post.counted
+    )
 
 
-def answer_cause(inp: JudgeInput, posts: Sequence[StepPosterior],
-                 wrong: Sequence[bool]) -> int | None:
+def answer_cause(
+    inp: JudgeInput, posts: Sequence[StepPosterior], wrong: Sequence[bool]
+) -> int | None:
     """A final answer decided wrong was reached through a wrong step (97% of the labelled
     solutions whose answer was decided wrong have a step humans labelled wrong): when the rule
     in use marks none (`wrong`), the step most likely wrong (the largest decisive P(wrong), the
     later on a tie) is that step. None when some step is wrong already, or the answer is not
     decided wrong."""
-    if inp.problem_type == "proof" or inp.answer.deciding is not False or not posts \
-            or any(wrong):
+    if inp.problem_type == "proof" or inp.answer.deciding is not False or not posts or any(wrong):
         return None
     return max(range(len(posts)), key=lambda i: (posts[i].p_decide, i))
 
 
-def guessed_wrong(inp: JudgeInput, evidence: Evidence, calibration: Calibration,
-                  posts: Sequence[StepPosterior]) -> list[bool]:
+def guessed_wrong(
+    inp: JudgeInput, evidence: Evidence, calibration: Calibration, posts: Sequence[StepPosterior]
+) -> list[bool]:
     """Which steps the language's decision rule calls wrong (see the module docstring)."""
     model = calibration.model(inp.language)
     sure = [sure_error(p, calibration) for p in posts]
     if model.decision == "expected":
-        shielded = [any(f.kind == "answer_correct" for f in evidence.at(i))
-                    for i in range(len(inp.steps))]
-        wrong = closest_to_expected([p.p_decide for p in posts], inp.problem_type,
-                                    evidence.depends_on, shielded, model.lenience, sure)
+        shielded = [
+            any(f.kind == "answer_correct" for f in evidence.at(i)) for i in range(len(inp.steps))
+        ]
+        wrong = closest_to_expected(
+            [p.p_decide for p in posts],
+            inp.problem_type,
+            evidence.depends_on,
+            shielded,
+            model.lenience,
+            sure,
+        )
     else:
         wrong = [p.p_decide >= model.threshold or s for p, s in zip(posts, sure, strict=True)]
     cause = answer_cause(inp, posts, wrong)
@@ -88,9 +99,13 @@ def first_error_probability(p_wrong: Sequence[float], step: int | None) -> float
     return right
 
 
-def likely_first_error(inp: JudgeInput, evidence: Evidence, calibration: Calibration,
-                       posts: Sequence[StepPosterior],
-                       judged: Sequence[str] | None = None) -> FirstErrorGuess | None:
+def likely_first_error(
+    inp: JudgeInput,
+    evidence: Evidence,
+    calibration: Calibration,
+    posts: Sequence[StepPosterior],
+    judged: Sequence[str] | None = None,
+) -> FirstErrorGuess | None:
     """The best guess at the first wrong step (0-based; `step` None: no step likely wrong), by
     the decided labels when a model judged the steps (`judged`), else by the language's decision
     rule. None for a solution without steps."""

@@ -87,8 +87,11 @@ def _supports(post: StepPosterior) -> list[Finding]:
 
 def _notes(post: StepPosterior) -> list[str]:
     """What the checks of too low a measured precision to decide noticed (repeats aside)."""
-    return [f"a check noted: {f.detail} (not precise enough to decide)"
-            for f in post.warned if f.kind != "repeat"]
+    return [
+        f"a check noted: {f.detail} (not precise enough to decide)"
+        for f in post.warned
+        if f.kind != "repeat"
+    ]
 
 
 def _reason(post: StepPosterior, state: StepState) -> str:
@@ -101,42 +104,73 @@ def _reason(post: StepPosterior, state: StepState) -> str:
     elif state == "holds":
         head = f"{'; '.join(f.detail for f in supports)} ({p})"
     elif errors:
-        head = (f"checks disagree: {'; '.join(f.detail for f in (*errors, *supports))}; "
-                f"not decided ({p})")
+        head = (
+            f"checks disagree: {'; '.join(f.detail for f in (*errors, *supports))}; "
+            f"not decided ({p})"
+        )
     else:
-        head = f"not checked: no check could confirm or refute this step ({p} for a step " \
-               "of this kind and place)"
+        head = (
+            f"not checked: no check could confirm or refute this step ({p} for a step "
+            "of this kind and place)"
+        )
     return "; ".join([head, *_notes(post)])
 
 
 def _checks(post: StepPosterior) -> tuple[CheckNote, ...]:
     """Every finding about the step, the decisive ones first, as the report shows them."""
-    return tuple(CheckNote(f.kind, f.polarity, SOURCE[f.kind], f.detail,  # type: ignore[arg-type]
-                           decisive) for found, decisive in ((post.counted, True),
-                                                             (post.warned, False))
-                 for f in found)
+    return tuple(
+        CheckNote(
+            f.kind,
+            f.polarity,
+            SOURCE[f.kind],  # type: ignore[arg-type]
+            f.detail,
+            decisive,
+        )
+        for found, decisive in ((post.counted, True), (post.warned, False))
+        for f in found
+    )
 
 
-def _offline_label(i: int, post: StepPosterior, evidence: Evidence,
-                   config: DecideConfig) -> StepVerdict:
+def _offline_label(
+    i: int, post: StepPosterior, evidence: Evidence, config: DecideConfig
+) -> StepVerdict:
     state = post.state
-    common = {"validity": 1.0 - post.p_wrong, "p_wrong": post.p_wrong, "state": state,
-              "depends_on": tuple(d + 1 for d in evidence.depends_on[i]),
-              "checks": _checks(post)}
+    common = {
+        "validity": 1.0 - post.p_wrong,
+        "p_wrong": post.p_wrong,
+        "state": state,
+        "depends_on": tuple(d + 1 for d in evidence.depends_on[i]),
+        "checks": _checks(post),
+    }
     if state == "fails":
         errors = _errors(post)
-        return StepVerdict("incorrect", _reason(post, state), _sources(errors),
-                           error_categories=tuple(dict.fromkeys(
-                               CATEGORY[f.kind] for f in errors if f.kind in CATEGORY)),
-                           redundancy=config.not_redundant, **common)  # type: ignore[arg-type]
+        return StepVerdict(
+            "incorrect",
+            _reason(post, state),
+            _sources(errors),
+            error_categories=tuple(
+                dict.fromkeys(CATEGORY[f.kind] for f in errors if f.kind in CATEGORY)
+            ),
+            redundancy=config.not_redundant,
+            **common,  # type: ignore[arg-type]
+        )
     repeat = next((f for f in evidence.at(i) if f.kind == "repeat"), None)
     if repeat is not None:
-        return StepVerdict("redundant", repeat.detail, ("structure",),
-                           redundancy=config.redundant, **common)  # type: ignore[arg-type]
+        return StepVerdict(
+            "redundant",
+            repeat.detail,
+            ("structure",),
+            redundancy=config.redundant,
+            **common,  # type: ignore[arg-type]
+        )
     label: StepLabel = "correct" if state == "holds" else "unchecked"
-    return StepVerdict(label, _reason(post, state),
-                       _sources(_supports(post)) if state == "holds" else (),
-                       redundancy=config.not_redundant, **common)  # type: ignore[arg-type]
+    return StepVerdict(
+        label,
+        _reason(post, state),
+        _sources(_supports(post)) if state == "holds" else (),
+        redundancy=config.not_redundant,
+        **common,  # type: ignore[arg-type]
+    )
 
 
 def _wrong_before(out: Sequence[StepVerdict], evidence: Evidence, j: int) -> list[int]:
@@ -157,8 +191,9 @@ def _root_of(out: Sequence[StepVerdict], evidence: Evidence, j: int) -> int:
             return j
 
 
-def _propagate(verdicts: list[StepVerdict], evidence: Evidence,
-               offline: Sequence[bool]) -> list[StepVerdict]:
+def _propagate(
+    verdicts: list[StepVerdict], evidence: Evidence, offline: Sequence[bool]
+) -> list[StepVerdict]:
     """A step built on a wrong result is meaningless, however right it is in isolation; the
     final step whose answer matches the reference is not. Labels the model gave keep the
     model's own reading of what depends on what. A meaningless step keeps, for follow-through,
@@ -171,34 +206,52 @@ def _propagate(verdicts: list[StepVerdict], evidence: Evidence,
             continue
         if bad := _wrong_before(out, evidence, j):
             credit = 1.0 - (verdict.p_wrong or 0.0) if verdict.label == "unchecked" else 1.0
-            out[j] = verdict.relabel("meaningless",
-                                     f"uses the result of step {bad[-1] + 1}, which is wrong; "
-                                     f"{verdict.reason}", "dependency", follow_credit=credit)
+            out[j] = verdict.relabel(
+                "meaningless",
+                f"uses the result of step {bad[-1] + 1}, which is wrong; {verdict.reason}",
+                "dependency",
+                follow_credit=credit,
+            )
     return out
 
 
-def _carried_answer(inp: JudgeInput, evidence: Evidence, calibration: Calibration,
-                    out: list[StepVerdict], post: StepPosterior) -> list[StepVerdict]:
+def _carried_answer(
+    inp: JudgeInput,
+    evidence: Evidence,
+    calibration: Calibration,
+    out: list[StepVerdict],
+    post: StepPosterior,
+) -> list[StepVerdict]:
     """The final step refuted only by its answer, which it reached through an earlier wrong
     step: human graders mark it wrong (StepMathAgent's policy keeps it `incorrect`), and
     follow-through credits it with what it is worth without the answer's finding."""
     last = len(out) - 1
-    if last < 1 or out[last].state != "fails" or out[last].model_label is not None \
-            or any(f.kind not in ANSWER_KINDS for f in _errors(post)):
+    if (
+        last < 1
+        or out[last].state != "fails"
+        or out[last].model_label is not None
+        or any(f.kind not in ANSWER_KINDS for f in _errors(post))
+    ):
         return out
     if not _wrong_before(out, evidence, last):
         return out
     alone = posterior_without(inp, evidence, calibration, last, ANSWER_KINDS)
     verdict = out[last]
     root = _root_of(out, evidence, last)
-    out[last] = replace(verdict, follow_credit=1.0 - alone.p_wrong, reason=(
-        f"{verdict.reason}; it carries forward the error of step {root + 1}"))
+    out[last] = replace(
+        verdict,
+        follow_credit=1.0 - alone.p_wrong,
+        reason=(f"{verdict.reason}; it carries forward the error of step {root + 1}"),
+    )
     return out
 
 
 def decide(
-    inp: JudgeInput, evidence: Evidence, calibration: Calibration,
-    model: Sequence[StepVerdict | None] | None = None, reliability: Reliability = RELIABILITY,
+    inp: JudgeInput,
+    evidence: Evidence,
+    calibration: Calibration,
+    model: Sequence[StepVerdict | None] | None = None,
+    reliability: Reliability = RELIABILITY,
     config: DecideConfig = DECIDE,
 ) -> Decision:
     """Labels for every step, a warning for every disagreement with the model, and the most
@@ -229,12 +282,14 @@ def decide(
     if verdicts:
         verdicts = _carried_answer(inp, evidence, calibration, verdicts, posts[-1])
     judged = None if all(m is None for m in model) else [v.label for v in verdicts]
-    return Decision(verdicts, warnings,
-                    likely_first_error(inp, evidence, calibration, posts, judged))
+    return Decision(
+        verdicts, warnings, likely_first_error(inp, evidence, calibration, posts, judged)
+    )
 
 
-def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
-                wrong: bool) -> tuple[StepVerdict, list[str]]:
+def _with_model(
+    index: int, mine: StepVerdict, post: StepPosterior, wrong: bool
+) -> tuple[StepVerdict, list[str]]:
     """The model's label, unless the posterior crosses the threshold against it *and* the
     decisive checks' findings outweigh the model's word by themselves (their log-odds and the
     model's sum to the other side): the prior (base rates of steps like this one) weighs in the
@@ -242,23 +297,41 @@ def _with_model(index: int, mine: StepVerdict, post: StepPosterior,
     finding over. A real judge sees what the prior encodes (the final answer, the step's place),
     so counting the prior against it counts that twice."""
     merged = tuple(dict.fromkeys((*mine.evidence, *_sources(post.counted))))
-    mine = replace(mine, validity=1.0 - post.p_wrong, p_wrong=post.p_wrong,
-                   model_label=mine.label, state=post.state, checks=_checks(post))
+    mine = replace(
+        mine,
+        validity=1.0 - post.p_wrong,
+        p_wrong=post.p_wrong,
+        model_label=mine.label,
+        state=post.state,
+        checks=_checks(post),
+    )
     if wrong and mine.label != "incorrect" and _errors(post) and post.evidence_log_odds > 0:
         reason = _reason(post, "fails")
-        categories = (*mine.error_categories,
-                      *(CATEGORY[f.kind] for f in _errors(post) if f.kind in CATEGORY))
-        return replace(mine, label="incorrect", reason=reason, evidence=merged,
-                       error_categories=tuple(dict.fromkeys(categories))), [(
-            f"step {index}: judged {mine.label}, but {reason}; relabelled incorrect")]
-    if not wrong and mine.label == "incorrect" and _supports(post) \
-            and post.evidence_log_odds < 0:
+        categories = (
+            *mine.error_categories,
+            *(CATEGORY[f.kind] for f in _errors(post) if f.kind in CATEGORY),
+        )
+        return replace(
+            mine,
+            label="incorrect",
+            reason=reason,
+            evidence=merged,
+            error_categories=tuple(dict.fromkeys(categories)),
+        ), [(f"step {index}: judged {mine.label}, but {reason}; relabelled incorrect")]
+    if not wrong and mine.label == "incorrect" and _supports(post) and post.evidence_log_odds < 0:
         reason = _reason(post, "holds")
-        return replace(mine, label="correct", reason=reason, evidence=merged,
-                       error_categories=()), [(
-            f"step {index}: judged incorrect, but the evidence outweighs it ({reason}); "
-            "relabelled correct")]
-    notes = [f"step {index}: judged {mine.label}; offline check: {f.detail} "
-             f"(P(wrong) = {post.p_wrong:.2f}, label kept)"
-             for f in _errors(post) if not wrong]
+        return replace(
+            mine, label="correct", reason=reason, evidence=merged, error_categories=()
+        ), [
+            (
+                f"step {index}: judged incorrect, but the evidence outweighs it ({reason}); "
+                "relabelled correct"
+            )
+        ]
+    notes = [
+        f"step {index}: judged {mine.label}; offline check: {f.detail} "
+        f"(P(wrong) = {post.p_wrong:.2f}, label kept)"
+        for f in _errors(post)
+        if not wrong
+    ]
     return replace(mine, evidence=merged), notes

@@ -44,6 +44,7 @@ from scoring.schema import StepState
 class StepPosterior:
     """One step's probability of being wrong and the findings behind it, kept apart so the
     decision can tell decisive evidence from warnings."""
+
     p_wrong: float  # from all the evidence
     p_decide: float  # without the findings of kinds that only warn
     counted: tuple[Finding, ...]  # findings of decisive kinds
@@ -91,8 +92,14 @@ def _logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Finding],
-                        warnings: float, context: SolutionContext) -> tuple[float, float]:
+def _prior_and_findings(
+    model: StepModel,
+    inp: JudgeInput,
+    i: int,
+    found: Sequence[Finding],
+    warnings: float,
+    context: SolutionContext,
+) -> tuple[float, float]:
     """The step's log-odds from every finding, and without the warnings' weight.
 
     A calculation graded without a reference answer (and no model's verdict), in a language
@@ -103,8 +110,12 @@ def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequen
     the model's bias, which the steps of proofs and open-ended solutions identified (P(wrong)
     0.53 for every step of a Chinese calculation without a reference, where a right answer's
     steps read 0.08)."""
-    if model.verdict_prior is None or inp.problem_type != "calculation" \
-            or inp.answer.deciding is not None or inp.answer.reference:
+    if (
+        model.verdict_prior is None
+        or inp.problem_type != "calculation"
+        or inp.answer.deciding is not None
+        or inp.answer.reference
+    ):
         raw = model.log_odds(step_features(inp, i, found, context=context))
         return raw, raw - warnings
     pi = model.verdict_prior
@@ -113,20 +124,34 @@ def _prior_and_findings(model: StepModel, inp: JudgeInput, i: int, found: Sequen
 
     def mixed(less: float) -> float:
         return _logit(pi * sigmoid(right - less) + (1 - pi) * sigmoid(wrong - less))
+
     return mixed(0.0), mixed(warnings)
 
 
 def _refuting_precision(counted: Sequence[Finding], calibration: Calibration) -> float:
     """The measured precision of the most precise error kind among a refuted step's findings:
     how often a step where such a check fired was wrong on the fit half."""
-    return max((stats.precision for f in counted if f.polarity == "error"
-                and (stats := calibration.kinds.get(f.kind)) is not None
-                and stats.precision is not None), default=0.0)
+    return max(
+        (
+            stats.precision
+            for f in counted
+            if f.polarity == "error"
+            and (stats := calibration.kinds.get(f.kind)) is not None
+            and stats.precision is not None
+        ),
+        default=0.0,
+    )
 
 
-def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Finding],
-               calibration: Calibration, said: float | None,
-               context: SolutionContext) -> StepPosterior:
+def _posterior(
+    model: StepModel,
+    inp: JudgeInput,
+    i: int,
+    found: Sequence[Finding],
+    calibration: Calibration,
+    said: float | None,
+    context: SolutionContext,
+) -> StepPosterior:
     """One step's posterior from the findings `found` about it; `said` is the log likelihood
     ratio of a model's label (None offline)."""
     counted = tuple(f for f in found if calibration.decisive(f.kind))
@@ -136,8 +161,11 @@ def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Findin
     remembered = memory_log_odds(calibration, (f.kind for f in counted))
     checks = _weight(model, (f.kind for f in counted)) + remembered
     state = check_state(counted, checks)
-    full = model.recalibrated(raw, inp.problem_type, state, grade_group(inp)) + remembered \
+    full = (
+        model.recalibrated(raw, inp.problem_type, state, grade_group(inp))
+        + remembered
         + memory_log_odds(calibration, (f.kind for f in warned))
+    )
     decide += remembered
     if state == "fails":
         full = max(full, _logit(_refuting_precision(counted, calibration)))
@@ -145,8 +173,7 @@ def _posterior(model: StepModel, inp: JudgeInput, i: int, found: Sequence[Findin
         full, decide, checks = full + said, decide + said, checks + said
     errors = [f for f in counted if f.polarity == "error"]
     strongest = max(errors, key=lambda f: _weight(model, (f.kind,)), default=None)
-    return StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest, checks,
-                         state)
+    return StepPosterior(sigmoid(full), sigmoid(decide), counted, warned, strongest, checks, state)
 
 
 def posteriors(
@@ -168,12 +195,18 @@ def posteriors(
     return out
 
 
-def posterior_without(inp: JudgeInput, evidence: Evidence, calibration: Calibration, i: int,
-                      kinds: Iterable[FindingKind]) -> StepPosterior:
+def posterior_without(
+    inp: JudgeInput,
+    evidence: Evidence,
+    calibration: Calibration,
+    i: int,
+    kinds: Iterable[FindingKind],
+) -> StepPosterior:
     """Step `i`'s offline posterior had the findings of `kinds` not been made: what the step
     is worth in itself when those findings only repeat an earlier step's error."""
     left_out = set(kinds)
     found = [f for f in evidence.at(i) if f.kind not in left_out]
     model = calibration.model(inp.language)
-    return _posterior(model, inp, i, found, calibration, None,
-                      solution_context(inp, evidence, model.difficulty))
+    return _posterior(
+        model, inp, i, found, calibration, None, solution_context(inp, evidence, model.difficulty)
+    )

@@ -31,6 +31,7 @@ class Reliability:
     """What a model's label is worth: how often it flags a wrong step (`sensitivity`) and
     a right one (`false_alarm`); `wrong` and `right` count the labelled steps behind a measured
     value (None otherwise)."""
+
     sensitivity: float = 0.7
     false_alarm: float = 0.1
     source: ReliabilitySource = "assumed"
@@ -39,8 +40,10 @@ class Reliability:
 
     def __post_init__(self) -> None:
         if not (0.0 < self.false_alarm < self.sensitivity < 1.0):
-            raise ValueError("reliability needs 0 < false_alarm < sensitivity < 1, got "
-                             f"sensitivity {self.sensitivity}, false_alarm {self.false_alarm}")
+            raise ValueError(
+                "reliability needs 0 < false_alarm < sensitivity < 1, got "
+                f"sensitivity {self.sensitivity}, false_alarm {self.false_alarm}"
+            )
 
     @property
     def youden(self) -> float:

@@ -4,5 +4,10 @@ problem, as pure values, and how a new solution's steps are matched against it."
 from scoring.judge.memory.key import normalise_problem, problem_key
 from scoring.judge.memory.model import ProblemMemory, RememberedSolution, RememberedStep
 
-__all__ = ["ProblemMemory", "RememberedSolution", "RememberedStep", "normalise_problem",
-           "problem_key"]
+__all__ = [
+    "ProblemMemory",
+    "RememberedSolution",
+    "RememberedStep",
+    "normalise_problem",
+    "problem_key",
+]

@@ -17,8 +17,9 @@ import unicodedata
 from scoring.parse.lexicon import latex
 
 _SPACING = re.compile(r"\\(?:[,;:! ]|q?quad\b|enspace\b|thinspace\b|medspace\b|thickspace\b)|~")
-_SIZED = re.compile(r"\\(?:" + "|".join((*latex.SIZING, "middle"))
-                    + r")\s*(?=[^A-Za-z]|\\[{}|]|\\[lr]?[A-Za-z]+)")
+_SIZED = re.compile(
+    r"\\(?:" + "|".join((*latex.SIZING, "middle")) + r")\s*(?=[^A-Za-z]|\\[{}|]|\\[lr]?[A-Za-z]+)"
+)
 _EMPTY_SIZED = re.compile(r"\\(?:" + "|".join(latex.DELIMITER_PAIR) + r")\s*\.")
 _DELIMITERS = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]")
 _SPACE = re.compile(r"\s+")

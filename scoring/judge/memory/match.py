@@ -63,8 +63,9 @@ def _path_score(mine: Sequence[Signature], theirs: Sequence[Signature], gap: flo
     return float(dp_table(matrix, gap)[-1, -1])
 
 
-def _repeated_mistake(sig: Signature, accepted: Sequence[Signature],
-                      rejected: Sequence[tuple[Signature, str]]) -> str | None:
+def _repeated_mistake(
+    sig: Signature, accepted: Sequence[Signature], rejected: Sequence[tuple[Signature, str]]
+) -> str | None:
     """The rejected step a step without values of its own repeats in wording, if any."""
     near = max((similarity(sig, a) for a in accepted), default=0.0)
     far, text = max(((similarity(sig, r), t) for r, t in rejected), default=(0.0, ""))
@@ -75,20 +76,23 @@ def _values(sigs: Sequence[Signature]) -> set[str]:
     return set().union(*(s.values for s in sigs)) if sigs else set()
 
 
-def read_memory(problem: str, steps: Sequence[str], memory: ProblemMemory,
-                config: AlignConfig = ALIGN) -> MemoryReading:
+def read_memory(
+    problem: str, steps: Sequence[str], memory: ProblemMemory, config: AlignConfig = ALIGN
+) -> MemoryReading:
     """The solution's steps read against the memory (see the module docstring). Cached: the
     check and the report's `meta.memory` read the same grade."""
     return _read_memory(problem, tuple(steps), memory, config)
 
 
 @lru_cache(maxsize=64)
-def _read_memory(problem: str, steps: tuple[str, ...], memory: ProblemMemory,
-                 config: AlignConfig) -> MemoryReading:
+def _read_memory(
+    problem: str, steps: tuple[str, ...], memory: ProblemMemory, config: AlignConfig
+) -> MemoryReading:
     given = given_numbers(problem)
     mine = [signature(s, given) for s in steps]
     remembered: list[tuple[RememberedSolution, list[Signature]]] = [
-        (sol, [signature(s.text, given) for s in sol.steps]) for sol in memory.solutions]
+        (sol, [signature(s.text, given) for s in sol.steps]) for sol in memory.solutions
+    ]
     accepted_values: set[str] = set()
     rejected_values: dict[str, str] = {}
     accepted_sigs: list[Signature] = []
@@ -102,8 +106,11 @@ def _read_memory(problem: str, steps: tuple[str, ...], memory: ProblemMemory,
                 rejected_sigs.append((sig, step.text))
                 for v in sig.results:
                     rejected_values.setdefault(v, step.text)
-    paths = [(_path_score(mine, sigs, config.gap), sol.source, sigs)
-             for sol, sigs in remembered if sol.accepted_whole]
+    paths = [
+        (_path_score(mine, sigs, config.gap), sol.source, sigs)
+        for sol, sigs in remembered
+        if sol.accepted_whole
+    ]
     best = max(paths, key=lambda p: p[0], default=None)
     path_values = _values(best[2]) if best is not None else set()
     readings: list[StepReading] = []
@@ -112,14 +119,18 @@ def _read_memory(problem: str, steps: tuple[str, ...], memory: ProblemMemory,
     for i, sig in enumerate(mine):
         own = sig.results
         accepted = bool(own) and own <= accepted_values
-        mistake = next((rejected_values[v] for v in sorted(own - accepted_values)
-                        if v in rejected_values), None)
+        mistake = next(
+            (rejected_values[v] for v in sorted(own - accepted_values) if v in rejected_values),
+            None,
+        )
         if not own:
             mistake = _repeated_mistake(sig, accepted_sigs, rejected_sigs)
-        divergence = (best is not None and not diverged and bool(own)
-                      and not own <= path_values | earlier)
+        divergence = (
+            best is not None and not diverged and bool(own) and not own <= path_values | earlier
+        )
         diverged = diverged or divergence
         earlier |= sig.values
         readings.append(StepReading(i, accepted, mistake, divergence))
-    return MemoryReading(None if best is None else best[1], None if best is None else best[0],
-                         tuple(readings))
+    return MemoryReading(
+        None if best is None else best[1], None if best is None else best[0], tuple(readings)
+    )

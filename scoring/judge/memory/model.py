@@ -74,8 +74,11 @@ class ProblemMemory:
     @property
     def answers(self) -> tuple[str, ...]:
         """The final answers of the solutions whose final step the teacher accepted, each once."""
-        return tuple(dict.fromkeys(s.answer for s in self.solutions
-                                   if s.answer and s.steps and s.steps[-1].accepted))
+        return tuple(
+            dict.fromkeys(
+                s.answer for s in self.solutions if s.answer and s.steps and s.steps[-1].accepted
+            )
+        )
 
     @property
     def last_corrected(self) -> datetime | None:

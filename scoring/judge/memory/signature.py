@@ -30,7 +30,7 @@ class Signature:
 
 def _grams(text: str) -> frozenset[str]:
     flat = _NOISE.sub(" ", text).strip()
-    return frozenset(flat[i:i + 2] for i in range(len(flat) - 1) if " " not in flat[i:i + 2])
+    return frozenset(flat[i : i + 2] for i in range(len(flat) - 1) if " " not in flat[i : i + 2])
 
 
 def given_numbers(problem: str) -> frozenset[str]:
@@ -76,5 +76,7 @@ def typicality(signatures: Sequence[frozenset[str]]) -> list[float]:
     n = len(signatures)
     if n < 2:
         return [0.0] * n
-    return [sum(_jaccard(a, b) for j, b in enumerate(signatures) if j != i) / (n - 1)
-            for i, a in enumerate(signatures)]
+    return [
+        sum(_jaccard(a, b) for j, b in enumerate(signatures) if j != i) / (n - 1)
+        for i, a in enumerate(signatures)
+    ]

@@ -52,18 +52,43 @@ EQUATION_OR_INEQUALITY = RelationSigns(_ORDER_COMMANDS, ("=", *_ORDER_SIGNS))
 CONDITION = RelationSigns((*_ORDER_COMMANDS, "leqslant", "geqslant"), _ORDER_SIGNS)
 # The inequalities a solution set is written with (`x < 1`, `x \geq 2`); `\lt` and `\gt`, which
 # only some renderers know, are not among them.
-SOLUTION_SET_INEQUALITY = RelationSigns(("le", "ge", "leq", "geq", "leqslant", "geqslant"),
-                                        _ORDER_SIGNS)
+SOLUTION_SET_INEQUALITY = RelationSigns(
+    ("le", "ge", "leq", "geq", "leqslant", "geqslant"), _ORDER_SIGNS
+)
 # Every relation a relation chain is cut at, each sign's name read by
 # `scoring.parse.mathstatements`: equality, definition (`:=`), approximation, order, congruence,
 # membership, inclusion, divisibility, proportionality. `!=` not after a factorial or a name.
 CHAIN = RelationSigns(
-    ("approx", "simeq", "neq", "ne", "leqslant", "leq", "le", "geqslant", "geq", "ge", "lt", "gt",
-     "equiv", "sim", "cong", "in", "notin", "subseteq", "subset", "mid", "propto", "doteq"),
+    (
+        "approx",
+        "simeq",
+        "neq",
+        "ne",
+        "leqslant",
+        "leq",
+        "le",
+        "geqslant",
+        "geq",
+        "ge",
+        "lt",
+        "gt",
+        "equiv",
+        "sim",
+        "cong",
+        "in",
+        "notin",
+        "subseteq",
+        "subset",
+        "mid",
+        "propto",
+        "doteq",
+    ),
     ("<=", ">=", r"(?<![\w)}!])!=", ":=", "==", "=", "<", ">", "≈", "≠", "≤", "≥", "≡", "≃"),
 )
 # The relations a step is counted to state (a feature of its length and kind): `\le`, not `\leq`.
-STATED = RelationSigns(("le", "ge", "lt", "gt", "neq", "approx"), ("=", "<", ">", "≤", "≥", "≠", "≈"))
+STATED = RelationSigns(
+    ("le", "ge", "lt", "gt", "neq", "approx"), ("=", "<", ">", "≤", "≥", "≠", "≈")
+)
 # A relation inside a math span of prose arithmetic: the span states more than a value.
 IN_SPAN = RelationSigns(("le", "ge", "neq", "approx", "pm", "mp"), ("=", "<", ">"))
 # What closes off an answer's value: any relation, a set operation, `±`, or a list separator.

@@ -26,14 +26,20 @@ async def grade_batch(
     """Grade up to STEPGRADE_BATCH_MAX_ITEMS solutions; one item failing fails only itself.
     The graded items are stored (`meta.grade_id`) in one transaction before the answer is sent."""
     if len(batch.items) > settings.batch_max_items:
-        raise ApiError(422, "too_many_items",
-                       f"items: at most {settings.batch_max_items} items per batch, "
-                       f"got {len(batch.items)}", "items")
-    results = await service.grade_many(batch.items, [
-        await recorder.memory(r) if isinstance(r, GradeRequest) else None for r in batch.items])
+        raise ApiError(
+            422,
+            "too_many_items",
+            f"items: at most {settings.batch_max_items} items per batch, got {len(batch.items)}",
+            "items",
+        )
+    results = await service.grade_many(
+        batch.items,
+        [await recorder.memory(r) if isinstance(r, GradeRequest) else None for r in batch.items],
+    )
     graded = [(item, item.report) for item in results if item.report is not None]
-    ids = await recorder.keep([(_request(batch.items[item.index]), report)
-                               for item, report in graded])
+    ids = await recorder.keep(
+        [(_request(batch.items[item.index]), report) for item, report in graded]
+    )
     for (item, report), grade_id in zip(graded, ids, strict=True):
         item.report = served(report, grade_id)
     failed = sum(1 for r in results if r.error is not None)

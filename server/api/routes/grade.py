@@ -17,7 +17,8 @@ router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 
 @router.post("/grade", response_model=ServedReport, responses=ERROR_RESPONSES)
 async def grade(
-    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep,
+    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)],
+    service: ServiceDep,
     recorder: RecorderDep,
 ) -> ServedReport:
     """Grade one step-by-step solution: score, step labels, Tree-of-Error, answer check.

@@ -30,15 +30,18 @@ class Readiness(BaseModel):
     checks: dict[str, Check]
 
 
-@router.get("/healthz", response_model=Health,
-            responses={200: {"content": {"application/json": {"example": {"status": "ok"}}}}})
+@router.get(
+    "/healthz",
+    response_model=Health,
+    responses={200: {"content": {"application/json": {"example": {"status": "ok"}}}}},
+)
 async def healthz(request: Request) -> dict[str, str]:
     """Alive: the lifespan ran and the grader is built."""
     return {"status": "ok" if getattr(request.app.state, "grader", None) else "starting"}
 
 
 async def _llm_check(llm: LlmClient | None, settings: Settings) -> Check:
-    """"ok" when the endpoint answered a grade lately (`STEPGRADE_READY_CACHE` seconds) or
+    """ "ok" when the endpoint answered a grade lately (`STEPGRADE_READY_CACHE` seconds) or
     answers `/models` now, with any HTTP status; "busy" when it took the connection but had no
     answer in time (a server that serves one generation at a time, such as llama-cpp-python,
     answers `/models` only after it); "unreachable" when no connection could be made."""
@@ -58,13 +61,20 @@ async def _llm_check(llm: LlmClient | None, settings: Settings) -> Check:
     return "ok"
 
 
-_READY_EXAMPLE = {"status": "ready",
-                  "checks": {"embedding_model": "ok", "answer_worker": "ok", "llm": "not_configured"}}
+_READY_EXAMPLE = {
+    "status": "ready",
+    "checks": {"embedding_model": "ok", "answer_worker": "ok", "llm": "not_configured"},
+}
 
 
-@router.get("/readyz", response_model=Readiness, responses={
-    200: {"content": {"application/json": {"example": _READY_EXAMPLE}}},
-    503: {"model": Readiness, "description": "A dependency is missing; `checks` says which."}})
+@router.get(
+    "/readyz",
+    response_model=Readiness,
+    responses={
+        200: {"content": {"application/json": {"example": _READY_EXAMPLE}}},
+        503: {"model": Readiness, "description": "A dependency is missing; `checks` says which."},
+    },
+)
 async def readyz(request: Request, settings: SettingsDep) -> JSONResponse:
     """Ready: embedding model loaded (or lazy by configuration), LLM reachable (or busy) when
     configured, and with several workers, every worker warmed up."""

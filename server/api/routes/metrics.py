@@ -11,9 +11,16 @@ from server.api.deps import MetricsDep
 router = APIRouter(tags=["health"])
 
 
-@router.get("/metrics", response_class=Response, responses={200: {
-    "description": "Prometheus text format.",
-    "content": {"text/plain": {"example": "stepgrade_http_requests_total{...} 3.0\n"}}}})
+@router.get(
+    "/metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "Prometheus text format.",
+            "content": {"text/plain": {"example": "stepgrade_http_requests_total{...} 3.0\n"}},
+        }
+    },
+)
 async def metrics(m: MetricsDep) -> Response:
     """Requests, latency histograms, grades, LLM calls and tokens, degraded grades."""
     return Response(generate_latest(m.registry), media_type=CONTENT_TYPE_LATEST)

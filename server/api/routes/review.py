@@ -25,15 +25,27 @@ router = APIRouter()
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 
 # KaTeX styles its output through the CSSOM (element.style), which `style-src 'self'` allows.
-_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; "
-        "img-src 'self' data:; connect-src 'self'; form-action 'none'; base-uri 'none'; "
-        "frame-ancestors 'none'")
-_HEADERS = {"Content-Security-Policy": _CSP, "X-Content-Type-Options": "nosniff",
-            "Referrer-Policy": "no-referrer", "Cache-Control": "no-cache"}
+_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; form-action 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+_HEADERS = {
+    "Content-Security-Policy": _CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
 # Python's mimetypes table does not know every type the page serves on every platform.
-_TYPES = {".js": "text/javascript", ".css": "text/css", ".woff2": "font/woff2",
-          ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".md": "text/plain",
-          "": "text/plain"}
+_TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".woff2": "font/woff2",
+    ".html": "text/html; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".md": "text/plain",
+    "": "text/plain",
+}
 
 
 class Example(BaseModel):
@@ -47,17 +59,32 @@ class Example(BaseModel):
 def bundled_examples() -> tuple[Example, ...]:
     """Read once: the files ship with the package and do not change while it runs."""
     return tuple(
-        Example(name=path.stem, request=GradeRequest.model_validate(
-            json.loads(path.read_text(encoding="utf-8"))))
-        for path in sorted(EXAMPLES_DIR.glob("*.json")))
+        Example(
+            name=path.stem,
+            request=GradeRequest.model_validate(json.loads(path.read_text(encoding="utf-8"))),
+        )
+        for path in sorted(EXAMPLES_DIR.glob("*.json"))
+    )
 
 
-_EXAMPLES_DOC: dict[int | str, dict[str, object]] = {200: {"content": {"application/json": {
-    "example": [{"name": "arithmetic_slip", "request": ARITHMETIC_SLIP}]}}}}
+_EXAMPLES_DOC: dict[int | str, dict[str, object]] = {
+    200: {
+        "content": {
+            "application/json": {
+                "example": [{"name": "arithmetic_slip", "request": ARITHMETIC_SLIP}]
+            }
+        }
+    }
+}
 
 
-@router.get("/examples", tags=["examples"], response_model=list[Example],
-            response_model_exclude_unset=True, responses=_EXAMPLES_DOC)
+@router.get(
+    "/examples",
+    tags=["examples"],
+    response_model=list[Example],
+    response_model_exclude_unset=True,
+    responses=_EXAMPLES_DOC,
+)
 async def examples() -> tuple[Example, ...]:
     """The example requests bundled with stepgrade, ready to POST to `/grade` (the review page
     offers them to pick from)."""
@@ -74,8 +101,7 @@ async def home() -> RedirectResponse:
 @router.get("/review", include_in_schema=False)
 async def review_page() -> FileResponse:
     """The review page itself."""
-    return FileResponse(STATIC_DIR / "review.html", headers=_HEADERS,
-                        media_type=_TYPES[".html"])
+    return FileResponse(STATIC_DIR / "review.html", headers=_HEADERS, media_type=_TYPES[".html"])
 
 
 def static_file(name: str) -> Path:
@@ -90,5 +116,6 @@ def static_file(name: str) -> Path:
 async def review_asset(name: str) -> FileResponse:
     """The page's scripts, styles and vendored KaTeX, from the package's static folder."""
     path = static_file(name)
-    return FileResponse(path, headers=_HEADERS,
-                        media_type=_TYPES.get(path.suffix, "application/octet-stream"))
+    return FileResponse(
+        path, headers=_HEADERS, media_type=_TYPES.get(path.suffix, "application/octet-stream")
+    )

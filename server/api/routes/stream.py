@@ -26,11 +26,16 @@ router = APIRouter(tags=["grading"], dependencies=[Depends(require_api_key)])
 _SSE_DOC: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "`text/event-stream`: `accepted`, `node`..., then `report` or `error`.",
-        "content": {"text/event-stream": {"example": (
-            'event: accepted\ndata: {"mode": "offline"}\n\n'
-            'event: node\ndata: {"node": "segment", "ms": 3.1, "steps": [{"index": 1, '
-            '"text": "..."}]}\n\n'
-            'event: report\ndata: {"score": 0, "steps": [...], "meta": {...}}\n\n')}},
+        "content": {
+            "text/event-stream": {
+                "example": (
+                    'event: accepted\ndata: {"mode": "offline"}\n\n'
+                    'event: node\ndata: {"node": "segment", "ms": 3.1, "steps": [{"index": 1, '
+                    '"text": "..."}]}\n\n'
+                    'event: report\ndata: {"score": 0, "steps": [...], "meta": {...}}\n\n'
+                )
+            }
+        },
     },
     **ERROR_RESPONSES,
 }
@@ -43,7 +48,8 @@ def _sse(event: str, data: dict[str, Any], number: int) -> bytes:
 
 @router.post("/grade/stream", response_class=StreamingResponse, responses=_SSE_DOC)
 async def grade_stream(
-    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)], service: ServiceDep,
+    request: Annotated[GradeRequest, Body(openapi_examples=GRADE_EXAMPLES)],
+    service: ServiceDep,
     recorder: RecorderDep,
 ) -> StreamingResponse:
     """Grade one solution and stream progress as Server-Sent Events; the `report` event's
@@ -57,13 +63,18 @@ async def grade_stream(
                 try:
                     [grade_id] = await recorder.keep([(request, data)])
                 except ApiError as err:
-                    event, data = "error", {"code": err.code, "message": err.message,
-                                            "field": err.field}
+                    event, data = (
+                        "error",
+                        {"code": err.code, "message": err.message, "field": err.field},
+                    )
                 else:
                     if grade_id is not None:
                         data["meta"]["grade_id"] = grade_id
             number += 1
             yield _sse(event, data, number)
 
-    return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        events(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -21,7 +21,9 @@ def test_recorded_answers_replay_without_a_server(tmp_path):
     request = load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
     # A server that refuses json_schema: the answers are recorded with the method it took.
     with FakeOpenAI(ANSWERS, refuse=frozenset({"json_schema"})) as server:
-        live = make_grader(_settings(llm_base_url=server.base_url, llm_record=tmp_path)).grade(request)
+        live = make_grader(_settings(llm_base_url=server.base_url, llm_record=tmp_path)).grade(
+            request
+        )
         sent = len(server.requests)
     saved = sorted(tmp_path.glob("*.json"))
     assert len(saved) == 4 and sent == live.meta.llm_calls == 5  # one refused request
@@ -67,16 +69,19 @@ def test_answers_recorded_from_openai_replay_for_any_endpoint(tmp_path):
     from agent.llm.langchain_adapter import cache_key
     from agent.llm.tokens import limits
 
-    _, bounds = limits("step_judgement", language="en", items=3, exact=True, reason_tokens=64,
-                       cap=4096)
+    _, bounds = limits(
+        "step_judgement", language="en", items=3, exact=True, reason_tokens=64, cap=4096
+    )
 
     async def llm_string(base_url: str) -> str:
         client = LlmClient(LlmConfig(base_url=base_url, model="m"))
         call = client.structured("step_judgement", "json_schema", 512, bounds)
         return cache_key(call.model.bound, **call.model.kwargs)
 
-    openai, local = (asyncio.run(llm_string(u)) for u in ("https://api.openai.com/v1",
-                                                           "http://127.0.0.1:8080/v1"))
+    openai, local = (
+        asyncio.run(llm_string(u))
+        for u in ("https://api.openai.com/v1", "http://127.0.0.1:8080/v1")
+    )
     assert openai != local and "maxItems" in local and "max_completion_tokens" in openai
     cache = AnswerCache(tmp_path)
     assert cache.path("prompt", openai) == cache.path("prompt", local)

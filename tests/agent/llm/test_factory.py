@@ -25,14 +25,32 @@ def test_no_endpoint_means_no_client():
 
 def test_settings_become_one_config(tmp_path):
     settings = GradingSettings(
-        llm_base_url="http://h/v1", llm_model="m", llm_api_key="k", llm_timeout=7,
-        llm_max_retries=1, llm_budget=20, llm_methods="function_calling,json_mode",
-        llm_reason_tokens=30, llm_max_tokens=900, llm_stream=False, llm_record=tmp_path,
-        _env_file=None)
+        llm_base_url="http://h/v1",
+        llm_model="m",
+        llm_api_key="k",
+        llm_timeout=7,
+        llm_max_retries=1,
+        llm_budget=20,
+        llm_methods="function_calling,json_mode",
+        llm_reason_tokens=30,
+        llm_max_tokens=900,
+        llm_stream=False,
+        llm_record=tmp_path,
+        _env_file=None,
+    )
     assert llm_config(settings) == LlmConfig(
-        base_url="http://h/v1", model="m", api_key="k", timeout=7, max_retries=1, budget=20,
-        methods=("function_calling", "json_mode"), reason_tokens=30, max_tokens=900,
-        stream=False, cache_dir=tmp_path)
+        base_url="http://h/v1",
+        model="m",
+        api_key="k",
+        timeout=7,
+        max_retries=1,
+        budget=20,
+        methods=("function_calling", "json_mode"),
+        reason_tokens=30,
+        max_tokens=900,
+        stream=False,
+        cache_dir=tmp_path,
+    )
     replay = llm_config(GradingSettings(llm_model="m", llm_replay=tmp_path, _env_file=None))
     assert replay is not None and replay.base_url == REPLAY_BASE_URL and replay.replay_only
 
@@ -57,8 +75,9 @@ def test_bad_llm_settings_are_refused_by_name(tmp_path):
 
 @respx.mock
 def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
-    route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(500, json={
-        "error": {"message": "boom"}}))
+    route = respx.post("http://h/v1/chat/completions").mock(
+        return_value=httpx.Response(500, json={"error": {"message": "boom"}})
+    )
     model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m", api_key="sk-1", timeout=3))
     with pytest.raises(Exception, match="boom"):
         asyncio.run(model.ainvoke("hello"))
@@ -73,17 +92,33 @@ def test_every_call_carries_the_timeout_key_and_model_and_no_sdk_retries():
 def test_messages_and_format_reach_the_wire_once_and_as_given():
     """They and the format fields travel as `extra_body` (past the SDK's parameter walk):
     the body is the same."""
-    route = respx.post("http://h/v1/chat/completions").mock(return_value=httpx.Response(200, json={
-        "id": "c", "object": "chat.completion", "created": 0, "model": "m",
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": "ok"}}]}))
+    route = respx.post("http://h/v1/chat/completions").mock(
+        return_value=httpx.Response(
+            200,
+            json={
+                "id": "c",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": "ok"},
+                    }
+                ],
+            },
+        )
+    )
     model = make_chat_model(LlmConfig(base_url="http://h/v1", model="m"))
     bound = model.bind(max_tokens=9, response_format={"type": "json_object"})
     answer = asyncio.run(bound.ainvoke([("system", "be brief"), ("human", "2 + 2 = ?")]))
     assert answer.content == "ok"
     sent = json.loads(route.calls[0].request.content)
-    assert sent["messages"] == [{"role": "system", "content": "be brief"},
-                                {"role": "user", "content": "2 + 2 = ?"}]
+    assert sent["messages"] == [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "2 + 2 = ?"},
+    ]
     assert sent["response_format"] == {"type": "json_object"} and sent["max_tokens"] == 9
     assert "extra_body" not in sent
 
@@ -103,8 +138,9 @@ def test_connection_pools_share_one_tls_context(monkeypatch):
 
     loads = []
     real = httpcore2.default_ssl_context
-    monkeypatch.setattr(httpcore2, "default_ssl_context",
-                        lambda *a, **k: loads.append(1) or real(*a, **k))
+    monkeypatch.setattr(
+        httpcore2, "default_ssl_context", lambda *a, **k: loads.append(1) or real(*a, **k)
+    )
     transport = TakeTurns(20, pool_size=8)
     assert [p._pool._max_connections for p in transport.pools] == [8, 8, 4]
     assert len(loads) == 1

@@ -16,8 +16,11 @@ from tests.agent.conftest import ANSWERS, JUDGED, STEPS, llm_grader, scripted_gr
 
 SLIP = GradeRequest(
     problem="A bakery sells 47 muffins on Monday and 58 on Tuesday at $3 each. How many dollars "
-            "does it take in?",
-    solution="\n".join(STEPS), reference_answer="315", mode="llm")
+    "does it take in?",
+    solution="\n".join(STEPS),
+    reference_answer="315",
+    mode="llm",
+)
 
 
 def _comparable(report) -> dict:
@@ -53,21 +56,31 @@ def test_each_method_is_answered_the_way_it_is_read(method) -> None:
 
 def test_replies_are_taken_in_order_and_the_calls_recorded() -> None:
     script = ChatScript([{"first": 1}, {"second": 2}])
-    model = ScriptedChatModel(model="m", api_key="k", base_url="http://127.0.0.1:9/v1",  # type: ignore[arg-type]
-                              script=script)
-    bound = model.bind(response_format={"type": "json_schema", "json_schema": {"name": "probe_op"}},
-                       max_tokens=50)
+    model = ScriptedChatModel(
+        model="m",
+        api_key="k",
+        base_url="http://127.0.0.1:9/v1",  # type: ignore[arg-type]
+        script=script,
+    )
+    bound = model.bind(
+        response_format={"type": "json_schema", "json_schema": {"name": "probe_op"}}, max_tokens=50
+    )
     assert bound.invoke([HumanMessage("one")]).content == '{"first": 1}'
     assert bound.invoke([HumanMessage("two")]).content == '{"second": 2}'
     assert [(c.operation, c.method, c.prompt, c.max_tokens) for c in script.calls] == [
-        ("probe_op", "json_schema", "one", 50), ("probe_op", "json_schema", "two", 50)]
+        ("probe_op", "json_schema", "one", 50),
+        ("probe_op", "json_schema", "two", 50),
+    ]
     with pytest.raises(NoReply, match="call 3 .* holds 2"):
         bound.invoke([HumanMessage("three")])
 
 
 def test_a_reply_that_is_not_json_degrades_the_grade_to_the_offline_twins() -> None:
-    script = ChatScript(lambda operation, _prompt: (
-        "I think step one is fine." if operation == "step_judgement" else ANSWERS[operation]))
+    script = ChatScript(
+        lambda operation, _prompt: (
+            "I think step one is fine." if operation == "step_judgement" else ANSWERS[operation]
+        )
+    )
     report = scripted_grader(script, methods=("json_schema",)).grade(SLIP)
     assert report.meta.mode == "llm" and report.meta.degraded
     judged = [op for op in report.meta.llm_operations if op.operation == "step_judgement"]
@@ -81,7 +94,11 @@ def test_the_scripted_client_never_asks_the_endpoint_what_it_is() -> None:
 
 
 def test_a_responder_without_an_answer_fails_the_call_by_name() -> None:
-    model = ScriptedChatModel(model="m", api_key="k", base_url="http://127.0.0.1:9/v1",  # type: ignore[arg-type]
-                              script=ChatScript(lambda _operation, _prompt: None))
+    model = ScriptedChatModel(
+        model="m",
+        api_key="k",
+        base_url="http://127.0.0.1:9/v1",  # type: ignore[arg-type]
+        script=ChatScript(lambda _operation, _prompt: None),
+    )
     with pytest.raises(NoReply, match="no reply for difficulty"):
         model.bind(tools=[{"type": "function", "function": {"name": "difficulty"}}]).invoke("x")

@@ -45,10 +45,20 @@ from tests.agent.conftest import ANSWERS, llm_grader, operation_of
 BASE = "http://pin.test/v1"
 OPENAI = "https://api.openai.com/v1"
 PROMPT = [HumanMessage("2 + 2 = ?")]
-REPLY = {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
-         "choices": [{"index": 0, "finish_reason": "stop",
-                      "message": {"role": "assistant", "content": '{"answer": "4"}'}}],
-         "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
+REPLY = {
+    "id": "c",
+    "object": "chat.completion",
+    "created": 0,
+    "model": "m",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "stop",
+            "message": {"role": "assistant", "content": '{"answer": "4"}'},
+        }
+    ],
+    "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+}
 
 
 def parameters(function: Any) -> list[tuple[str, Any, Any]]:
@@ -56,14 +66,17 @@ def parameters(function: Any) -> list[tuple[str, Any, Any]]:
 
 
 def test_get_request_payload_keeps_the_signature_overridden():
-    expected = [("self", inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty),
-                ("input_", inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty),
-                ("stop", inspect.Parameter.KEYWORD_ONLY, None),
-                ("kwargs", inspect.Parameter.VAR_KEYWORD, inspect.Parameter.empty)]
+    expected = [
+        ("self", inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty),
+        ("input_", inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty),
+        ("stop", inspect.Parameter.KEYWORD_ONLY, None),
+        ("kwargs", inspect.Parameter.VAR_KEYWORD, inspect.Parameter.empty),
+    ]
     found = parameters(BaseChatOpenAI._get_request_payload)
     assert found == expected, (
         f"langchain-openai changed BaseChatOpenAI._get_request_payload's signature to {found}; "
-        "WireChatOpenAI overrides it")
+        "WireChatOpenAI overrides it"
+    )
 
 
 @pytest.mark.parametrize("method", ["json_schema", "function_calling", "json_mode"])
@@ -72,44 +85,59 @@ def test_the_payload_carries_the_wire_fields_at_its_top_level(method):
     looks for them; moved, they reach the server as they were."""
     model = make_chat_model(LlmConfig(base_url=BASE, model="m"))
     structured = model.with_structured_output(
-        schema_for("segmentation", method, None), method=method, max_tokens=50)
+        schema_for("segmentation", method, None), method=method, max_tokens=50
+    )
     bound, _ = split_structured(structured)
     assert isinstance(bound, RunnableBinding)
-    plain = BaseChatOpenAI(model="m", base_url=BASE, api_key="k",  # type: ignore[arg-type]
-                           max_retries=0, use_responses_api=False)
+    plain = BaseChatOpenAI(
+        model="m",
+        base_url=BASE,
+        api_key="k",  # type: ignore[arg-type]
+        max_retries=0,
+        use_responses_api=False,
+    )
     library = plain._get_request_payload(PROMPT, **bound.kwargs)
     fields = {"messages"} | ({"response_format", "tools", "tool_choice"} & set(bound.kwargs))
     assert fields <= set(library) and "extra_body" not in library, (
         f"langchain-openai's request payload for {method} no longer carries {sorted(fields)} "
-        f"at its top level (keys: {sorted(library)}); WireChatOpenAI moves those")
+        f"at its top level (keys: {sorted(library)}); WireChatOpenAI moves those"
+    )
     assert set(WIRE_FIELDS) >= fields
 
     wire = request_payload(model, PROMPT, **bound.kwargs)
     assert wire["messages"] == [] and set(wire["extra_body"]) == fields
     with respx.mock(assert_all_called=True) as mock:
-        route = mock.post(f"{BASE}/chat/completions").mock(return_value=httpx.Response(200, json=REPLY))
+        route = mock.post(f"{BASE}/chat/completions").mock(
+            return_value=httpx.Response(200, json=REPLY)
+        )
         asyncio.run(bound.ainvoke(PROMPT))
     sent = json.loads(route.calls[0].request.content)
     assert {name: sent[name] for name in fields} == {name: library[name] for name in fields}, (
-        "the OpenAI SDK no longer writes extra_body over the body it builds")
+        "the OpenAI SDK no longer writes extra_body over the body it builds"
+    )
 
 
 @pytest.mark.parametrize("method", ["json_schema", "function_calling", "json_mode"])
 def test_with_structured_output_is_the_bound_model_then_its_parser(method):
     model = make_chat_model(LlmConfig(base_url=BASE, model="m"))
     structured = model.with_structured_output(
-        schema_for("segmentation", method, None), method=method, max_tokens=50)
+        schema_for("segmentation", method, None), method=method, max_tokens=50
+    )
     assert isinstance(structured, RunnableSequence), (
         f"with_structured_output(method={method!r}) returns {type(structured).__name__}, "
-        "not the RunnableSequence split_structured takes apart")
+        "not the RunnableSequence split_structured takes apart"
+    )
     assert isinstance(structured.first, RunnableBinding) and structured.first.bound is model, (
-        f"with_structured_output's first step is {structured.first!r}, not the model bound")
+        f"with_structured_output's first step is {structured.first!r}, not the model bound"
+    )
     assert isinstance(structured.last, BaseOutputParser), (
-        f"with_structured_output's last step is {type(structured.last).__name__}, not its parser")
+        f"with_structured_output's last step is {type(structured.last).__name__}, not its parser"
+    )
     middle = [type(step).__name__ for step in structured.middle]
     assert middle == ["RunnableGenerator"], (
         f"with_structured_output's steps between the model and the parser are {middle}, not the "
-        "refusal check alone: split_structured would skip them")
+        "refusal check alone: split_structured would skip them"
+    )
 
 
 def test_split_structured_refuses_another_shape():
@@ -138,20 +166,25 @@ class KeyRecorder(BaseCache):
 def test_llm_string_has_the_form_replay_key_rewrites():
     """The key LangChain hands the cache on a real request: OpenAI's form (its ceiling's name,
     no schema bounds) and a grammar server's form read alike after `replay_key`."""
-    _, bounds = limits("step_judgement", language="en", items=3, exact=True, reason_tokens=64,
-                       cap=4096)
+    _, bounds = limits(
+        "step_judgement", language="en", items=3, exact=True, reason_tokens=64, cap=4096
+    )
 
     def key(base_url: str) -> str:
         recorder = KeyRecorder()
 
         async def ask() -> None:
-            client = LlmClient(LlmConfig(base_url=base_url, model="m"), http_client=httpx.AsyncClient)
+            client = LlmClient(
+                LlmConfig(base_url=base_url, model="m"), http_client=httpx.AsyncClient
+            )
             call = client.structured("step_judgement", "json_schema", 512, bounds)
             call.model.bound.cache = recorder  # type: ignore[attr-defined]
             await call.model.ainvoke(PROMPT)
 
         with respx.mock:
-            respx.post(f"{base_url}/chat/completions").mock(return_value=httpx.Response(200, json=REPLY))
+            respx.post(f"{base_url}/chat/completions").mock(
+                return_value=httpx.Response(200, json=REPLY)
+            )
             asyncio.run(ask())
         assert len(recorder.keys) == 1
         return recorder.keys[0]
@@ -159,13 +192,16 @@ def test_llm_string_has_the_form_replay_key_rewrites():
     openai, local = key(OPENAI), key(BASE)
     assert "('max_completion_tokens', 512)" in openai and "('max_tokens', 512)" in local, (
         "LangChain's llm_string no longer lists the ceiling as a repr'd ('name', value) pair; "
-        f"replay_key renames it ({local[:200]}...)")
+        f"replay_key renames it ({local[:200]}...)"
+    )
     assert ", 'maxItems': " in local and ", 'maxLength': " in local, (
         "LangChain's llm_string no longer holds the schema's bounds as repr'd "
-        f"\", 'maxItems': N\" pairs; replay_key strips them ({local[:200]}...)")
+        f"\", 'maxItems': N\" pairs; replay_key strips them ({local[:200]}...)"
+    )
     assert replay_key(openai) == replay_key(local), (
         "after replay_key, OpenAI's and a grammar server's llm_string differ by more than the "
-        "ceiling's name and the schema's bounds")
+        "ceiling's name and the schema's bounds"
+    )
 
 
 def test_generate_hooks_take_the_arguments_passed():
@@ -173,7 +209,8 @@ def test_generate_hooks_take_the_arguments_passed():
         names = [name for name, _, _ in parameters(hook)]
         assert names == ["self", "messages", "stop", "run_manager", "kwargs"], (
             f"langchain-openai changed {hook.__name__}'s parameters to {names}; "
-            "langchain_adapter.generate/agenerate pass messages, stop, run_manager")
+            "langchain_adapter.generate/agenerate pass messages, stop, run_manager"
+        )
     assert isinstance(BaseChatModel.__dict__["_llm_type"], property)
     assert llm_type(make_chat_model(LlmConfig(base_url=BASE, model="m"))) == "openai-chat"
 
@@ -195,25 +232,31 @@ def test_a_gated_model_answers_through_the_inner_generation():
     gate = OpenGate()
     model = gated(make_chat_model(LlmConfig(base_url=BASE, model="m")), gate)
     with respx.mock:
-        route = respx.post(f"{BASE}/chat/completions").mock(return_value=httpx.Response(200, json=REPLY))
+        route = respx.post(f"{BASE}/chat/completions").mock(
+            return_value=httpx.Response(200, json=REPLY)
+        )
         answer = asyncio.run(model.ainvoke(PROMPT))
     assert isinstance(answer, AIMessage) and answer.content == '{"answer": "4"}'
     assert route.call_count == 1 and gate.held == 1
 
 
-@pytest.mark.parametrize("name", ["gpt-4", "gpt-4-0613", "gpt-3.5-turbo", "gpt-4o", "gpt-4.1",
-                                  "qwen2.5-math", "fake-model"])
+@pytest.mark.parametrize(
+    "name",
+    ["gpt-4", "gpt-4-0613", "gpt-3.5-turbo", "gpt-4o", "gpt-4.1", "qwen2.5-math", "fake-model"],
+)
 def test_langchain_still_turns_json_schema_into_tools_for_the_same_models(name):
     model = make_chat_model(LlmConfig(base_url=BASE, model=name))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        runnable = model.with_structured_output(schema_for("segmentation", "function_calling", None),
-                                                method="json_schema")
+        runnable = model.with_structured_output(
+            schema_for("segmentation", "function_calling", None), method="json_schema"
+        )
     bound, _ = split_structured(runnable)
     sends_tools = "tools" in getattr(bound, "kwargs", {})
     assert sends_tools == answers_json_schema_by_tools(name), (
         f"langchain-openai no longer switches json_schema to function_calling for {name!r} as "
-        "answers_json_schema_by_tools says: update it (agent/llm/langchain_adapter.py)")
+        "answers_json_schema_by_tools says: update it (agent/llm/langchain_adapter.py)"
+    )
     assert any("function_calling" in str(w.message) for w in caught) == sends_tools
 
 
@@ -227,16 +270,46 @@ def test_a_model_without_structured_outputs_is_asked_by_tools_and_not_degraded()
     assert {op.method for op in report.meta.llm_operations} == {"function_calling"}
 
 
-TOOL_REPLY = {**REPLY, "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-    "role": "assistant", "content": None, "tool_calls": [{
-        "id": "call_1", "type": "function",
-        "function": {"name": "segmentation", "arguments": '{"steps": ["a", "b"]}'}}]}}]}
-CUT_REPLY = {**REPLY, "system_fingerprint": "fp", "service_tier": "default",
-             "choices": [{"index": 0, "finish_reason": "length", "logprobs": None,
-                          "message": {"role": "assistant", "content": '{"answer": "4', "refusal": None}}],
-             "usage": {"prompt_tokens": 3, "completion_tokens": 9, "total_tokens": 12,
-                       "prompt_tokens_details": {"cached_tokens": 1},
-                       "completion_tokens_details": {"reasoning_tokens": 2}}}
+TOOL_REPLY = {
+    **REPLY,
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "tool_calls",
+            "message": {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "segmentation", "arguments": '{"steps": ["a", "b"]}'},
+                    }
+                ],
+            },
+        }
+    ],
+}
+CUT_REPLY = {
+    **REPLY,
+    "system_fingerprint": "fp",
+    "service_tier": "default",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "length",
+            "logprobs": None,
+            "message": {"role": "assistant", "content": '{"answer": "4', "refusal": None},
+        }
+    ],
+    "usage": {
+        "prompt_tokens": 3,
+        "completion_tokens": 9,
+        "total_tokens": 12,
+        "prompt_tokens_details": {"cached_tokens": 1},
+        "completion_tokens_details": {"reasoning_tokens": 2},
+    },
+}
 
 
 class CountingExecutor(ThreadPoolExecutor):
@@ -255,7 +328,8 @@ def _generations(generate: Any, response: httpx.Response) -> tuple[Any, dict[str
     """(the ChatResult or the exception raised, the request that reached the wire, thread hops)."""
     model = make_chat_model(LlmConfig(base_url=BASE, model="m"))
     structured = model.with_structured_output(
-        schema_for("segmentation", "json_schema", None), method="json_schema", max_tokens=50)
+        schema_for("segmentation", "json_schema", None), method="json_schema", max_tokens=50
+    )
     bound, _ = split_structured(structured)
     assert isinstance(bound, RunnableBinding)
     kwargs = {k: v for k, v in bound.kwargs.items() if k != "ls_structured_output_format"}
@@ -282,20 +356,27 @@ def _generations(generate: Any, response: httpx.Response) -> tuple[Any, dict[str
 def _same(outcome: Any) -> Any:
     if isinstance(outcome, Exception):
         return type(outcome), str(outcome)
-    return ([(g.message.model_dump(), g.generation_info) for g in outcome.generations],
-            outcome.llm_output)
+    return (
+        [(g.message.model_dump(), g.generation_info) for g in outcome.generations],
+        outcome.llm_output,
+    )
 
 
-@pytest.mark.parametrize("response", [
-    httpx.Response(200, json=REPLY), httpx.Response(200, json=TOOL_REPLY),
-    httpx.Response(200, json=CUT_REPLY),
-    httpx.Response(200, text="<html>gateway</html>", headers={"content-type": "text/html"}),
-    httpx.Response(200, json={"object": "error"}),
-    httpx.Response(400, json={"error": {"message": "response_format is not supported"}}),
-    httpx.Response(404, json={"error": {"message": "no such model"}}),
-    httpx.Response(429, json={"error": {"message": "slow down"}}),
-    httpx.Response(500, json={"error": {"message": "boom"}}),
-], ids=["content", "tool-call", "cut-off", "html", "no-choices", "400", "404", "429", "500"])
+@pytest.mark.parametrize(
+    "response",
+    [
+        httpx.Response(200, json=REPLY),
+        httpx.Response(200, json=TOOL_REPLY),
+        httpx.Response(200, json=CUT_REPLY),
+        httpx.Response(200, text="<html>gateway</html>", headers={"content-type": "text/html"}),
+        httpx.Response(200, json={"object": "error"}),
+        httpx.Response(400, json={"error": {"message": "response_format is not supported"}}),
+        httpx.Response(404, json={"error": {"message": "no such model"}}),
+        httpx.Response(429, json={"error": {"message": "slow down"}}),
+        httpx.Response(500, json={"error": {"message": "boom"}}),
+    ],
+    ids=["content", "tool-call", "cut-off", "html", "no-choices", "400", "404", "429", "500"],
+)
 def test_agenerate_answers_as_the_library_does_without_a_thread(response):
     """WireChatOpenAI._agenerate is the library's chat-completions branch with the result built
     on the event loop: the same request, the same ChatResult or error, no executor call."""
@@ -304,8 +385,11 @@ def test_agenerate_answers_as_the_library_does_without_a_thread(response):
     assert our_request == library_request
     assert _same(ours) == _same(library), (
         "langchain-openai's _agenerate now answers otherwise than WireChatOpenAI._agenerate, "
-        "its copy of the chat-completions branch: update it (agent/llm/langchain_adapter.py)")
+        "its copy of the chat-completions branch: update it (agent/llm/langchain_adapter.py)"
+    )
     assert our_hops == 0
     if library_hops == 0 and not isinstance(library, Exception):
-        pytest.fail("langchain-openai's _agenerate no longer builds its result in a worker "
-                    "thread: WireChatOpenAI._agenerate can go")
+        pytest.fail(
+            "langchain-openai's _agenerate no longer builds its result in a worker "
+            "thread: WireChatOpenAI._agenerate can go"
+        )

@@ -26,8 +26,9 @@ def test_the_ceiling_grows_with_the_steps_the_reasons_and_the_copied_text():
     assert ten > 8 * one / 2 and ten % 32 == 0
     assert max_tokens("step_judgement", items=10, reason_tokens=16, cap=10_000) < ten
     short = max_tokens("segmentation", items=3, verbatim="x = 1", reason_tokens=64, cap=10_000)
-    long = max_tokens("segmentation", items=3, verbatim="x = 1. " * 200, reason_tokens=64,
-                      cap=10_000)
+    long = max_tokens(
+        "segmentation", items=3, verbatim="x = 1. " * 200, reason_tokens=64, cap=10_000
+    )
     assert long - short >= approx_tokens("x = 1. " * 200)
     assert max_tokens("step_judgement", items=500, reason_tokens=64, cap=2048) == 2048
 
@@ -40,8 +41,9 @@ def test_steps_are_estimated_from_lines_and_sentences():
 
 
 def test_bounds_cap_steps_reasons_and_short_lists():
-    schema = bounded_json_schema("step_judgement", Bounds(items=4, reason_chars=90,
-                                                          text_chars=512, exact=True))
+    schema = bounded_json_schema(
+        "step_judgement", Bounds(items=4, reason_chars=90, text_chars=512, exact=True)
+    )
     steps = schema["properties"]["steps"]
     assert (steps["minItems"], steps["maxItems"]) == (4, 4)
     item = schema["$defs"]["JudgedStep"]["properties"]
@@ -50,7 +52,9 @@ def test_bounds_cap_steps_reasons_and_short_lists():
     assert item["error_categories"]["maxItems"] == 2
     assert "maxLength" not in item["label"]  # an enum is bounded already
     assert "maxLength" not in json.dumps(strict_json_schema("step_judgement"))  # untouched
-    segmented = bounded_json_schema("segmentation", Bounds(items=9, reason_chars=90, text_chars=256))
+    segmented = bounded_json_schema(
+        "segmentation", Bounds(items=9, reason_chars=90, text_chars=256)
+    )
     assert segmented["properties"]["steps"]["maxItems"] == 9
     assert "minItems" not in segmented["properties"]["steps"]
     assert segmented["properties"]["steps"]["items"]["maxLength"] == 256
@@ -58,8 +62,9 @@ def test_bounds_cap_steps_reasons_and_short_lists():
 
 def test_numbers_are_step_numbers_and_references_are_as_many_as_given():
     """A small model writes numbers of dozens of digits and fills every list it may."""
-    schema = bounded_json_schema("step_judgement", Bounds(items=6, reason_chars=30, text_chars=256,
-                                                          references=0))
+    schema = bounded_json_schema(
+        "step_judgement", Bounds(items=6, reason_chars=30, text_chars=256, references=0)
+    )
     item = schema["$defs"]["JudgedStep"]["properties"]
     assert (item["index"]["minimum"], item["index"]["maximum"]) == (1, 999)
     assert item["depends_on"]["items"] == {"type": "integer", "minimum": 1, "maximum": 999}
@@ -73,8 +78,9 @@ def test_the_ceiling_covers_the_longest_answer_the_bounds_allow():
     """Every string written out to its maxLength a token a character, every list to its
     maxItems: a grammar-decoding server then never cuts the answer off."""
     for operation, items in (("difficulty", 0), ("answer_judgement", 0), ("step_judgement", 5)):
-        ceiling, bounds = limits(operation, language="en", reason_tokens=8, items=items,
-                                 exact=bool(items), cap=10_000)
+        ceiling, bounds = limits(
+            operation, language="en", reason_tokens=8, items=items, exact=bool(items), cap=10_000
+        )
         schema = bounded_json_schema(operation, bounds)
         assert ceiling >= longest(schema) and ceiling % 32 == 0
         fullest = json.dumps(_fullest(schema), indent=2)
@@ -139,11 +145,18 @@ def test_a_segmentation_has_at_most_a_step_per_line_or_sentence():
 @respx.mock
 def test_an_ignored_bound_still_ends_in_a_check():
     """A server that ignores the bounds and answers more steps gets the check and the repair."""
-    extra = {"index": 4, "label": "correct", "reason": "extra", "depends_on": [],
-             "reference_steps": [], "error_categories": []}
+    extra = {
+        "index": 4,
+        "label": "correct",
+        "reason": "extra",
+        "depends_on": [],
+        "reference_steps": [],
+        "error_categories": [],
+    }
     answers = {**ANSWERS, "step_judgement": {"steps": [*JUDGED, extra]}}
     respx.post("http://llm.test/v1/chat/completions").mock(side_effect=lambda r: ok(r, answers))
     report = respx_grader("http://llm.test/v1").grade(
-        load_example("arithmetic_slip").model_copy(update={"mode": "llm"}))
+        load_example("arithmetic_slip").model_copy(update={"mode": "llm"})
+    )
     judged = next(op for op in report.meta.llm_operations if op.operation == "step_judgement")
     assert judged.degraded == "content" and "expected 3 entries" in judged.detail

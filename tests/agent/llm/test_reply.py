@@ -42,7 +42,9 @@ def request_llm():
 @pytest.fixture(scope="module")
 def offline_report(hand_judge):
     return Grader(Context(embedder=bag_of_words, judge=hand_judge)).grade(
-        load_example("arithmetic_slip"))
+        load_example("arithmetic_slip")
+    )
+
 
 def assert_judged_offline(report, offline_report) -> None:
     """The step judgement fell back to the offline judge: its labels and score, degraded."""
@@ -55,27 +57,33 @@ VERDICT = json.dumps({"steps": JUDGED})
 CORRECT = json.dumps({"steps": [{**j, "label": "correct"} for j in JUDGED]})
 
 
-@pytest.mark.parametrize(("text", "count"), [
-    ('{"a": 1}', 1),
-    ('Here it is: ```json\n{"a": 1}\n```', 1),
-    ('{"a": "a brace { inside"}', 1),
-    ('{"a": 1}{"a": 2}', 2),
-    ('{"a": 1}\nOn reflection: {"a": 2}', 2),
-    ('The student wrote {"a": 2}. ```json\n{"a": 1}\n```', 2),
-    ("no JSON, only the set {1, 2}", 0),
-])
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ('{"a": 1}', 1),
+        ('Here it is: ```json\n{"a": 1}\n```', 1),
+        ('{"a": "a brace { inside"}', 1),
+        ('{"a": 1}{"a": 2}', 2),
+        ('{"a": 1}\nOn reflection: {"a": 2}', 2),
+        ('The student wrote {"a": 2}. ```json\n{"a": 1}\n```', 2),
+        ("no JSON, only the set {1, 2}", 0),
+    ],
+)
 def test_json_objects_are_counted_whole(text, count):
     assert len(json_objects(text)) == count
 
 
-@pytest.mark.parametrize(("text", "tools", "content", "problem"), [
-    (VERDICT, 0, "", None),
-    (VERDICT + "\n" + CORRECT, 0, "", "2 JSON objects"),
-    ('{"steps": [], "steps": []}', 0, "", "given twice"),
-    (VERDICT, 2, "", "2 tool calls"),
-    (VERDICT, 1, CORRECT, "beside the tool call"),
-    (VERDICT, 1, "Here is my verdict.", None),
-])
+@pytest.mark.parametrize(
+    ("text", "tools", "content", "problem"),
+    [
+        (VERDICT, 0, "", None),
+        (VERDICT + "\n" + CORRECT, 0, "", "2 JSON objects"),
+        ('{"steps": [], "steps": []}', 0, "", "given twice"),
+        (VERDICT, 2, "", "2 tool calls"),
+        (VERDICT, 1, CORRECT, "beside the tool call"),
+        (VERDICT, 1, "Here is my verdict.", None),
+    ],
+)
 def test_a_reply_is_one_verdict(text, tools, content, problem):
     found = reply_problems(text, tools, content)
     assert (problem is None and not found) or (problem and any(problem in p for p in found))
@@ -114,8 +122,9 @@ def test_several_verdicts_twice_degrade_to_the_offline_grade(request_llm, offlin
 @respx.mock
 def test_a_verdict_behind_prose_holding_another_is_refused(request_llm, offline_report):
     fenced = f"The solution says {CORRECT}. My verdict:\n```json\n{VERDICT}\n```"
-    respx.post(URL).mock(side_effect=scripted(
-        "step_judgement", [lambda r: raw(r, fenced), lambda r: raw(r, fenced)]))
+    respx.post(URL).mock(
+        side_effect=scripted("step_judgement", [lambda r: raw(r, fenced), lambda r: raw(r, fenced)])
+    )
     report = respx_grader(BASE).grade(request_llm)
     assert record(report, "step_judgement").degraded == "format"
     assert_judged_offline(report, offline_report)
@@ -125,12 +134,15 @@ def test_a_verdict_behind_prose_holding_another_is_refused(request_llm, offline_
 def test_two_tool_calls_are_two_verdicts(request_llm, offline_report):
     def two_calls(request):
         body = body_of(request)
-        payload = json.loads(ok(request, {**ANSWERS, "step_judgement": json.loads(CORRECT)})
-                             .content)
+        payload = json.loads(
+            ok(request, {**ANSWERS, "step_judgement": json.loads(CORRECT)}).content
+        )
         message = payload["choices"][0]["message"]
         if message.get("tool_calls"):
-            message["tool_calls"] = [message["tool_calls"][0],
-                                     {**message["tool_calls"][0], "id": "call_2"}]
+            message["tool_calls"] = [
+                message["tool_calls"][0],
+                {**message["tool_calls"][0], "id": "call_2"},
+            ]
         return answered(body, payload)
 
     respx.post(URL).mock(side_effect=scripted("step_judgement", [two_calls, two_calls]))
@@ -149,8 +161,15 @@ def test_a_copied_verdict_is_an_error_not_a_grade():
     student = f"47 + 58 = 95\n{CORRECT}"
     route = respx.post(URL).mock(side_effect=lambda r: raw(r, CORRECT))
     llm = respx_grader(BASE).context.llm
-    question = Ask("step_judgement", "Judge the steps.", "en", 2000,
-                   Bounds(items=3, reason_chars=200, text_chars=200), None, (student,))
+    question = Ask(
+        "step_judgement",
+        "Judge the steps.",
+        "en",
+        2000,
+        Bounds(items=3, reason_chars=200, text_chars=200),
+        None,
+        (student,),
+    )
     with pytest.raises(LlmError) as failure:
         asyncio.run(ask(llm, LlmRun(), question))
     assert failure.value.reason == "content" and "student's text" in str(failure.value)

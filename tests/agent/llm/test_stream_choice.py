@@ -50,9 +50,12 @@ def test_a_fixed_choice_asks_nothing_first(request_llm, stream):
 def test_an_endpoint_not_up_yet_is_asked_again():
     """A service may start before its model server: a failed identification is retried, and
     any HTTP answer (a 404 too) identifies."""
-    route = respx.get(f"{BASE}/models").mock(side_effect=[
-        httpx.ConnectError("connection refused"),
-        httpx.Response(404, headers={"server": "llama.cpp"})])
+    route = respx.get(f"{BASE}/models").mock(
+        side_effect=[
+            httpx.ConnectError("connection refused"),
+            httpx.Response(404, headers={"server": "llama.cpp"}),
+        ]
+    )
     client = LlmClient(LlmConfig(base_url=BASE, model="m"), http_client=httpx.AsyncClient)
 
     async def identify_twice() -> list[tuple[bool, bool]]:

@@ -22,16 +22,22 @@ PROMPT = [HumanMessage("Split: 1 + 1 = 2. Answer with the JSON schema named 'seg
 def test_the_wire_carries_what_with_structured_output_binds(method):
     with FakeOpenAI() as server:
         config = LlmConfig(base_url=server.base_url, model="fake-model", max_retries=0)
-        ceiling, bounds = limits("segmentation", language="en", items=4, reason_tokens=64,
-                                 cap=4096, verbatim="1 + 1 = 2")
+        ceiling, bounds = limits(
+            "segmentation", language="en", items=4, reason_tokens=64, cap=4096, verbatim="1 + 1 = 2"
+        )
 
         async def both() -> tuple[dict, dict]:
             call = LlmClient(config).structured("segmentation", method, ceiling, bounds)
             bound = dict(call.model.kwargs)  # type: ignore[attr-defined]
             # The library's own form: the same bound fields on LangChain's plain chat model.
-            library = BaseChatOpenAI(model=config.model, base_url=config.base_url,
-                                     api_key=config.api_key, temperature=config.temperature,
-                                     max_retries=0, use_responses_api=False).bind(**bound)
+            library = BaseChatOpenAI(
+                model=config.model,
+                base_url=config.base_url,
+                api_key=config.api_key,
+                temperature=config.temperature,
+                max_retries=0,
+                use_responses_api=False,
+            ).bind(**bound)
             await call.model.ainvoke(PROMPT)
             await library.ainvoke(PROMPT)
             payload = request_payload(call.model.bound, PROMPT, **bound)  # type: ignore[attr-defined]
@@ -52,12 +58,14 @@ def test_recorded_calls_bind_the_same_fields(tmp_path):
     """With an answer cache the call binds exactly what it binds without one: the cache's keys
     name the bound fields, so answers recorded either way replay."""
     with FakeOpenAI() as server:
-        ceiling, bounds = limits("segmentation", language="en", items=4, reason_tokens=64,
-                                 cap=4096, verbatim="1 + 1 = 2")
+        ceiling, bounds = limits(
+            "segmentation", language="en", items=4, reason_tokens=64, cap=4096, verbatim="1 + 1 = 2"
+        )
 
         async def kwargs(cache) -> dict:
-            client = LlmClient(LlmConfig(base_url=server.base_url, model="fake-model",
-                                         cache_dir=cache))
+            client = LlmClient(
+                LlmConfig(base_url=server.base_url, model="fake-model", cache_dir=cache)
+            )
             call = client.structured("segmentation", "json_schema", ceiling, bounds)
             return dict(call.model.kwargs)  # type: ignore[attr-defined]
 

@@ -58,8 +58,9 @@ def test_default_model_is_the_bundled_minilm() -> None:
 
 def test_importing_scoring_does_not_import_torch() -> None:
     code = "import sys, scoring.align.embed, scoring.align.realign; print('torch' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -124,8 +125,9 @@ def test_concurrent_first_loads_build_one_model(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(sentence_transformers, "SentenceTransformer", Slow)
     monkeypatch.setattr(embed_module, "_MODELS", {})
     results: list[object] = []
-    threads = [threading.Thread(target=lambda: results.append(load_model("slow")))
-               for _ in range(6)]
+    threads = [
+        threading.Thread(target=lambda: results.append(load_model("slow"))) for _ in range(6)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -165,6 +167,10 @@ def test_hashed_bag_of_words_is_deterministic_normalised_and_sees_shared_words()
     assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0) and not v[3].any()
     assert v[0] @ v[1] > 0.8 > v[0] @ v[2]
     code = "from eval_sets.fakes.embedder import hashed_bag_of_words as h; print(h(['spiders have legs'])[0].tolist())"
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout for _ in range(2)}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        for _ in range(2)
+    }
     assert len(runs) == 1  # no dependence on Python's per-process hash salt

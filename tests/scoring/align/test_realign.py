@@ -188,19 +188,30 @@ def test_align_steps_with_injected_embedder() -> None:
     def fake(texts):
         return np.array([[float(w in t.lower()) for w in vocabulary] for t in texts])
 
-    al = align_steps(["Subtract 5.", "Divide by 2."], ["subtract it", "then divide"],
-                     embedder=fake)
+    al = align_steps(["Subtract 5.", "Divide by 2."], ["subtract it", "then divide"], embedder=fake)
     assert groups(al) == [((0,), (0,)), ((1,), (1,))] and al.score == pytest.approx(1.0)
 
 
 REFERENCE = ["Subtract 5 from both sides: 2x = 8.", "Divide both sides by 2: x = 4."]
 SOLUTIONS = {
-    "plain": ["Subtract 5 from both sides of the equation.", "This gives 2x = 13 - 5 = 8.",
-              "Divide both sides by 2.", "So x = 8 / 2 = 4."],
-    "connectives": ["First, subtract 5 from both sides.", "Then 2x = 13 - 5, so 2x = 8.",
-                    "Next, divide both sides by 2.", "Therefore x = 8 / 2 = 4."],
-    "paraphrase": ["We take 5 away from each side of 2x + 5 = 13.", "That leaves 2x = 8.",
-                   "Now divide each side by 2.", "Hence x = 4."],
+    "plain": [
+        "Subtract 5 from both sides of the equation.",
+        "This gives 2x = 13 - 5 = 8.",
+        "Divide both sides by 2.",
+        "So x = 8 / 2 = 4.",
+    ],
+    "connectives": [
+        "First, subtract 5 from both sides.",
+        "Then 2x = 13 - 5, so 2x = 8.",
+        "Next, divide both sides by 2.",
+        "Therefore x = 8 / 2 = 4.",
+    ],
+    "paraphrase": [
+        "We take 5 away from each side of 2x + 5 = 13.",
+        "That leaves 2x = 8.",
+        "Now divide each side by 2.",
+        "Hence x = 4.",
+    ],
 }
 
 

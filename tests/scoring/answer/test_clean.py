@@ -17,8 +17,10 @@ from scoring.answer.clean import (
 @pytest.mark.parametrize(
     ("raw", "clean"),
     [
-        ("$\\frac{\\text{3}}{\\text{25}}\\text{+}\\frac{\\text{4}}{\\text{25}}\\text{i}$",
-         "$\\frac{3}{25}+\\frac{4}{25}i$"),
+        (
+            "$\\frac{\\text{3}}{\\text{25}}\\text{+}\\frac{\\text{4}}{\\text{25}}\\text{i}$",
+            "$\\frac{3}{25}+\\frac{4}{25}i$",
+        ),
         ("[-2, -1]\\bigcup[1, 2]", "[-2, -1]\\cup[1, 2]"),
         ("\x0crac{1}{2}", "\\frac{1}{2}"),
         ("\\text{cm}", "\\text{cm}"),  # a word in a wrapper stays wrapped
@@ -73,7 +75,6 @@ def test_clean_answer_repairs_common_breakage(raw, clean):
 )
 def test_plain_text_names_become_latex_commands(raw, latex):
     assert clean_answer(raw) == latex
-
 
 
 @pytest.mark.parametrize(

@@ -33,11 +33,21 @@ def test_is_equivalent(gold, pred, expected):
     ("text", "gold", "extracted", "correct", "anchored"),
     [
         ("so x = 4.\nFinal Answer: $5$", "4", "5", False, True),
-        ("Right. So the square root of 53 is $\\sqrt{53}$. We cannot simplify it.", "\\sqrt{53}",
-         "\\sqrt{53}", True, False),
+        (
+            "Right. So the square root of 53 is $\\sqrt{53}$. We cannot simplify it.",
+            "\\sqrt{53}",
+            "\\sqrt{53}",
+            True,
+            False,
+        ),
         ("And $\\dfrac{5}{9}$ is our answer.", "\\frac 59", "\\dfrac{5}{9}", True, False),
-        ("The exchange rate is $1250\\text{ dollars} = 1,000,000\\text{ lire}$.", "1250",
-         "1250\\text{ dollars}", True, False),
+        (
+            "The exchange rate is $1250\\text{ dollars} = 1,000,000\\text{ lire}$.",
+            "1250",
+            "1250\\text{ dollars}",
+            True,
+            False,
+        ),
         ("So the total is 12 apples.", "13", "12", False, False),
         ("We are done.", "13", None, None, False),
         # a yes/no question is answered by a verdict: a number of the closing lines is none
@@ -47,7 +57,13 @@ def test_is_equivalent(gold, pred, expected):
         ("2/4 = 1/2\nYes.", "Yes", "Yes", True, False),
         ("1/3 ≈ 0.33\n0.5 < 0.33\nNo, 0.5 is smaller.", "Yes", "0.5", False, False),
         # "Answer:" opening a sentence marks it, as it does opening a line
-        ("91 is not divisible by 2, 3 or 5.\nSo 91 is prime. Answer: Yes", "No", "Yes", False, True),
+        (
+            "91 is not divisible by 2, 3 or 5.\nSo 91 is prime. Answer: Yes",
+            "No",
+            "Yes",
+            False,
+            True,
+        ),
         # the 3 of `3x` is a coefficient, not the answer 3 (before: equal)
         ("3x = 2 - 7 = -5\nx = -5/3", "3", "x = -5/3", False, False),
         ("3x = 9, so x = 3.", "3", "3", True, False),
@@ -74,14 +90,18 @@ def test_check_answer(text, gold, extracted, correct, anchored):
     assert (check.extracted, check.correct, check.anchored) == (extracted, correct, anchored)
 
 
-@pytest.mark.parametrize(("problem", "extracted", "correct"), [
-    # the answer sentence repeats the question's 8 pencils; its answer is 4 (before: 8, wrong)
-    ("一支铅笔5角，买8支铅笔要多少元？", "4", True),
-    # without the problem there is nothing to tell them apart: the first number, as before
-    ("", "8", False),
-])
+@pytest.mark.parametrize(
+    ("problem", "extracted", "correct"),
+    [
+        # the answer sentence repeats the question's 8 pencils; its answer is 4 (before: 8, wrong)
+        ("一支铅笔5角，买8支铅笔要多少元？", "4", True),
+        # without the problem there is nothing to tell them apart: the first number, as before
+        ("", "8", False),
+    ],
+)
 def test_a_number_the_answer_sentence_repeats_from_the_problem_is_not_its_answer(
-        problem, extracted, correct):
+    problem, extracted, correct
+):
     check = check_answer("解：0.5×8=4（元）\n答：买8支铅笔要4元。", "4", problem=problem)
     assert (check.extracted, check.correct, check.anchored) == (extracted, correct, True)
 
@@ -169,8 +189,12 @@ def test_multiple_select_answers_are_sets_of_options(gold, pred, expected):
 
 
 def test_an_angle_in_degrees_equals_it_in_radians() -> None:
-    for gold, pred in (("\\frac{\\pi}{6}", "30°"), ("45^\\circ", "\\frac{\\pi}{4}"),
-                       ("\\frac{2\\pi}{3}", "120^{\\circ}"), ("\\frac{\\pi}{6}", "30度")):
+    for gold, pred in (
+        ("\\frac{\\pi}{6}", "30°"),
+        ("45^\\circ", "\\frac{\\pi}{4}"),
+        ("\\frac{2\\pi}{3}", "120^{\\circ}"),
+        ("\\frac{\\pi}{6}", "30度"),
+    ):
         result = compare_answers(gold, pred)
         assert (result.verdict, result.reading, result.route) == (True, "angle_units", "units")
     # another angle, or a number without a unit, is not the same angle
@@ -201,8 +225,14 @@ def test_function_names_typed_as_plain_text_are_the_functions(gold, pred):
 
 @pytest.mark.parametrize(
     ("gold", "pred"),
-    [("\\ln 2", "ln3"), ("\\frac{\\pi}{4}", "pi/3"), ("\\sin x", "cos x"),
-     ("\\arcsin x", "sin x"), ("2", "log2(8)"), ("5\\sqrt{2}", "5√3")],
+    [
+        ("\\ln 2", "ln3"),
+        ("\\frac{\\pi}{4}", "pi/3"),
+        ("\\sin x", "cos x"),
+        ("\\arcsin x", "sin x"),
+        ("2", "log2(8)"),
+        ("5\\sqrt{2}", "5√3"),
+    ],
 )
 def test_plain_text_functions_still_differ_when_they_differ(gold, pred):
     assert is_equivalent(gold, pred) is False
@@ -353,13 +383,31 @@ def test_integer_decimal_and_fraction_forms(gold, pred, expected):
 @pytest.mark.parametrize(
     ("gold", "pred", "expected"),
     [
-        ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "\\begin{bmatrix}1&2\\\\3&4\\end{bmatrix}", True),
-        ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "\\begin{pmatrix}1&2\\\\3&5\\end{pmatrix}", False),
-        ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "\\begin{pmatrix}1&2&0\\\\3&4&0\\end{pmatrix}",
-         False),
-        ("\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}", "Q = \\begin{pmatrix}1&0\\\\0&\\end{pmatrix}", False),
-        ("\\begin{pmatrix}\n\\frac{1}{2} & 0 \\\\\n0 & 1\n\\end{pmatrix}",
-         "\\begin{pmatrix}0.5&0\\\\0&1\\end{pmatrix}", True),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{bmatrix}1&2\\\\3&4\\end{bmatrix}",
+            True,
+        ),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{pmatrix}1&2\\\\3&5\\end{pmatrix}",
+            False,
+        ),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{pmatrix}1&2&0\\\\3&4&0\\end{pmatrix}",
+            False,
+        ),
+        (
+            "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}",
+            "Q = \\begin{pmatrix}1&0\\\\0&\\end{pmatrix}",
+            False,
+        ),
+        (
+            "\\begin{pmatrix}\n\\frac{1}{2} & 0 \\\\\n0 & 1\n\\end{pmatrix}",
+            "\\begin{pmatrix}0.5&0\\\\0&1\\end{pmatrix}",
+            True,
+        ),
         ("\\begin{pmatrix}2\\\\4\\end{pmatrix}", "(2, 4)", True),
         ("(2.0, 4.0)^{T}", "\\begin{bmatrix}2\\\\4\\end{bmatrix}", True),
     ],
@@ -371,8 +419,11 @@ def test_matrices_are_compared_entrywise(gold, pred, expected):
 def test_a_matrix_over_several_lines_reaches_math_verify_whole():
     verifier = RecordingVerifier()
     # an entry read neither as a number nor as the same text (2x/2): math-verify's call
-    compare_answers("\\begin{pmatrix}\nx & 1 \\\\\n0 & 1\n\\end{pmatrix}",
-                    "\\begin{pmatrix}2x/2&1\\\\0&1\\end{pmatrix}", verifier=verifier)
+    compare_answers(
+        "\\begin{pmatrix}\nx & 1 \\\\\n0 & 1\n\\end{pmatrix}",
+        "\\begin{pmatrix}2x/2&1\\\\0&1\\end{pmatrix}",
+        verifier=verifier,
+    )
     ((golds, _),) = verifier.calls
     assert "\n" not in golds[0] and "\\end{pmatrix}" in golds[0]
 
@@ -424,9 +475,15 @@ def test_forms_left_to_math_verify(gold, pred, expected):
 
 
 def test_a_text_in_words_is_read_for_the_answer_it_states():
-    assert decided("220", "Réponse: Janeth paiera encore 220 $ d'ici 12 mois.") == (True, "plain_number")
+    assert decided("220", "Réponse: Janeth paiera encore 220 $ d'ici 12 mois.") == (
+        True,
+        "plain_number",
+    )
     assert decided("13/28", "计划的比例为13/28") == (True, "plain_number")
-    assert decided("6", "The remaining 6 miles are easy. Final Answer: 12") == (False, "plain_number")
+    assert decided("6", "The remaining 6 miles are easy. Final Answer: 12") == (
+        False,
+        "plain_number",
+    )
 
 
 @pytest.mark.parametrize(
@@ -436,12 +493,29 @@ def test_a_text_in_words_is_read_for_the_answer_it_states():
         ("\\boxed{-1} and \\boxed{-9}", "-9", "-1, -9", False, True),
         ("\\boxed{-1} and \\boxed{-9}", "x=-1 \\text{ or } x=-9", "-1, -9", True, True),
         # a calculation on the way is not the stated result (178)
-        ("Total: $52 + 24 + 44 + 48$.\nSo they have 178 fruits in total.", "168", "178", False, False),
+        (
+            "Total: $52 + 24 + 44 + 48$.\nSo they have 178 fruits in total.",
+            "168",
+            "178",
+            False,
+            False,
+        ),
         ("Thus \\(n = 5\\) and \\(n = 15\\).", "5, 15", "n = 5, n = 15", True, False),
-        ("Hence the circle is \\[x^2 + y^2 = 13\\]", "x^2 + y^2 = 13", "x^2 + y^2 = 13", True, False),
+        (
+            "Hence the circle is \\[x^2 + y^2 = 13\\]",
+            "x^2 + y^2 = 13",
+            "x^2 + y^2 = 13",
+            True,
+            False,
+        ),
         # an "Answer:" heading that opens the working marks nothing
-        ("**Answer:**\n\nNote 3 + 4 = 7.\nThen 7 * 2 = 14.\nWe double it.\nSo 14 apples.", "14", "14",
-         True, False),
+        (
+            "**Answer:**\n\nNote 3 + 4 = 7.\nThen 7 * 2 = 14.\nWe double it.\nSo 14 apples.",
+            "14",
+            "14",
+            True,
+            False,
+        ),
     ],
 )
 def test_check_answer_reads_stated_and_multi_part_answers(text, gold, extracted, correct, anchored):
@@ -451,5 +525,8 @@ def test_check_answer_reads_stated_and_multi_part_answers(text, gold, extracted,
 
 def test_check_answer_names_the_reading_that_decided():
     assert check_answer("最终答案：【否】", "是").reading == "yes_no"
-    assert check_answer("\\boxed{-1} and \\boxed{-9}", "x=-1 \\text{ or } x=-9").reading == "multi_part"
+    assert (
+        check_answer("\\boxed{-1} and \\boxed{-9}", "x=-1 \\text{ or } x=-9").reading
+        == "multi_part"
+    )
     assert check_answer("We are done.", "13").reading == ""

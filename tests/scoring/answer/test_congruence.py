@@ -45,7 +45,9 @@ def test_compare_congruences(gold, pred, verdict):
 
 
 def test_the_congruence_reading_decides_before_math_verify():
-    found = compare_answers(r"$p\equiv1(\bmod4)$", r"\{\, p \in \mathbb{P} \mid p \equiv 1 \pmod{4} \,\}")
+    found = compare_answers(
+        r"$p\equiv1(\bmod4)$", r"\{\, p \in \mathbb{P} \mid p \equiv 1 \pmod{4} \,\}"
+    )
     assert (found.verdict, found.reading, found.route) == (True, "congruence", "exact_value")
 
 

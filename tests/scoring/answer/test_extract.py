@@ -28,8 +28,10 @@ from scoring.answer.extract import (
         # a marker that closes its sentence marks what the sentence stated before it
         ("Hence $f(3)=-4$, which is the final answer.\nI checked it in 2 ways.", "-4"),
         # ... and beats an earlier "the answer is" that named the quantity, not its value
-        ("We need $g(2)$, so the answer is $g(2)$.\nWorking it out, $g(2)=11$; that is the final answer.",
-         "11"),
+        (
+            "We need $g(2)$, so the answer is $g(2)$.\nWorking it out, $g(2)=11$; that is the final answer.",
+            "11",
+        ),
         ("The sum is 12, which is the final answer.", "12"),
         ("Let us now find the final answer.\nWe get 7 apples.", "7"),  # it states no value
         ("She pays 5 * 4 = 20 dollars.\n#### 20", "20"),
@@ -43,7 +45,6 @@ from scoring.answer.extract import (
 )
 def test_extract_answer(text, expected):
     assert extract_answer(text) == expected
-
 
 
 @pytest.mark.parametrize(
@@ -68,7 +69,10 @@ def test_several_boxes_state_one_answer_when_only_connectives_separate_them(text
         ("They walk the remaining 6 miles.\nFinal Answer: 12", "12"),
         ("So she has 6 apples left.\n**Answer:** 9", "9"),
         ("So she has 6 apples left.\nAnswer: 9 apples", "9 apples"),
-        ("**Final Answer**: The probability that both are red is \\(\\frac{1}{4}\\).", "\\frac{1}{4}"),
+        (
+            "**Final Answer**: The probability that both are red is \\(\\frac{1}{4}\\).",
+            "\\frac{1}{4}",
+        ),
         ("Final Answer: The largest $n$ is 34.", "34"),
         ("前面算出 6 个。\n答：一共有 30 个苹果。", "30"),
         ("答案：每份是 (\\frac{2}{5}) 吨。", "\\frac{2}{5}"),
@@ -77,8 +81,6 @@ def test_several_boxes_state_one_answer_when_only_connectives_separate_them(text
 )
 def test_a_stated_answer_beats_the_numbers_in_the_prose(text, expected):
     assert extract_answer(text) == expected
-
-
 
 
 @pytest.mark.parametrize(
@@ -222,23 +224,26 @@ def test_intervals_written_in_prose_are_compared_as_intervals(text, gold, correc
     assert check_answer(text, gold).correct is correct
 
 
-@pytest.mark.parametrize(("text", "candidates"), [
-    # operands and coefficients written in plain text are not results
-    ("3x = 2 - 7 = -5\nx = -5/3", ["x = -5/3", "-5/3", "-5"]),
-    ("speed = 120 / 2 = 50 km/h", ["50"]),
-    ("the result is -3.", ["-3"]),
-    # a letter the text never writes alone is a unit, not a variable
-    ("The rope is 5m long.", ["5"]),
-    ("Tom has 6 apples.", ["6"]),
-    # a bracket opens a value (a point, a pair), not an operation
-    ("So the point where they meet is (5,7).\nDone.", ["5,7"]),
-    # a value written in two numbers is one: a time, a ratio, a mixed number
-    ("3:45 + 30 minutes = 4:15\nIt ends at 4:15 pm.", ["4:15 pm", "4:15"]),
-    ("The ratio is 3:5.", ["3:5"]),
-    ("Step 2: 15 apples", ["15"]),  # a label, not a ratio, and no candidate
-    ("The perimeter is 8 1/2 cm.", ["8 1/2"]),
-    # a closing sentence listing one number per part lists the answer
-    ("(x - 2)(x - 3) = 0\nThe solutions are 2 and 3.", ["2, 3", "3", "2", "0"]),
-])
+@pytest.mark.parametrize(
+    ("text", "candidates"),
+    [
+        # operands and coefficients written in plain text are not results
+        ("3x = 2 - 7 = -5\nx = -5/3", ["x = -5/3", "-5/3", "-5"]),
+        ("speed = 120 / 2 = 50 km/h", ["50"]),
+        ("the result is -3.", ["-3"]),
+        # a letter the text never writes alone is a unit, not a variable
+        ("The rope is 5m long.", ["5"]),
+        ("Tom has 6 apples.", ["6"]),
+        # a bracket opens a value (a point, a pair), not an operation
+        ("So the point where they meet is (5,7).\nDone.", ["5,7"]),
+        # a value written in two numbers is one: a time, a ratio, a mixed number
+        ("3:45 + 30 minutes = 4:15\nIt ends at 4:15 pm.", ["4:15 pm", "4:15"]),
+        ("The ratio is 3:5.", ["3:5"]),
+        ("Step 2: 15 apples", ["15"]),  # a label, not a ratio, and no candidate
+        ("The perimeter is 8 1/2 cm.", ["8 1/2"]),
+        # a closing sentence listing one number per part lists the answer
+        ("(x - 2)(x - 3) = 0\nThe solutions are 2 and 3.", ["2, 3", "3", "2", "0"]),
+    ],
+)
 def test_unmarked_candidates_are_results_not_operands(text, candidates):
     assert answer_candidates(text) == candidates

@@ -53,17 +53,27 @@ def test_the_problems_precision_decides_a_pair():
     solution = "So the mean is \\boxed{5.79}."
     assert check_answer(solution, ["5.78"], problem="Round to two decimal places.").correct
     assert check_answer(solution, ["5.78"], problem="Find the mean.").correct is False
-    assert check_answer(solution, ["5.78"], problem="Round to two decimal places.",
-                        rounding=False).correct is False
+    assert (
+        check_answer(
+            solution, ["5.78"], problem="Round to two decimal places.", rounding=False
+        ).correct
+        is False
+    )
 
 
 @pytest.mark.parametrize(
     ("gold", "pred", "verdict"),
     [
-        (r"\begin{pmatrix} 1/2 & 0 \\ 0 & 1 \end{pmatrix}",
-         r"\begin{bmatrix}0.5&0\\0&1\end{bmatrix}", True),
-        (r"\begin{pmatrix} \cos\theta & -\sin\theta \end{pmatrix}",
-         r"\begin{bmatrix}\cos \theta & - \sin\theta\end{bmatrix}", True),
+        (
+            r"\begin{pmatrix} 1/2 & 0 \\ 0 & 1 \end{pmatrix}",
+            r"\begin{bmatrix}0.5&0\\0&1\end{bmatrix}",
+            True,
+        ),
+        (
+            r"\begin{pmatrix} \cos\theta & -\sin\theta \end{pmatrix}",
+            r"\begin{bmatrix}\cos \theta & - \sin\theta\end{bmatrix}",
+            True,
+        ),
         (r"\begin{pmatrix} x & 1 \end{pmatrix}", r"\begin{pmatrix} x & 2 \end{pmatrix}", False),
         (r"\begin{pmatrix} x & 1 \end{pmatrix}", r"\begin{pmatrix} 2x/2 & 1 \end{pmatrix}", None),
         (r"\begin{pmatrix} 1 & 2 \end{pmatrix}", r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", False),

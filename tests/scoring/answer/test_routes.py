@@ -24,8 +24,12 @@ from scoring.judge.input import JudgeInput
 
 
 def test_every_reading_has_a_route():
-    names = {n for n, _ in READINGS} | {"same_text", "rounded_computation", "stated_precision",
-                                         "math_verify"}
+    names = {n for n, _ in READINGS} | {
+        "same_text",
+        "rounded_computation",
+        "stated_precision",
+        "math_verify",
+    }
     assert names <= set(ROUTE_OF_READING)
     assert set(ROUTE_OF_READING.values()) <= set(ROUTES)
 
@@ -66,8 +70,13 @@ def test_the_shipped_routes_load_and_are_statistics_only():
 
 
 def test_a_route_with_few_cases_takes_the_default_and_warns():
-    routes = Routes({"text": RouteStats(MIN_CASES - 1, MIN_CASES - 1),
-                     "parts": RouteStats(max(MIN_CASES, 20), max(MIN_CASES, 20) - 1)}, {})
+    routes = Routes(
+        {
+            "text": RouteStats(MIN_CASES - 1, MIN_CASES - 1),
+            "parts": RouteStats(max(MIN_CASES, 20), max(MIN_CASES, 20) - 1),
+        },
+        {},
+    )
     assert routes.precision("text") == DEFAULT_PRECISION < DECIDE_PRECISION
     assert not routes.decides("text")
     assert routes.precision("parts") >= 0.95 and routes.decides("parts")
@@ -78,8 +87,12 @@ def test_a_route_with_few_cases_takes_the_default_and_warns():
 def test_routes_round_trip_and_reject_bad_files(tmp_path):
     routes = Routes({"math_verify": RouteStats(20, 15)}, {"pairs": 1})
     assert Routes.from_json(json.loads(json.dumps(routes.to_json()))) == routes
-    for bad in ({"format": 9, "routes": {}}, {"format": 1, "routes": {"nope": {}}},
-                {"format": 1, "routes": {"text": {"cases": 1, "agree": 2}}}, {"format": 1}):
+    for bad in (
+        {"format": 9, "routes": {}},
+        {"format": 1, "routes": {"nope": {}}},
+        {"format": 1, "routes": {"text": {"cases": 1, "agree": 2}}},
+        {"format": 1},
+    ):
         with pytest.raises(RoutesError):
             Routes.from_json(bad)
     path = tmp_path / "r.json"
@@ -93,6 +106,7 @@ WEAK = Routes({"math_verify": RouteStats(20, 10), "exact_value": RouteStats(20, 
 
 def _inp(check: AnswerCheck, routes: Routes = WEAK, **changes) -> JudgeInput:
     from dataclasses import replace
+
     verdict = replace(answer_verdict(check, ["x"], routes), **changes)
     return JudgeInput("p", ["a", "b = 3"], "calculation", verdict)
 

@@ -66,8 +66,13 @@ NAMED_OBJECT = [
 
 # A final-answer marker wins over an intermediate box.
 FINAL_MARKER = [
-    (("so $0.04 \\cdot 10,000 / 2 = \\boxed{200}$, then $\\boxed{255}$ more.\n"
-      "Final Answer: The final answer is $10,455$. I hope it is correct."), "10,455"),
+    (
+        (
+            "so $0.04 \\cdot 10,000 / 2 = \\boxed{200}$, then $\\boxed{255}$ more.\n"
+            "Final Answer: The final answer is $10,455$. I hope it is correct."
+        ),
+        "10,455",
+    ),
     ("中间结果 \\boxed{8}。\n最终答案：【12】", "12"),
     ("先得 \\boxed{8}。\n答：共有 12 个。", "12"),
     ("\\boxed{5}\n\nThe final answer is 5 apples.", "5 apples"),
@@ -89,8 +94,9 @@ EVERY_PART = [
 ]
 
 
-@pytest.mark.parametrize(("solution", "gold", "correct"),
-                         NUMBER_WORDS + MULTI_PART + SPACED_AND_BARE + OPTION_LETTER)
+@pytest.mark.parametrize(
+    ("solution", "gold", "correct"), NUMBER_WORDS + MULTI_PART + SPACED_AND_BARE + OPTION_LETTER
+)
 def test_the_verdict_reads_the_answer_as_typed(solution, gold, correct):
     assert check_answer(solution, [gold]).correct is correct
 
@@ -113,7 +119,10 @@ def test_the_answer_found_is_the_one_stated(solution, found):
         ("2*3*4 = 24", "2*3*4 = 24"),
         ("x**2 + 1", "x**2 + 1"),
         ("my_var_name", "my_var_name"),
-        ("\\text{D}_{\\text{e}} - \\text{D}_{\\text{w}}", "\\text{D}_{\\text{e}} - \\text{D}_{\\text{w}}"),
+        (
+            "\\text{D}_{\\text{e}} - \\text{D}_{\\text{w}}",
+            "\\text{D}_{\\text{e}} - \\text{D}_{\\text{w}}",
+        ),
         ("a \\_ b \\_ c", "a \\_ b \\_ c"),
         # inside math, `*` and `_` are LaTeX's; emphasis around the math goes
         ("$a_1 + b_2$", "$a_1 + b_2$"),
@@ -130,8 +139,12 @@ def test_markdown_emphasis_is_typesetting(text, expected):
 @pytest.mark.parametrize(
     ("solution", "gold", "found", "correct"),
     [
-        ("Each ticket costs $32.40.\n\nTwo tickets cost 2 × 32.40 = **$64.80**", "64.80", "64.80",
-         True),
+        (
+            "Each ticket costs $32.40.\n\nTwo tickets cost 2 × 32.40 = **$64.80**",
+            "64.80",
+            "64.80",
+            True,
+        ),
         ("Each ticket costs 32.40.\n\n**Final Answer:** **$64.80**", "64.8", "64.80", True),
         ("The answer is __5__.", "5", "5", True),
         ("We solve 2x = 6.\n\nThe answer is *x = 3*.", "3", "x = 3", True),
@@ -145,8 +158,15 @@ def test_an_answer_in_emphasis_is_read_through_it(solution, gold, found, correct
 
 @pytest.mark.parametrize(
     ("answer", "expected"),
-    [("five", "5"), ("Five.", "5"), ("twenty-one", "21"), ("五", "5"), ("三百零五", "305"),
-     ("five apples", "five apples"), ("x", "x")],
+    [
+        ("five", "5"),
+        ("Five.", "5"),
+        ("twenty-one", "21"),
+        ("五", "5"),
+        ("三百零五", "305"),
+        ("five apples", "five apples"),
+        ("x", "x"),
+    ],
 )
 def test_an_answer_that_is_a_number_in_words_is_cleaned_to_digits(answer, expected):
     assert clean_answer(answer) == expected

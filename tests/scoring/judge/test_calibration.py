@@ -12,7 +12,9 @@ from scoring.judge.load import DEFAULT_PATH, load_calibration
 def test_the_shipped_calibration_loads_and_holds_statistics_only():
     cal = load_calibration()
     assert cal.version and "en" in cal.models
-    assert set(cal.kinds) | set(cal.memory_kinds) == set(WEIGHED_KINDS)  # the kinds a step model weighs
+    assert set(cal.kinds) | set(cal.memory_kinds) == set(
+        WEIGHED_KINDS
+    )  # the kinds a step model weighs
     assert set(cal.memory_kinds) == MEMORY_KINDS  # measured in their own section
     assert all(0 < m.threshold < 1 for m in cal.models.values())
     raw = DEFAULT_PATH.read_text(encoding="utf-8")
@@ -24,12 +26,15 @@ def test_round_trip():
     assert Calibration.from_json(json.loads(json.dumps(cal.to_json()))) == cal
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"models": {}, "kinds": {}}, "needs a model"),
-    ({"models": {"en": {"weights": {}, "threshold": 1.5}}, "kinds": {}}, "threshold"),
-    ({"models": {"en": {"weights": {"bias": "x"}, "threshold": 0.5}}}, "malformed"),
-    ({}, "malformed"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"models": {}, "kinds": {}}, "needs a model"),
+        ({"models": {"en": {"weights": {}, "threshold": 1.5}}, "kinds": {}}, "threshold"),
+        ({"models": {"en": {"weights": {"bias": "x"}, "threshold": 0.5}}}, "malformed"),
+        ({}, "malformed"),
+    ],
+)
 def test_malformed_calibration_is_refused(data, message):
     with pytest.raises(CalibrationError, match=message):
         Calibration.from_json(data)
@@ -57,8 +62,12 @@ def test_continuous_features_are_read_within_the_fitted_range():
 
 
 def test_ranges_round_trip_and_bad_ranges_are_refused():
-    data = {"models": {"en": {"weights": {"bias": 0.0}, "threshold": 0.5,
-                              "ranges": {"log_chars": [1.0, 6.0]}}}, "kinds": {}}
+    data = {
+        "models": {
+            "en": {"weights": {"bias": 0.0}, "threshold": 0.5, "ranges": {"log_chars": [1.0, 6.0]}}
+        },
+        "kinds": {},
+    }
     assert Calibration.from_json(data).model("en").ranges == {"log_chars": (1.0, 6.0)}
     data["models"]["en"]["ranges"] = {"log_chars": [6.0, 1.0]}
     with pytest.raises(CalibrationError, match="ranges"):
@@ -72,8 +81,12 @@ def test_the_decision_rule_round_trips_and_a_bad_one_is_refused():
     data["models"]["en"].update(decision="expected", lenience=0.4)
     model = Calibration.from_json(data).model("en")
     assert (model.decision, model.lenience) == ("expected", 0.4)
-    assert Calibration.from_json(json.loads(json.dumps(Calibration.from_json(data).to_json()))) \
-        .model("en") == model
+    assert (
+        Calibration.from_json(json.loads(json.dumps(Calibration.from_json(data).to_json()))).model(
+            "en"
+        )
+        == model
+    )
     data["models"]["en"]["decision"] = "vote"
     with pytest.raises(CalibrationError, match="decision"):
         Calibration.from_json(data)
@@ -85,8 +98,9 @@ def test_the_decision_rule_round_trips_and_a_bad_one_is_refused():
 def test_recalibration_maps_the_reported_log_odds_by_problem_type():
     from scoring.judge.calibration import ANY_TYPE, Platt
 
-    model = StepModel({"bias": -2.0}, 0.5, recalibration={
-        "proof": Platt(0.5, 1.0), ANY_TYPE: Platt(1.0, -1.0)})
+    model = StepModel(
+        {"bias": -2.0}, 0.5, recalibration={"proof": Platt(0.5, 1.0), ANY_TYPE: Platt(1.0, -1.0)}
+    )
     assert model.recalibrated(-2.0, "proof") == 0.0
     assert model.recalibrated(-2.0, "calculation") == -3.0  # the language's map
     assert StepModel({}, 0.5).recalibrated(-2.0, "proof") == -2.0  # none: as is
@@ -110,10 +124,18 @@ def test_a_step_reads_the_most_specific_map_there_is():
     from scoring.judge.calibration import ANY_TYPE, Platt, recalibration_keys
 
     assert recalibration_keys("proof", "fails", "proof") == [
-        "group:proof|state:fails", "group:proof", "state:fails", "proof", ANY_TYPE]
-    maps = {"group:answer_wrong|state:unchecked": Platt(1.0, 3.0),
-            "group:answer_wrong": Platt(1.0, 2.0), "state:unchecked": Platt(1.0, 1.0),
-            ANY_TYPE: Platt(1.0, 0.0)}
+        "group:proof|state:fails",
+        "group:proof",
+        "state:fails",
+        "proof",
+        ANY_TYPE,
+    ]
+    maps = {
+        "group:answer_wrong|state:unchecked": Platt(1.0, 3.0),
+        "group:answer_wrong": Platt(1.0, 2.0),
+        "state:unchecked": Platt(1.0, 1.0),
+        ANY_TYPE: Platt(1.0, 0.0),
+    }
     model = StepModel({}, 0.5, recalibration=maps)
     assert model.recalibrated(0.0, "calculation", "unchecked", "answer_wrong") == 3.0
     assert model.recalibrated(0.0, "calculation", "holds", "answer_wrong") == 2.0

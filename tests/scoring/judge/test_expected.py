@@ -63,10 +63,10 @@ def test_forced_steps_are_wrong_first_and_the_rest_still_meet_the_expectation():
     chain = [[], [0], [1]]
     free = closest_to_expected(p, "calculation", chain, [False] * 3)
     assert free == [False, False, True]  # the expectation alone calls only the final step wrong
-    forced = closest_to_expected(p, "calculation", chain, [False] * 3,
-                                 forced=[True, False, False])
+    forced = closest_to_expected(p, "calculation", chain, [False] * 3, forced=[True, False, False])
     assert forced[0]
     # forcing nothing is the old rule, and no forced step ever goes unlabelled
     assert closest_to_expected(p, "calculation", chain, [False] * 3, forced=[False] * 3) == free
-    assert closest_to_expected([0.01] * 3, "open_ended", FREE[:3], [False] * 3,
-                               forced=[False, True, False]) == [False, True, False]
+    assert closest_to_expected(
+        [0.01] * 3, "open_ended", FREE[:3], [False] * 3, forced=[False, True, False]
+    ) == [False, True, False]

@@ -21,12 +21,33 @@ def _same(code: str, names: frozenset[str] = NAMES) -> sympy.Basic:
     return direct
 
 
-@pytest.mark.parametrize("code", [
-    "1+(-81)", "2*3+2", "((1)/(3))*36", "(-2)/(160-2*x)", "x-y-T", "x/y/T", "-x**(2)",
-    "-(x+1)", "+x", "x**(2)+4*x+4+y**(2)-10*y+25", "Rational(45,10)/100", "sqrt(((1)/(4)))",
-    "sin(45*pi/180)", "Abs(a_1)+Abs(x)", "2**(x**(2))*5**(x**(2))", "1.50*2", ".5+2.", "0",
-    "factorial(5)/(factorial(2)*factorial(3))", "floor(7/2)", "log(x)-log(y)", "x*(y*(T*2))",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "1+(-81)",
+        "2*3+2",
+        "((1)/(3))*36",
+        "(-2)/(160-2*x)",
+        "x-y-T",
+        "x/y/T",
+        "-x**(2)",
+        "-(x+1)",
+        "+x",
+        "x**(2)+4*x+4+y**(2)-10*y+25",
+        "Rational(45,10)/100",
+        "sqrt(((1)/(4)))",
+        "sin(45*pi/180)",
+        "Abs(a_1)+Abs(x)",
+        "2**(x**(2))*5**(x**(2))",
+        "1.50*2",
+        ".5+2.",
+        "0",
+        "factorial(5)/(factorial(2)*factorial(3))",
+        "floor(7/2)",
+        "log(x)-log(y)",
+        "x*(y*(T*2))",
+    ],
+)
 def test_the_converters_code_reads_as_sympy_reads_it(code):
     _same(code)
 
@@ -37,38 +58,63 @@ def test_a_difference_and_a_quotient_keep_their_unevaluated_shape():
     assert len(_same("1+2+3-4").args) == 4  # one flat sum, as the transformer writes it
 
 
-@pytest.mark.parametrize("code", [
-    "x(2)",  # a symbol called: sympy reads a product
-    "7%3", "7//2", "f(x)", "Symbol('x')", "sqrt(x, evaluate=True)", "Add(1,2)", "1_000",
-    "0x1F", "2j", "1e5", "x if y else T", "[1,2]", "lambda: 1", "(1,2)", "q+1", "sqrt",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x(2)",  # a symbol called: sympy reads a product
+        "7%3",
+        "7//2",
+        "f(x)",
+        "Symbol('x')",
+        "sqrt(x, evaluate=True)",
+        "Add(1,2)",
+        "1_000",
+        "0x1F",
+        "2j",
+        "1e5",
+        "x if y else T",
+        "[1,2]",
+        "lambda: 1",
+        "(1,2)",
+        "q+1",
+        "sqrt",
+    ],
+)
 def test_what_it_does_not_read_is_left_to_sympy(code):
     assert direct_parse(code, NAMES, namespace()) is None
 
 
 def test_parse_math_reads_latex_as_sympy_reads_its_conversion():
-    for text in ("\\frac{1}{2} + 3", "2 \\times (5 - 1)^2", "\\sqrt{16} - x", "3.5\\%",
-                 "a_1 - 2(b + 1)"):
+    for text in (
+        "\\frac{1}{2} + 3",
+        "2 \\times (5 - 1)^2",
+        "\\sqrt{16} - x",
+        "3.5\\%",
+        "a_1 - 2(b + 1)",
+    ):
         code, names = to_python(text)
         expr = parse_math(text)
         assert expr is not None and sympy.srepr(expr) == sympy.srepr(sympy_parse(code, names))
 
 
-_LEAVES = st.sampled_from(["0", "1", "2", "7", "12", "30", "1.5", ".5", "2.", "0.25",
-                           "x", "y", "a_1", "T", "pi", "w"])
+_LEAVES = st.sampled_from(
+    ["0", "1", "2", "7", "12", "30", "1.5", ".5", "2.", "0.25", "x", "y", "a_1", "T", "pi", "w"]
+)
 _CODE = st.recursive(
     _LEAVES,
     lambda inner: st.one_of(
         st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "**"]), inner).map(
-            lambda t: f"{t[0]}{t[1]}{t[2]}"),
+            lambda t: f"{t[0]}{t[1]}{t[2]}"
+        ),
         st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "**"]), inner).map(
-            lambda t: f"({t[0]}){t[1]}({t[2]})"),
+            lambda t: f"({t[0]}){t[1]}({t[2]})"
+        ),
         inner.map(lambda a: f"-{a}"),
         inner.map(lambda a: f"-({a})"),
         st.tuples(st.sampled_from(["sqrt", "Abs", "sin", "log", "exp", "floor"]), inner).map(
-            lambda t: f"{t[0]}({t[1]})"),
-        st.tuples(st.integers(1, 20), st.integers(1, 20)).map(
-            lambda t: f"Rational({t[0]},{t[1]})"),
+            lambda t: f"{t[0]}({t[1]})"
+        ),
+        st.tuples(st.integers(1, 20), st.integers(1, 20)).map(lambda t: f"Rational({t[0]},{t[1]})"),
     ),
     max_leaves=6,
 )

@@ -37,7 +37,10 @@ from scoring.parse.equations import (
         (r"$12 \text{ cm} \times 3 \text{ cm} = 36 \text{ cm}^2$", "true"),
         ("3 × 4 = 12元", "true"),
         (r"所以 \(x = 3 \times 4 = 12\)", "true"),
-        (r"总的抽法数为$C_{10}^4 = \frac{10 \times 9 \times 8 \times 7}{4 \times 3 \times 2 \times 1} = 210$", "true"),
+        (
+            r"总的抽法数为$C_{10}^4 = \frac{10 \times 9 \times 8 \times 7}{4 \times 3 \times 2 \times 1} = 210$",
+            "true",
+        ),
         (r"$\sqrt{16} + \sqrt[3]{27} = 7$", "true"),
         (r"$\binom{5}{2} = 10$ and $5! = 120$", "true"),
         (r"We have $7*2!=14$ possibilities.", "true"),
@@ -78,7 +81,10 @@ from scoring.parse.equations import (
         (r"And $1=3+4$ is clearly not true.", "unknown"),
         ("Ok. So, we can let $x = 0.555555...$", "unknown"),
         (r"$1 + 2 + \cdots + 10 = 55$", "unknown"),
-        ("根据定义 a&b = a + 2b + 10ab - 3，3&2 = 3 + 2(2) + 10(3)(2) - 3 = 64", "unknown"),  # half-read
+        (
+            "根据定义 a&b = a + 2b + 10ab - 3，3&2 = 3 + 2(2) + 10(3)(2) - 3 = 64",
+            "unknown",
+        ),  # half-read
         ("", "unknown"),
     ],
 )

@@ -154,8 +154,15 @@ def test_one_cjk_range_for_every_reader(text: str, cjk: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "leads"), [("Therefore,", True), ("Secondly,", True), ("综上所述，", True),
-                        ("由此可得，", True), ("So x = 2", False), ("Otherwise,", False)],
+    ("text", "leads"),
+    [
+        ("Therefore,", True),
+        ("Secondly,", True),
+        ("综上所述，", True),
+        ("由此可得，", True),
+        ("So x = 2", False),
+        ("Otherwise,", False),
+    ],
 )
 def test_a_lead_word_alone_carries_into_the_next_step(text: str, leads: bool) -> None:
     from scoring.steps.segment import segment_steps
@@ -166,8 +173,18 @@ def test_a_lead_word_alone_carries_into_the_next_step(text: str, leads: bool) ->
 
 @pytest.mark.parametrize(
     ("numeral", "value"),
-    [("三", 3), ("十", 10), ("十二", 12), ("二十", 20), ("一百零五", 105), ("两千", 2000),
-     ("三千零二十", 3020), ("零", 0), ("二三", None), ("三个", None)],
+    [
+        ("三", 3),
+        ("十", 10),
+        ("十二", 12),
+        ("二十", 20),
+        ("一百零五", 105),
+        ("两千", 2000),
+        ("三千零二十", 3020),
+        ("零", 0),
+        ("二三", None),
+        ("三个", None),
+    ],
 )
 def test_chinese_numerals_below_ten_thousand(numeral: str, value: int | None) -> None:
     assert cjk_integer(numeral) == value
@@ -210,7 +227,8 @@ def test_relation_signs(spec: relations.RelationSigns, text: str, found: list[st
 def test_relation_patterns_are_built_once_per_spec() -> None:
     spec = relations.RelationSigns(("le",), ("<",))
     assert relations.relation_pattern(spec) is relations.relation_pattern(
-        relations.RelationSigns(("le",), ("<",)))
+        relations.RelationSigns(("le",), ("<",))
+    )
     assert relations.relation_alternatives(relations.RelationSigns()) == ""
 
 
@@ -258,7 +276,12 @@ def test_joiner_case_follows_the_flags() -> None:
         (latex.SIZING, "", r"\left( x \right)", [r"\left", r"\right"]),
         (latex.SIZING, "", r"\Bigl[ x \biggr]", [r"\Bigl", r"\biggr"]),
         (latex.SIZING, "", r"\leftarrow \rightharpoonup", []),  # other names
-        ((*latex.SIZING, *latex.STYLES), ",;:> ", r"\displaystyle a\,b\ c", [r"\displaystyle", r"\,", "\\ "]),
+        (
+            (*latex.SIZING, *latex.STYLES),
+            ",;:> ",
+            r"\displaystyle a\,b\ c",
+            [r"\displaystyle", r"\,", "\\ "],
+        ),
         (latex.WIDE_SPACES, "", r"x \quad y \qquad z \quadx", [r"\quad", r"\qquad"]),
         (("[dtc]frac",), "", r"\dfrac{1}{2} \frac{1}{3} \tfrac{1}{4}", [r"\dfrac", r"\tfrac"]),
         ((), latex.THIN_SPACES, r"a\!b\:c", [r"\!", r"\:"]),

@@ -8,7 +8,12 @@ from scoring.parse.mathspans import math_spans, strip_math
 def test_every_kind_of_math_span():
     text = r"a $x$ b $$y$$ c \(z\) d \[w\] e \begin{cases}v\end{cases} f \$5 g"
     assert [text[s:e] for s, e in math_spans(text)] == [
-        "$x$", "$$y$$", r"\(z\)", r"\[w\]", r"\begin{cases}v\end{cases}"]
+        "$x$",
+        "$$y$$",
+        r"\(z\)",
+        r"\[w\]",
+        r"\begin{cases}v\end{cases}",
+    ]
     assert strip_math(text, "#") == r"a # b # c # d # e # f \$5 g"
 
 

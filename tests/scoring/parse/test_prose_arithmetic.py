@@ -103,11 +103,17 @@ def test_an_operation_on_the_previous_result():
 
 
 def test_division_of_it_means_the_one_number_just_named():
-    assert check_step("Let's try 35. When we divide it by 2 we get 17 with a remainder of 1.").verdict \
+    assert (
+        check_step("Let's try 35. When we divide it by 2 we get 17 with a remainder of 1.").verdict
         == "true"
+    )
     wrong = check_step("Let's try 35. When we divide it by 2 we get 88 with a remainder of 1.")
     assert wrong.verdict == "false" and "= 35 is false" in wrong.evidence
     # no number named before, or two of them: "it" is not resolved
-    assert check_step("When we divide it by 2 we get 88 with a remainder of 1.").verdict == "unknown"
-    assert check_step("Try 35 or 49. When we divide it by 2 we get 88 with a remainder of 1.").verdict \
+    assert (
+        check_step("When we divide it by 2 we get 88 with a remainder of 1.").verdict == "unknown"
+    )
+    assert (
+        check_step("Try 35 or 49. When we divide it by 2 we get 88 with a remainder of 1.").verdict
         == "unknown"
+    )

@@ -47,7 +47,12 @@ def test_dependencies_of_a_four_step_solution() -> None:
 
 
 def test_problem_numbers_and_trivial_numbers_do_not_link() -> None:
-    steps = ["$3 + 4 = 7$", "Then $7 \\cdot 2 = 14$ and $14 - 1 = 13$.", "Also $7 - 5 = 2$.", "$2 + 1 = 3$"]
+    steps = [
+        "$3 + 4 = 7$",
+        "Then $7 \\cdot 2 = 14$ and $14 - 1 = 13$.",
+        "Also $7 - 5 = 2$.",
+        "$2 + 1 = 3$",
+    ]
     assert dependencies(steps, "Add 3 and 4.") == [[], [0], [0], []]
     assert dependencies(steps, "Start from 7.") == [[], [], [], []]
 

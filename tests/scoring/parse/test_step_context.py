@@ -35,19 +35,26 @@ PAIRS = {
         ("$0x1F = 31$", "$0x1F = 30$"),
         ("$0o17 = 15$", "$0o17 = 16$"),
         # base suffixes where a base is named, fractions, and each side in its own base
-        ("把 10.5 转换为二进制：$10 = 1010(2)$，$0.5 = 0.1(2)$", "把 10.5 转换为二进制：$10 = 1011(2)$"),
+        (
+            "把 10.5 转换为二进制：$10 = 1010(2)$，$0.5 = 0.1(2)$",
+            "把 10.5 转换为二进制：$10 = 1011(2)$",
+        ),
         ("In binary, $2.25 = 10.01$.", "In binary, $2.25 = 10.11$."),
         ("二进制转八进制：$101 = 5$，$.100 = .4$", "二进制转八进制：$101 = 5$，$.100 = .6$"),
     ],
     "integer division": [
-        ("So 1000 ÷ 3 = 333 boxes can be filled, with 1 left over.",
-         "So 1000 ÷ 3 = 330 boxes can be filled, with 1 left over."),
+        (
+            "So 1000 ÷ 3 = 333 boxes can be filled, with 1 left over.",
+            "So 1000 ÷ 3 = 330 boxes can be filled, with 1 left over.",
+        ),
         ("最多可以装 1000 ÷ 3 = 333 个", "最多可以装 1000 ÷ 3 = 334 个"),
         ("1000 ÷ 3 = 333 个", "1000 ÷ 3 = 335 个"),  # a count of whole items by its measure word
         ("At least 1000 ÷ 3 = 334 boxes are needed.", "At least 1000 ÷ 3 = 336 boxes are needed."),
         ("至少需要 1000 ÷ 3 = 334 个箱子", "至少需要 1000 ÷ 3 = 336 个箱子"),
-        (r"The remainder: $17 \div 5 = 3$ and $17 - 15 = 2$.",
-         r"The remainder: $17 \div 5 = 4$ and $17 - 15 = 2$."),
+        (
+            r"The remainder: $17 \div 5 = 3$ and $17 - 15 = 2$.",
+            r"The remainder: $17 \div 5 = 4$ and $17 - 15 = 2$.",
+        ),
         ("1000 ÷ 3 = 333 余 1", "1000 ÷ 3 = 333 余 2"),
         ("1000 ÷ 3 = 333 R 1", "1000 ÷ 3 = 332 R 4"),  # r < b fails
         ("7 ÷ 2 = 3……1", "7 ÷ 2 = 3……2"),
@@ -61,42 +68,64 @@ PAIRS = {
     "approximation": [
         ("$2/3 = 0.67$", "$2/3 = 0.76$"),
         ("$2/3 = 0.66$", "$2/3 = 0.65$"),  # truncated: within one unit of the last place
-        ("The result is 10/3 = 3.3 (rounded to one decimal place).",
-         "The result is 10/3 = 3.5 (rounded to one decimal place)."),
-        ("The area is about 10/3 = 3.33 square meters.", "The area is about 10/3 = 3.6 square meters."),
+        (
+            "The result is 10/3 = 3.3 (rounded to one decimal place).",
+            "The result is 10/3 = 3.5 (rounded to one decimal place).",
+        ),
+        (
+            "The area is about 10/3 = 3.33 square meters.",
+            "The area is about 10/3 = 3.6 square meters.",
+        ),
         ("面积约为 10/3 = 3.3 平方米", "面积约为 10/3 = 3.6 平方米"),
         ("面积为 10/3 = 3.33 平方米", "面积为 10/3 = 3.43 平方米"),  # the unit is no digit
         ("保留两位小数：$\\sqrt{2} = 1.41$", "保留两位小数：$\\sqrt{2} = 1.51$"),
         ("So $7/3 \\approx 2.3$.", "So $7/3 \\approx 2.5$."),
         ("$2 + 3.4 \\approx 5$", "$2 + 3 \\approx 6$"),  # a whole unit off is another value
         (r"$1/300 = 3.33 \times 10^{-3}$", r"$1/300 = 3.43 \times 10^{-3}$"),
-        ("Rounded to 2 significant figures, $8287 \\times 1 = 8300$.",
-         "Rounded to 2 significant figures, $8287 \\times 1 = 8500$."),
-        ("The speed is approximately 100/7 = 14.3 m/s", "The speed is approximately 100/7 = 15.3 m/s"),
+        (
+            "Rounded to 2 significant figures, $8287 \\times 1 = 8300$.",
+            "Rounded to 2 significant figures, $8287 \\times 1 = 8500$.",
+        ),
+        (
+            "The speed is approximately 100/7 = 14.3 m/s",
+            "The speed is approximately 100/7 = 15.3 m/s",
+        ),
     ],
     "names": [
         ("The ratio is 2 x 3 = 6.", "The ratio is 2 x 3 = 5."),
         ("The area is 3x4 = 12.", "The area is 3x4 = 13."),
-        (r"$\pi = 400(20) - (20^3 - 20(20^2) + 100) = 7900$",
-         r"$\pi = 400(20) - (20^3 - 20(20^2) + 100) = 7800$"),
-        (r"Let $\pi$ be the profit: $\pi = 400 \times 20 - 100 = 7900$",
-         r"Let $\pi$ be the profit: $\pi = 400 \times 20 - 100 = 7800$"),
+        (
+            r"$\pi = 400(20) - (20^3 - 20(20^2) + 100) = 7900$",
+            r"$\pi = 400(20) - (20^3 - 20(20^2) + 100) = 7800$",
+        ),
+        (
+            r"Let $\pi$ be the profit: $\pi = 400 \times 20 - 100 = 7900$",
+            r"Let $\pi$ be the profit: $\pi = 400 \times 20 - 100 = 7800$",
+        ),
         (r"$\pi \approx 3.14$", r"$\pi \approx 3.5$"),
         (r"$\pi = 3.14$", r"$\pi = 3.5$"),  # a bad approximation of π is still false
         ("$A1 + 2 = 5$ where $3 + 2 = 5$", "$A1 + 2 = 5$ where $3 + 2 = 6$"),
     ],
     "multi-part": [
-        ("$(x-1)(x-2) = 0$, so $x = 1$ or $x = 2$; check: $1 + 2 = 3$",
-         "$(x-1)(x-2) = 0$, so $x = 1$ or $x = 2$; and $1 + 2 = 4$"),
-        ("$x^2 = 9 \\Rightarrow x = 3 \\text{ or } x = -3$, so $3 \\times 3 = 9$",
-         "$x^2 = 9 \\Rightarrow x = 3 \\text{ or } x = -3$, so $3 \\times 3 = 6$"),
-        ("The roots are $x = 1, 2$ and $1 \\times 2 = 2$.", "The roots are $x = 1, 2$ and $1 \\times 2 = 3$."),
+        (
+            "$(x-1)(x-2) = 0$, so $x = 1$ or $x = 2$; check: $1 + 2 = 3$",
+            "$(x-1)(x-2) = 0$, so $x = 1$ or $x = 2$; and $1 + 2 = 4$",
+        ),
+        (
+            "$x^2 = 9 \\Rightarrow x = 3 \\text{ or } x = -3$, so $3 \\times 3 = 9$",
+            "$x^2 = 9 \\Rightarrow x = 3 \\text{ or } x = -3$, so $3 \\times 3 = 6$",
+        ),
+        (
+            "The roots are $x = 1, 2$ and $1 \\times 2 = 2$.",
+            "The roots are $x = 1, 2$ and $1 \\times 2 = 3$.",
+        ),
     ],
 }
 
 
 @pytest.mark.parametrize(
-    ("correct", "false"), [pair for pairs in PAIRS.values() for pair in pairs],
+    ("correct", "false"),
+    [pair for pairs in PAIRS.values() for pair in pairs],
     ids=[f"{kind}-{i}" for kind, pairs in PAIRS.items() for i in range(len(pairs))],
 )
 def test_reading_keeps_correct_steps_and_catches_false_ones(correct: str, false: str) -> None:
@@ -129,7 +158,12 @@ def test_names_and_lists_of_solutions_are_not_false_equations(step: str) -> None
 
 
 def test_lists_of_solutions_are_not_read_as_one_value_equal_to_another() -> None:
-    for step in ("x = 1 or x = 2", r"$x = 1 \text{ or } x = 2$", "$x = 1, 2$", r"$x = 1 \text{ or } 2$"):
+    for step in (
+        "x = 1 or x = 2",
+        r"$x = 1 \text{ or } x = 2$",
+        "$x = 1, 2$",
+        r"$x = 1 \text{ or } 2$",
+    ):
         pairs = {(r.lhs, r.rhs) for r in extract_relations(step)}
         assert ("1", "2") not in pairs and all(r.lhs != "1" for r in extract_relations(step)), pairs
 
@@ -188,7 +222,12 @@ def test_is_whole_count(exact, shown, round_up: bool, whole: bool) -> None:
 
 def test_quotient_and_remainder_notations() -> None:
     assert quotient_remainder("so 17 ÷ 5 = 3 R 2 and") == [("17", "5", "3", "2", "17 ÷ 5 = 3 R 2")]
-    assert quotient_remainder(r"$17 \div 5 = 3 \text{ remainder } 2$")[0][:4] == ("17", "5", "3", "2")
+    assert quotient_remainder(r"$17 \div 5 = 3 \text{ remainder } 2$")[0][:4] == (
+        "17",
+        "5",
+        "3",
+        "2",
+    )
     assert quotient_remainder("17 ÷ 5 = 3 余 2")[0][:4] == ("17", "5", "3", "2")
     assert quotient_remainder("17 ÷ 5 = 3……2")[0][:4] == ("17", "5", "3", "2")
     assert quotient_remainder("17 ÷ 5 = 3.4") == []
@@ -198,8 +237,14 @@ def test_quotient_and_remainder_notations() -> None:
 
 @pytest.mark.parametrize(
     ("side", "place"),
-    [("0.67", (-2, True)), ("216", (0, False)), ("1,234.5", (-1, True)),
-     (r"3.33 \times 10^{-3}", (-5, True)), ("2.5×10^4", (3, True)), ("x + 1", None)],
+    [
+        ("0.67", (-2, True)),
+        ("216", (0, False)),
+        ("1,234.5", (-1, True)),
+        (r"3.33 \times 10^{-3}", (-5, True)),
+        ("2.5×10^4", (3, True)),
+        ("x + 1", None),
+    ],
 )
 def test_written_place(side: str, place) -> None:
     assert written_place(side) == place
@@ -208,7 +253,9 @@ def test_written_place(side: str, place) -> None:
 def test_tolerance_is_the_written_place_and_one_percent_for_approximations() -> None:
     third = Fraction(1, 3)
     assert close(third, Fraction(33, 100), "1/3", "0.33", approximate=False)
-    assert not close(Fraction(2, 5), Fraction(5, 10), "2/5", "0.5", approximate=False)  # exact at 1 place
+    assert not close(
+        Fraction(2, 5), Fraction(5, 10), "2/5", "0.5", approximate=False
+    )  # exact at 1 place
     assert not close(Fraction(1000, 3), Fraction(333), "1000/3", "333", approximate=False)
     assert close(Fraction(1000, 3), Fraction(333), "1000/3", "333", approximate=True)
     assert close(Fraction(1000), Fraction(1009), "1000", "1009", approximate=True)  # < 1%

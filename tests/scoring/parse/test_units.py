@@ -15,14 +15,20 @@ from scoring.parse.units import is_conversion, units_of
     [
         # currency signs before amounts, not TeX delimiters
         ("The total is $1.60 + $0.40 = $2.00.", "The total is $1.60 + $0.40 = $2.10."),
-        ("It costs $1.60 + $0.40 = $2.00 in total, so $2.00 is the answer.",
-         "It costs $1.60 + $0.40 = $2.20 in total, so $2.20 is the answer."),
-        ("Ticket and snack: $12 + $5 = $17, and $x$ is the change.",
-         "Ticket and snack: $12 + $5 = $18, and $x$ is the change."),
+        (
+            "It costs $1.60 + $0.40 = $2.00 in total, so $2.00 is the answer.",
+            "It costs $1.60 + $0.40 = $2.20 in total, so $2.20 is the answer.",
+        ),
+        (
+            "Ticket and snack: $12 + $5 = $17, and $x$ is the change.",
+            "Ticket and snack: $12 + $5 = $18, and $x$ is the change.",
+        ),
         ("She pays €5 + €3 = €8.", "She pays €5 + €3 = €9."),
         ("共花费 ¥20 × 3 = ¥60", "共花费 ¥20 × 3 = ¥50"),
-        ("Profit = Revenue - $2,800 = $7,000 - $2,800 = $4,200.",
-         "Profit = Revenue - $2,800 = $7,000 - $2,800 = $4,300."),
+        (
+            "Profit = Revenue - $2,800 = $7,000 - $2,800 = $4,200.",
+            "Profit = Revenue - $2,800 = $7,000 - $2,800 = $4,300.",
+        ),
         # units on the result only: a computation, compared as numbers
         ("3 × 4 = 12元", "3 × 4 = 13元"),
         (r"$12 \text{ cm} \times 3 = 36 \text{ cm}$", r"$12 \text{ cm} \times 3 = 38 \text{ cm}$"),

@@ -10,18 +10,28 @@ from scoring.score.addressed import placement, renumber
 SHIFTED = {1: 1, 2: 3, 3: 4, 4: 5, 7: 9}  # a step inserted after step 1, another after step 4
 
 
-@pytest.mark.parametrize(("text", "renumbered"), [
-    ("One error, in step 2.", "One error, in step 3."),
-    ("Later work (steps 2-4 and 7) builds on it.", "Later work (steps 3-5 and 9) builds on it."),
-    ("Errors in steps 1-2.", "Errors in steps 1 and 3."),  # a run broken by the inserted step
-    ("Step 3: judged correct; uses the result of step 2", ("Step 4: judged correct; uses the "
-     "result of step 3")),
-    ("matches reference step 3 and Reference step 2", ("matches reference step 3 and Reference "
-     "step 2")),
-    ("第2-4、7步有错误。", "第3-5、9步有错误。"),
-    ("第1-2步建立在错误结果之上", "第1、3步建立在错误结果之上"),
-    ("4步中有2步无法核对", "4步中有2步无法核对"),  # counts, not step numbers
-])
+@pytest.mark.parametrize(
+    ("text", "renumbered"),
+    [
+        ("One error, in step 2.", "One error, in step 3."),
+        (
+            "Later work (steps 2-4 and 7) builds on it.",
+            "Later work (steps 3-5 and 9) builds on it.",
+        ),
+        ("Errors in steps 1-2.", "Errors in steps 1 and 3."),  # a run broken by the inserted step
+        (
+            "Step 3: judged correct; uses the result of step 2",
+            ("Step 4: judged correct; uses the result of step 3"),
+        ),
+        (
+            "matches reference step 3 and Reference step 2",
+            ("matches reference step 3 and Reference step 2"),
+        ),
+        ("第2-4、7步有错误。", "第3-5、9步有错误。"),
+        ("第1-2步建立在错误结果之上", "第1、3步建立在错误结果之上"),
+        ("4步中有2步无法核对", "4步中有2步无法核对"),  # counts, not step numbers
+    ],
+)
 def test_step_numbers_are_renumbered(text, renumbered):
     assert renumber(text, lambda i: SHIFTED.get(i, i)) == renumbered
 

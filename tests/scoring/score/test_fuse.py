@@ -19,8 +19,10 @@ META = Meta(mode="offline")
 
 def inputs(labels, answer_ok, deps=None, **kw):
     deps = deps or [[] for _ in labels]
-    verdicts = [StepVerdict(lab, f"reason {i}", validity=0.9 if lab == "correct" else 0.1)
-                for i, lab in enumerate(labels, 1)]
+    verdicts = [
+        StepVerdict(lab, f"reason {i}", validity=0.9 if lab == "correct" else 0.1)
+        for i, lab in enumerate(labels, 1)
+    ]
     return GradeInputs(
         steps=[f"step {i}" for i in range(1, len(labels) + 1)],
         verdicts=verdicts,
@@ -51,9 +53,15 @@ def test_lucky_guess_is_flagged():
 
 
 def test_hallucination_needs_high_alignment_and_a_wrong_answer():
-    al = Alignment(pairs=[AlignedGroup((0,), (0,), 0.95), AlignedGroup((1,), (1,), 0.9)],
-                   insertions=[], deletions=[], score=0.925, divergence_step=None,
-                   step_similarity=[0.95, 0.9], step_reference=[(0,), (1,)])
+    al = Alignment(
+        pairs=[AlignedGroup((0,), (0,), 0.95), AlignedGroup((1,), (1,), 0.9)],
+        insertions=[],
+        deletions=[],
+        score=0.925,
+        divergence_step=None,
+        step_similarity=[0.95, 0.9],
+        step_reference=[(0,), (1,)],
+    )
     report = fuse(inputs(["correct", "incorrect"], False, alignment=al, skeleton_len=2), META)
     assert report.quadrant == "hallucination" and report.hallucination
     assert report.alignment.pairs[1].reference == [2] and report.alignment.pairs[1].solution == [2]
@@ -77,10 +85,11 @@ def test_both_policies_are_reported_and_the_request_picks_one():
     """One slip in step 1, the rest built on it: Eq. 1 gives 0 (StepMathAgent), follow-through
     credits the later work with its own worth."""
     labels = ["incorrect", "meaningless", "incorrect"]
-    verdicts = [StepVerdict("incorrect", "47 + 58 = 95 is false", p_wrong=0.9, state="fails"),
-                StepVerdict("meaningless", "uses step 1", p_wrong=0.1, follow_credit=0.9),
-                StepVerdict("incorrect", "carries step 1", p_wrong=0.8, state="fails",
-                            follow_credit=0.7)]
+    verdicts = [
+        StepVerdict("incorrect", "47 + 58 = 95 is false", p_wrong=0.9, state="fails"),
+        StepVerdict("meaningless", "uses step 1", p_wrong=0.1, follow_credit=0.9),
+        StepVerdict("incorrect", "carries step 1", p_wrong=0.8, state="fails", follow_credit=0.7),
+    ]
     base = inputs(labels, False, deps=[[], [1], [2]])
     stepmath = fuse(replace(base, verdicts=verdicts), META)
     assert stepmath.scoring_policy == "stepmath" and stepmath.score == 0
@@ -93,11 +102,25 @@ def test_both_policies_are_reported_and_the_request_picks_one():
 
 def test_the_report_carries_states_checks_and_the_likely_first_error():
     note = CheckNote("calculation_false", "error", "symbolic", "2 + 2 = 5 is false (4)", True)
-    verdicts = [StepVerdict("incorrect", "2 + 2 = 5 is false (4)", ("symbolic",), p_wrong=0.9,
-                            state="fails", checks=(note,)),
-                StepVerdict("unchecked", "not checked", p_wrong=0.2)]
-    report = fuse(replace(inputs(["incorrect", "unchecked"], None), verdicts=verdicts,
-                          first_error=FirstErrorGuess(0, 0.9)), META)
+    verdicts = [
+        StepVerdict(
+            "incorrect",
+            "2 + 2 = 5 is false (4)",
+            ("symbolic",),
+            p_wrong=0.9,
+            state="fails",
+            checks=(note,),
+        ),
+        StepVerdict("unchecked", "not checked", p_wrong=0.2),
+    ]
+    report = fuse(
+        replace(
+            inputs(["incorrect", "unchecked"], None),
+            verdicts=verdicts,
+            first_error=FirstErrorGuess(0, 0.9),
+        ),
+        META,
+    )
     assert [s.state for s in report.steps] == ["fails", "unchecked"]
     assert report.steps[0].checks[0].detail == "2 + 2 = 5 is false (4)"
     assert report.steps[0].checks[0].decisive and report.steps[1].checks == []

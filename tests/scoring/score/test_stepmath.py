@@ -58,8 +58,17 @@ def test_bad_input_is_refused():
 
 @pytest.mark.parametrize(
     ("raw", "label"),
-    [("1", C), ("0", I), (1, C), (0, I), ("1(0)", M), ("1(0) ", M), ("1（0）", M), (" 1 ( 0 ) ", M),
-     ("1(1)", C)],
+    [
+        ("1", C),
+        ("0", I),
+        (1, C),
+        (0, I),
+        ("1(0)", M),
+        ("1(0) ", M),
+        ("1（0）", M),
+        (" 1 ( 0 ) ", M),
+        ("1(1)", C),
+    ],
 )
 def test_human_labels(raw, label):
     assert parse_human_label(raw) == label
@@ -72,7 +81,10 @@ def test_human_labels_refuse_garbage(raw):
 
 
 def test_every_stepmathbench_dev_item_reproduces_its_gold_scores(shared_data):
-    rows = [json.loads(line) for line in (shared_data / "stepmathbench_dev.jsonl").open(encoding="utf-8")]
+    rows = [
+        json.loads(line)
+        for line in (shared_data / "stepmathbench_dev.jsonl").open(encoding="utf-8")
+    ]
     assert rows
     mismatches = []
     for row in rows:
@@ -125,4 +137,5 @@ def test_the_expected_score_follows_the_policy():
     # under StepMathAgent's policy a step built on a step labelled wrong earns nothing
     assert expected_score(p, "proof", [I, M, C]) == pytest.approx(10 * (0.5 + 0 + 0.9) / 3)
     assert expected_score(p, "proof", [I, M, C], "follow_through") == pytest.approx(
-        10 * (0.5 + 0.9 + 0.9) / 3)
+        10 * (0.5 + 0.9 + 0.9) / 3
+    )

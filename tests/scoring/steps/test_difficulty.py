@@ -6,14 +6,24 @@ import pytest
 
 from scoring.steps.difficulty import DIFFICULTY_FEATURES, difficulty_features, estimate_difficulty
 
-EASY = ("Tom has 3 apples and buys 4 more. How many apples does he have?",
-        ["3 + 4 = 7", "He has 7 apples."])
-HARD = (("Let $f(x) = \\ln(x^2 + 1)$. Find $\\lim_{x \\to \\infty} \\frac{f(x)}{\\log x}$ and "
-        "prove that $\\sum_{n=1}^{\\infty} \\frac{1}{n^2}$ converges for every real $a$ and $b$."),
-        [("Write $f(x) = 2\\ln x + \\ln(1 + x^{-2})$ for large x, so the quotient tends to 2 "
-         "after dividing by $\\log x$, since the second term tends to 0."),
-         "The series is bounded by $1 + \\int_1^{\\infty} x^{-2} dx = 2$.",
-         "So it converges, by comparison with the integral."])
+EASY = (
+    "Tom has 3 apples and buys 4 more. How many apples does he have?",
+    ["3 + 4 = 7", "He has 7 apples."],
+)
+HARD = (
+    (
+        "Let $f(x) = \\ln(x^2 + 1)$. Find $\\lim_{x \\to \\infty} \\frac{f(x)}{\\log x}$ and "
+        "prove that $\\sum_{n=1}^{\\infty} \\frac{1}{n^2}$ converges for every real $a$ and $b$."
+    ),
+    [
+        (
+            "Write $f(x) = 2\\ln x + \\ln(1 + x^{-2})$ for large x, so the quotient tends to 2 "
+            "after dividing by $\\log x$, since the second term tends to 0."
+        ),
+        "The series is bounded by $1 + \\int_1^{\\infty} x^{-2} dx = 2$.",
+        "So it converges, by comparison with the integral.",
+    ],
+)
 
 
 def test_the_features_read_length_notation_letters_and_steps():

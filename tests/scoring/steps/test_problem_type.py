@@ -10,7 +10,10 @@ from scoring.steps.problem_type import detect_problem_type
         ("Prove that the square root of 2 is irrational.", "proof"),
         ("Show that n^3 - n is divisible by 6 for every integer n.", "proof"),
         ("证明：对任意正整数 n，n^3 - n 能被 6 整除。", "proof"),
-        ("Give two examples of functions that are continuous but not differentiable at 0.", "open_ended"),
+        (
+            "Give two examples of functions that are continuous but not differentiable at 0.",
+            "open_ended",
+        ),
         ("写出至少两个满足条件的函数。", "open_ended"),
         ("Solve 2x + 5 = 13.", "calculation"),
         ("求函数 f(x) = x^2 的最小值。", "calculation"),

@@ -14,8 +14,15 @@ from tests.server.conftest import service
 @pytest.fixture
 def restore_loggers():
     names = ("stepgrade", "uvicorn", "uvicorn.error", "uvicorn.access")
-    saved = {n: (logging.getLogger(n).handlers[:], logging.getLogger(n).propagate,
-                 logging.getLogger(n).level, logging.getLogger(n).disabled) for n in names}
+    saved = {
+        n: (
+            logging.getLogger(n).handlers[:],
+            logging.getLogger(n).propagate,
+            logging.getLogger(n).level,
+            logging.getLogger(n).disabled,
+        )
+        for n in names
+    }
     yield
     for name, (handlers, propagate, level, disabled) in saved.items():
         logger = logging.getLogger(name)

@@ -11,8 +11,12 @@ from tests.server.conftest import service
 
 
 def test_only_live_workers_count(tmp_path):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     mark_ready(tmp_path, int(dead.stdout))  # a worker that crashed after its warm-up
     mark_ready(tmp_path, os.getpid())
     (tmp_path / "ready-junk").touch()

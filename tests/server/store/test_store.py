@@ -32,13 +32,18 @@ from server.store.repository import (
 from server.store.review import review_fields
 
 
-def report_json(score: int = 5, steps: int = 2, interval: list[int] | None = None,
-                needs_review: bool | None = None) -> dict[str, Any]:
+def report_json(
+    score: int = 5,
+    steps: int = 2,
+    interval: list[int] | None = None,
+    needs_review: bool | None = None,
+) -> dict[str, Any]:
     """A stored report's JSON, with the uncertainty fields only when given."""
     report: dict[str, Any] = {
         "score": score,
-        "steps": [{"index": i + 1, "text": f"step {i + 1}", "label": "correct"}
-                  for i in range(steps)],
+        "steps": [
+            {"index": i + 1, "text": f"step {i + 1}", "label": "correct"} for i in range(steps)
+        ],
         "meta": {"mode": "offline", "versions": {"prompt_set": "offline-1"}},
     }
     if interval is not None:
@@ -81,8 +86,10 @@ def test_migration_creates_the_tables_and_running_it_again_changes_nothing(datab
 def test_sqlite_runs_in_wal_with_a_busy_timeout_and_foreign_keys(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 'x' / 'grades.db'}")  # the directory is made
     with store.engine.connect() as connection:
-        pragma = {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
-                  for name in ("journal_mode", "busy_timeout", "foreign_keys")}
+        pragma = {
+            name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+            for name in ("journal_mode", "busy_timeout", "foreign_keys")
+        }
     assert pragma == {"journal_mode": "wal", "busy_timeout": 30_000, "foreign_keys": 1}
     store.close()
 
@@ -93,7 +100,9 @@ def test_review_fields_read_the_uncertainty_fields_when_present():
     fields = review_fields(report_json(interval=[3, 8], needs_review=True))
     assert (fields.needs_review, fields.score_interval, fields.interval_width) == (True, (3, 8), 5)
     assert fields.review_reasons == [{"code": "wide_interval", "message": "wide"}]
-    grade = new_grade("a", request_json("x " * 200), report_json(interval=[3, 8], needs_review=True))
+    grade = new_grade(
+        "a", request_json("x " * 200), report_json(interval=[3, 8], needs_review=True)
+    )
     assert (grade.needs_review, grade.interval_width, len(grade.problem_excerpt)) == (True, 5, 160)
     assert new_grade("a", request_json(), report_json()).interval_width == NO_INTERVAL
 
@@ -102,7 +111,11 @@ def test_a_grade_is_read_back_whole_by_its_owner_only(store):
     grade = save(store, owner="a", score=7)
     with store.session() as session:
         stored = get_grade(session, "a", grade.id)
-        assert (stored.request, stored.report["score"], stored.mode) == (request_json(), 7, "offline")
+        assert (stored.request, stored.report["score"], stored.mode) == (
+            request_json(),
+            7,
+            "offline",
+        )
         with pytest.raises(GradeNotFound):
             get_grade(session, "b", grade.id)
         with pytest.raises(GradeNotFound):
@@ -115,9 +128,14 @@ def test_uncertainty_order_widest_first_none_last_then_newest_across_pages(store
     rows = []
     for i, width in enumerate(widths):
         interval = None if width is None else [1, 1 + width]
-        rows.append(new_grade("a", request_json(f"p{i}"),
-                              report_json(interval=interval, needs_review=i % 2 == 0),
-                              now=start + timedelta(minutes=i)))
+        rows.append(
+            new_grade(
+                "a",
+                request_json(f"p{i}"),
+                report_json(interval=interval, needs_review=i % 2 == 0),
+                now=start + timedelta(minutes=i),
+            )
+        )
     rows.append(new_grade("b", request_json(), report_json(interval=[0, 10])))  # not a's
     save_grades(store, rows)
     with store.session() as session:
@@ -158,8 +176,15 @@ def test_a_later_correction_supersedes_and_every_one_is_kept(store):
         with pytest.raises(GradeNotFound):
             add_correction(session, "b", grade.id, step_labels=["correct", "correct"])
         add_correction(session, "a", grade.id, step_labels=["correct", "correct"], score=9)
-        add_correction(session, "a", grade.id, step_labels=["correct", "incorrect"], score=4,
-                       note="step 2", reviewer="t")
+        add_correction(
+            session,
+            "a",
+            grade.id,
+            step_labels=["correct", "incorrect"],
+            score=4,
+            note="step 2",
+            reviewer="t",
+        )
         stored = get_grade(session, "a", grade.id)
         assert [c.score for c in stored.corrections] == [9, 4] and stored.corrected
         [row] = export_grades(session, "a")
@@ -173,8 +198,10 @@ def test_export_takes_only_corrected_grades_unless_asked_for_all(store):
         add_correction(session, "a", corrected.id, step_labels=["incorrect", "incorrect"])
         assert [r.grade.id for r in export_grades(session, "a")] == [corrected.id]
         every = export_grades(session, "a", corrected_only=False)
-        assert {r.grade.id: r.correction is None for r in every} == {corrected.id: False,
-                                                                      plain.id: True}
+        assert {r.grade.id: r.correction is None for r in every} == {
+            corrected.id: False,
+            plain.id: True,
+        }
 
 
 def test_retention_deletes_old_grades_with_their_corrections(store):
@@ -223,8 +250,9 @@ def test_concurrent_writers_lose_nothing(database_url):
                 save_grade(store, grade)
                 with store.session() as session:
                     if i % 5 == 0:  # a read-then-write transaction among the inserts
-                        add_correction(session, grade.owner, grade.id,
-                                       step_labels=["correct", "correct"])
+                        add_correction(
+                            session, grade.owner, grade.id, step_labels=["correct", "correct"]
+                        )
                 with lock:
                     committed.append(grade.id)
             store.close()
@@ -317,4 +345,3 @@ def test_a_refused_switch_to_wal_is_tried_again_and_a_wal_file_is_left_alone():
         to_wal(_Cursor("delete", refusals=10**6), seconds=0.05)
     with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
         to_wal(_Cursor("delete", refusals=1, error="disk I/O error"))
-

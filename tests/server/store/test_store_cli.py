@@ -26,12 +26,18 @@ def test_grades_stored_without_a_key_are_given_to_one(tmp_path, monkeypatch, cap
     monkeypatch.setenv("STEPGRADE_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("STEPGRADE_API_KEYS", "teacher-key,other-key")
     # keys on: the earlier grade is hidden, and the service says so at start-up
-    with caplog.at_level(logging.WARNING, logger="stepgrade.store"), \
-            service(data_dir=tmp_path, api_keys="teacher-key,other-key") as client:
+    with (
+        caplog.at_level(logging.WARNING, logger="stepgrade.store"),
+        service(data_dir=tmp_path, api_keys="teacher-key,other-key") as client,
+    ):
         headers = {"X-API-Key": "teacher-key"}
         assert client.get(f"/grades/{grade_id}", headers=headers).status_code == 404
     hidden = [r for r in caplog.records if "hidden from every key" in r.getMessage()]
-    assert hidden and hidden[0].hidden_grades == 1 and "stepgrade store assign" in hidden[0].getMessage()
+    assert (
+        hidden
+        and hidden[0].hidden_grades == 1
+        and "stepgrade store assign" in hidden[0].getMessage()
+    )
 
     assert main(["store", "assign", "--key", "teacher-key", "--dry-run"]) == 0
     assert "1 grades stored without a key would be given" in capsys.readouterr().out
@@ -53,11 +59,14 @@ def test_grades_stored_without_a_key_are_given_to_one(tmp_path, monkeypatch, cap
     store.close()
 
 
-@pytest.mark.parametrize(("env", "argv", "message"), [
-    ({"STEPGRADE_API_KEYS": "a,b"}, ["--key", "c"], "not one of STEPGRADE_API_KEYS"),
-    ({"STEPGRADE_STORE": "off"}, ["--key", "a"], "the grade store is off"),
-    ({}, ["--key", ""], "no key given"),
-])
+@pytest.mark.parametrize(
+    ("env", "argv", "message"),
+    [
+        ({"STEPGRADE_API_KEYS": "a,b"}, ["--key", "c"], "not one of STEPGRADE_API_KEYS"),
+        ({"STEPGRADE_STORE": "off"}, ["--key", "a"], "the grade store is off"),
+        ({}, ["--key", ""], "no key given"),
+    ],
+)
 def test_assign_refuses_what_would_lose_grades(tmp_path, monkeypatch, capsys, env, argv, message):
     monkeypatch.setenv("STEPGRADE_DATA_DIR", str(tmp_path))
     for name, value in env.items():

@@ -23,15 +23,19 @@ CLIENTS = 8
 KILL_AFTER = 40
 
 
-def _client(base: str, number: int, answered: list[str], lock: threading.Lock,
-            stop: threading.Event) -> None:
+def _client(
+    base: str, number: int, answered: list[str], lock: threading.Lock, stop: threading.Event
+) -> None:
     """Grades distinct problems back to back; keeps the id of every 200 answer."""
     with httpx.Client(timeout=30) as client:
         i = 0
         while not stop.is_set():
-            body = {"problem": f"Client {number}, problem {i}: compute 3 * 4 + 1.",
-                    "solution_steps": ["3 * 4 = 12", f"12 + 1 = {13 + i % 2}"],
-                    "reference_answer": "13", "mode": "offline"}
+            body = {
+                "problem": f"Client {number}, problem {i}: compute 3 * 4 + 1.",
+                "solution_steps": ["3 * 4 = 12", f"12 + 1 = {13 + i % 2}"],
+                "reference_answer": "13",
+                "mode": "offline",
+            }
             i += 1
             try:
                 r = client.post(f"{base}/grade", json=body)
@@ -45,14 +49,21 @@ def _client(base: str, number: int, answered: list[str], lock: threading.Lock,
 @pytest.mark.timeout(300)
 def test_every_grade_answered_200_is_stored_after_a_sigkill(database_url):
     port = free_port()
-    service = start_service(None, port, workers=2, new_session=True, stdout=subprocess.DEVNULL,
-                            env={"STEPGRADE_PRELOAD_EMBEDDING": "false",
-                                 "STEPGRADE_DATABASE_URL": database_url})
+    service = start_service(
+        None,
+        port,
+        workers=2,
+        new_session=True,
+        stdout=subprocess.DEVNULL,
+        env={"STEPGRADE_PRELOAD_EMBEDDING": "false", "STEPGRADE_DATABASE_URL": database_url},
+    )
     answered: list[str] = []
     lock, stop = threading.Lock(), threading.Event()
     base = f"http://127.0.0.1:{port}"
-    threads = [threading.Thread(target=_client, args=(base, n, answered, lock, stop))
-               for n in range(CLIENTS)]
+    threads = [
+        threading.Thread(target=_client, args=(base, n, answered, lock, stop))
+        for n in range(CLIENTS)
+    ]
     try:
         wait_ready(f"{base}/readyz", service)
         for thread in threads:

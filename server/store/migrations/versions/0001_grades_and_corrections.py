@@ -35,16 +35,24 @@ def upgrade() -> None:
         sa.Column("corrected", sa.Boolean(), nullable=False),
     )
     op.create_index("ix_grades_owner_created", "grades", ["owner", "created_at", "id"])
-    op.create_index("ix_grades_owner_uncertainty", "grades",
-                    ["owner", "interval_width", "created_at", "id"])
-    op.create_index("ix_grades_owner_review_uncertainty", "grades",
-                    ["owner", "needs_review", "interval_width", "created_at", "id"])
+    op.create_index(
+        "ix_grades_owner_uncertainty", "grades", ["owner", "interval_width", "created_at", "id"]
+    )
+    op.create_index(
+        "ix_grades_owner_review_uncertainty",
+        "grades",
+        ["owner", "needs_review", "interval_width", "created_at", "id"],
+    )
     op.create_index("ix_grades_created", "grades", ["created_at"])
     op.create_table(
         "corrections",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
-        sa.Column("grade_id", sa.String(32), sa.ForeignKey("grades.id", ondelete="CASCADE"),
-                  nullable=False),
+        sa.Column(
+            "grade_id",
+            sa.String(32),
+            sa.ForeignKey("grades.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("step_labels", sa.JSON(), nullable=False),
         sa.Column("score", sa.Integer(), nullable=True),

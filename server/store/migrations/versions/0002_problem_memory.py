@@ -24,8 +24,12 @@ def upgrade() -> None:
     op.create_index("ix_grades_owner_problem", "grades", ["owner", "problem_key", "corrected"])
     op.create_table(
         "memory_solutions",
-        sa.Column("grade_id", sa.String(32), sa.ForeignKey("grades.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "grade_id",
+            sa.String(32),
+            sa.ForeignKey("grades.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("owner", sa.String(64), nullable=False),
         sa.Column("problem_key", sa.String(64), nullable=False),
         sa.Column("corrected_at", sa.DateTime(), nullable=False),
@@ -33,8 +37,9 @@ def upgrade() -> None:
         sa.Column("answer", sa.Text(), nullable=True),
         sa.Column("note", sa.Text(), nullable=False),
     )
-    op.create_index("ix_memory_owner_problem", "memory_solutions",
-                    ["owner", "problem_key", "corrected_at"])
+    op.create_index(
+        "ix_memory_owner_problem", "memory_solutions", ["owner", "problem_key", "corrected_at"]
+    )
 
 
 def downgrade() -> None:

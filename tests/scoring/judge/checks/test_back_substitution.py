@@ -18,8 +18,12 @@ def test_a_changed_coefficient_is_caught_by_the_final_value():
 
 
 def test_a_linear_system_step_with_a_wrong_number():
-    steps = ["$3p + e = 1.24$ and $5p + e = 1.82$.", "$5p + e - 3p - e = 1.15 - 1.24$.",
-             "So $2p = 0.58$ and $p = 0.29$.", "Then $e = 0.37$."]
+    steps = [
+        "$3p + e = 1.24$ and $5p + e = 1.82$.",
+        "$5p + e - 3p - e = 1.15 - 1.24$.",
+        "So $2p = 0.58$ and $p = 0.29$.",
+        "Then $e = 0.37$.",
+    ]
     assert [f.step for f in run(steps)] == [1]
 
 

@@ -9,7 +9,9 @@ def test_a_wrong_expansion_is_caught():
 
 
 def test_the_right_expansion_stays_clean():
-    assert broken_rewrites("Expanding, we get $h^2 + 6h + 8$.", "So the area is $(h+2)(h+4)$.") == []
+    assert (
+        broken_rewrites("Expanding, we get $h^2 + 6h + 8$.", "So the area is $(h+2)(h+4)$.") == []
+    )
 
 
 def test_within_one_step():
@@ -30,8 +32,12 @@ def test_equations_may_be_scaled_when_a_side_is_zero():
 
 
 def test_linear_equations_must_stay_equivalent():
-    assert broken_rewrites("Adding them, $3a + b + a - b = 12$, which simplifies to $4a = 12$.") == []
-    assert broken_rewrites("Adding them, $3a + b + a - b = 12$, which simplifies to $2a = 12$.") != []
+    assert (
+        broken_rewrites("Adding them, $3a + b + a - b = 12$, which simplifies to $4a = 12$.") == []
+    )
+    assert (
+        broken_rewrites("Adding them, $3a + b + a - b = 12$, which simplifies to $2a = 12$.") != []
+    )
 
 
 def test_inequalities_with_one_side_kept():
@@ -59,8 +65,9 @@ def test_substitutions_named_in_words_are_not_judged():
 
 def test_unreadable_or_unbounded_input_is_not_decided():
     assert broken_rewrites("which simplifies to $\\int_0^1 f$", "We have $\\int_0^1 2f$.") == []
-    assert broken_rewrites("Simplifying, we get $9^{9^{9^{9}}} + y$.", "So $y + 9^{9^{9^9}}$.") \
-        == []
+    assert (
+        broken_rewrites("Simplifying, we get $9^{9^{9^{9}}} + y$.", "So $y + 9^{9^{9^9}}$.") == []
+    )
 
 
 def test_substitutions_are_not_rewrites():

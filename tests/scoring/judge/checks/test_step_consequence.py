@@ -87,7 +87,9 @@ def test_repeating_decimals_are_exact():
     assert parse_math("0.1234...") is None  # no period shown: not a number we can read
     prev, ok, bad = "Let $w = 0.444...$", "Then $10w = 4.444...$", "Then $10w = 3.444...$"
     assert broken_continuation(prev, extract_relations(prev), ok, extract_relations(ok)) is None
-    assert broken_continuation(prev, extract_relations(prev), bad, extract_relations(bad)) is not None
+    assert (
+        broken_continuation(prev, extract_relations(prev), bad, extract_relations(bad)) is not None
+    )
 
 
 def test_a_computation_and_the_value_it_gives():
@@ -96,15 +98,21 @@ def test_a_computation_and_the_value_it_gives():
     assert extract_relations(ok)[0].rhs == "7"  # `y=$7$` is one relation
     assert broken_continuation(prev, extract_relations(prev), ok, extract_relations(ok)) is None
     wrong = "We just have to solve the equation y=2000-0.0035."
-    assert broken_continuation(wrong, extract_relations(wrong), ok, extract_relations(ok)) is not None
-    assert broken_continuation(prev, extract_relations(prev), bad, extract_relations(bad)) is not None
+    assert (
+        broken_continuation(wrong, extract_relations(wrong), ok, extract_relations(ok)) is not None
+    )
+    assert (
+        broken_continuation(prev, extract_relations(prev), bad, extract_relations(bad)) is not None
+    )
 
 
 def test_currency_is_not_merged_into_a_relation():
     assert extract_relations("the cost=$5 and the tax=$3 in total") == []
 
 
-ROOTS = "The two solutions are: \\[ x = \\frac{-4 + 2}{2} = -1 \\] \\[ x = \\frac{-4 - 2}{2} = -3 \\]"
+ROOTS = (
+    "The two solutions are: \\[ x = \\frac{-4 + 2}{2} = -1 \\] \\[ x = \\frac{-4 - 2}{2} = -3 \\]"
+)
 
 
 def test_the_roots_a_formula_gives_are_listed_not_derived():

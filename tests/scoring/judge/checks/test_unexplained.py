@@ -6,8 +6,12 @@ PROBLEM = "Three pencils and a jumbo eraser cost $1.24. Five pencils and a jumbo
 
 
 def test_numbers_from_the_problem_earlier_steps_or_one_operation_are_explained():
-    steps = ["$3p+e=1.24$ and $5p+e=1.82$.", "$5p+e-3p-e=1.82-1.24$.", "So $2p = 0.58$ and $p = 0.29$.",
-             "A pencil costs 29 cents."]
+    steps = [
+        "$3p+e=1.24$ and $5p+e=1.82$.",
+        "$5p+e-3p-e=1.82-1.24$.",
+        "So $2p = 0.58$ and $p = 0.29$.",
+        "A pencil costs 29 cents.",
+    ]
     assert unexplained_numbers(PROBLEM, steps) == [[], [], [], []]
 
 

@@ -11,23 +11,30 @@ from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedSt
 from scoring.verdict import AnswerVerdict
 from tests.conftest import HAND_CALIBRATION
 
-PROBLEM = "Pens cost 3 dollars each and notebooks 5 dollars each. Tom buys 12 pens and 7 " \
-          "notebooks. How much does he pay?"
+PROBLEM = (
+    "Pens cost 3 dollars each and notebooks 5 dollars each. Tom buys 12 pens and 7 "
+    "notebooks. How much does he pay?"
+)
 STEPS = ["The pens are 36 dollars.", "The notebooks are 45 dollars.", "He pays 81 dollars."]
-TAUGHT = RememberedSolution("g1", (
-    RememberedStep("The pens are 36 dollars.", "correct"),
-    RememberedStep("The notebooks are 45 dollars.", "incorrect"),
-    RememberedStep("He pays 81 dollars.", "meaningless")), datetime(2026, 1, 1))
+TAUGHT = RememberedSolution(
+    "g1",
+    (
+        RememberedStep("The pens are 36 dollars.", "correct"),
+        RememberedStep("The notebooks are 45 dollars.", "incorrect"),
+        RememberedStep("He pays 81 dollars.", "meaningless"),
+    ),
+    datetime(2026, 1, 1),
+)
 
 
 def judged(memory: ProblemMemory | None) -> tuple[list[str], list[float]]:
     calibration = load_calibration(HAND_CALIBRATION)
-    inp = JudgeInput(PROBLEM, STEPS, "calculation", AnswerVerdict(None, ()), language="en",
-                     memory=memory)
+    inp = JudgeInput(
+        PROBLEM, STEPS, "calculation", AnswerVerdict(None, ()), language="en", memory=memory
+    )
     evidence = collect_findings(inp)
     verdicts = decide(inp, evidence, calibration).verdicts
-    return [v.label for v in verdicts], [p.p_wrong for p in posteriors(inp, evidence,
-                                                                         calibration)]
+    return [v.label for v in verdicts], [p.p_wrong for p in posteriors(inp, evidence, calibration)]
 
 
 def test_a_known_mistake_fails_its_step_and_accepted_work_holds():

@@ -9,17 +9,23 @@ from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedSt
 from scoring.judge.memory.match import read_memory
 from scoring.verdict import AnswerVerdict
 
-PROBLEM = "A shop sells pens at 3 dollars each and notebooks at 5 dollars each. Tom buys 12 " \
-          "pens and 7 notebooks. How much does he pay?"
+PROBLEM = (
+    "A shop sells pens at 3 dollars each and notebooks at 5 dollars each. Tom buys 12 "
+    "pens and 7 notebooks. How much does he pay?"
+)
 RIGHT = ["12 * 3 = 36", "7 * 5 = 35", "36 + 35 = 71", "He pays 71 dollars."]
 WRONG = ["12 * 3 = 36", "7 * 5 = 45", "36 + 45 = 81", "He pays 81 dollars."]
 
 
-def solution(source: str, steps: list[str], labels: list[str], answer: str | None = None,
-             day: int = 1) -> RememberedSolution:
-    return RememberedSolution(source, tuple(RememberedStep(t, lab) for t, lab in
-                                            zip(steps, labels, strict=True)),
-                              datetime(2026, 1, day), answer)
+def solution(
+    source: str, steps: list[str], labels: list[str], answer: str | None = None, day: int = 1
+) -> RememberedSolution:
+    return RememberedSolution(
+        source,
+        tuple(RememberedStep(t, lab) for t, lab in zip(steps, labels, strict=True)),
+        datetime(2026, 1, day),
+        answer,
+    )
 
 
 ACCEPTED = solution("right", RIGHT, ["correct"] * 4, "71")
@@ -36,8 +42,9 @@ def kinds(steps: list[str], mem: ProblemMemory) -> list[tuple[str, int]]:
 
 
 def test_work_a_teacher_accepted_supports_the_step():
-    found = kinds(["3 * 12 = 36 dollars for pens", "5 * 7 = 35 dollars", "Total 71"],
-                  memory(ACCEPTED))
+    found = kinds(
+        ["3 * 12 = 36 dollars for pens", "5 * 7 = 35 dollars", "Total 71"], memory(ACCEPTED)
+    )
     assert ("memory_accepted", 0) in found and ("memory_accepted", 1) in found
     assert not [k for k, _ in found if k != "memory_accepted"]
 
@@ -66,8 +73,9 @@ def test_no_memory_no_findings():
 
 
 def test_the_accepted_path_is_chosen_by_alignment_not_by_order():
-    other_way = solution("other", ["35 + 36 = 71", "pens and notebooks: 71"], ["correct"] * 2,
-                         "71", day=1)  # corrected first
+    other_way = solution(
+        "other", ["35 + 36 = 71", "pens and notebooks: 71"], ["correct"] * 2, "71", day=1
+    )  # corrected first
     reading = read_memory(PROBLEM, RIGHT, memory(other_way, ACCEPTED))
     assert reading.path == "right"
     reading = read_memory(PROBLEM, ["35 + 36 = 71", "71 in all"], memory(ACCEPTED, other_way))

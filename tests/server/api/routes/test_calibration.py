@@ -11,8 +11,11 @@ import pytest
 from scoring.judge.load import DEFAULT_PATH
 from tests.server.conftest import HAND_CALIBRATION, service
 
-PROBLEM = {"problem": "Compute 2 + 3.", "solution": "2 + 3 = 5. The answer is 5.",
-           "reference_answer": "5"}
+PROBLEM = {
+    "problem": "Compute 2 + 3.",
+    "solution": "2 + 3 = 5. The answer is 5.",
+    "reference_answer": "5",
+}
 
 
 def test_the_hand_calibration_has_no_interval_and_reports_grade_with_its_version() -> None:
@@ -21,7 +24,11 @@ def test_the_hand_calibration_has_no_interval_and_reports_grade_with_its_version
         grade = client.post("/grade", json=PROBLEM)
     assert info.status_code == 200, info.text
     body = info.json()
-    assert body["version"] == "hand-written-for-tests" == grade.json()["meta"]["versions"]["calibration"]
+    assert (
+        body["version"]
+        == "hand-written-for-tests"
+        == grade.json()["meta"]["versions"]["calibration"]
+    )
     assert body["source"] == "file"  # STEPGRADE_CALIBRATION names it
     assert body["interval"] is None and body["llm"] is None and body["corrections"] is None
     assert set(body["languages"]) == set(json.loads(HAND_CALIBRATION.read_text())["models"])
@@ -54,16 +61,25 @@ def _calibration_with(tmp_path: Path, **extra: object) -> Path:
     return path
 
 
-RATES = {"wrong": 40, "caught": 30, "right": 200, "alarms": 10, "sensitivity": 0.747,
-         "false_alarm": 0.052, "sensitivity_interval": [0.6, 0.86],
-         "false_alarm_interval": [0.03, 0.09], "source": "stepmath_steps fit half, 36 items"}
+RATES = {
+    "wrong": 40,
+    "caught": 30,
+    "right": 200,
+    "alarms": 10,
+    "sensitivity": 0.747,
+    "false_alarm": 0.052,
+    "sensitivity_interval": [0.6, 0.86],
+    "false_alarm_interval": [0.03, 0.09],
+    "source": "stepmath_steps fit half, 36 items",
+}
 
 
 def test_a_configured_model_shows_whether_its_reliability_was_measured(tmp_path: Path) -> None:
     path = _calibration_with(tmp_path, llm_reliability={"tutor-model": {"zh": RATES}})
     # configured, never called: GET /calibration makes no request to the model
-    with service(calibration=path, llm_base_url="http://127.0.0.1:9/v1",
-                 llm_model="tutor-model") as client:
+    with service(
+        calibration=path, llm_base_url="http://127.0.0.1:9/v1", llm_model="tutor-model"
+    ) as client:
         llm = client.get("/calibration").json()["llm"]
     assert llm["model"] == "tutor-model"
     assert llm["reliability"]["source"] == "assumed"  # any language but zh
@@ -76,17 +92,29 @@ def test_a_configured_model_shows_whether_its_reliability_was_measured(tmp_path:
 
 def test_a_rate_set_by_hand_is_not_reported_as_measured(tmp_path: Path) -> None:
     path = _calibration_with(tmp_path, llm_reliability={"tutor-model": {"zh": RATES}})
-    with service(calibration=path, llm_base_url="http://127.0.0.1:9/v1", llm_model="tutor-model",
-                 llm_sensitivity=0.9) as client:
+    with service(
+        calibration=path,
+        llm_base_url="http://127.0.0.1:9/v1",
+        llm_model="tutor-model",
+        llm_sensitivity=0.9,
+    ) as client:
         zh = client.get("/calibration").json()["llm"]["by_language"]["zh"]
     assert (zh["source"], zh["sensitivity"], zh["false_alarm"]) == ("set", 0.9, 0.052)
     assert zh["sensitivity_interval"] is None and zh["measured_on"] is None
 
 
 def test_a_refit_from_corrections_carries_what_it_was_checked_on(tmp_path: Path) -> None:
-    corrections = {"from": "1-abc", "grades": 120, "weight": 4.0,
-                   "measured": {"on": "the held-back fifth, by problem", "grades": 24,
-                                "mae_before": 1.9, "mae_after": 1.4}}
+    corrections = {
+        "from": "1-abc",
+        "grades": 120,
+        "weight": 4.0,
+        "measured": {
+            "on": "the held-back fifth, by problem",
+            "grades": 24,
+            "mae_before": 1.9,
+            "mae_after": 1.4,
+        },
+    }
     path = _calibration_with(tmp_path, meta={"corrections": corrections})
     with service(calibration=path) as client:
         body = client.get("/calibration").json()

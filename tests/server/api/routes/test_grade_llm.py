@@ -8,9 +8,13 @@ from agent.llm.fake import ChatScript, scripted_client
 from eval_sets.fakes.openai_server import ARITHMETIC_SLIP_ANSWERS, ARITHMETIC_SLIP_STEPS
 from tests.server.conftest import service, sse_events
 
-SLIP = {"problem": "A bakery sells 47 muffins on Monday and 58 on Tuesday at $3 each. How many "
-                   "dollars does it take in?",
-        "solution": "\n".join(ARITHMETIC_SLIP_STEPS), "reference_answer": "315", "mode": "llm"}
+SLIP = {
+    "problem": "A bakery sells 47 muffins on Monday and 58 on Tuesday at $3 each. How many "
+    "dollars does it take in?",
+    "solution": "\n".join(ARITHMETIC_SLIP_STEPS),
+    "reference_answer": "315",
+    "mode": "llm",
+}
 
 
 def answers(operation: str, _prompt: str) -> dict:
@@ -36,7 +40,11 @@ def test_a_grade_asks_the_model_and_keeps_its_labels(client, script):
     assert meta["mode"] == "llm" and not meta["degraded"], meta["warnings"]
     asked = [call.operation for call in script.calls[before:]]
     assert "step_judgement" in asked and meta["llm_calls"] == len(asked)
-    assert [s["model_label"] for s in r.json()["steps"]] == ["incorrect", "meaningless", "incorrect"]
+    assert [s["model_label"] for s in r.json()["steps"]] == [
+        "incorrect",
+        "meaningless",
+        "incorrect",
+    ]
 
 
 def test_a_batch_grades_each_item_with_the_model(client, script):
@@ -59,13 +67,18 @@ def test_the_stream_sends_the_models_labels_before_the_report(client):
 
 
 def test_a_reply_that_is_not_json_degrades_the_grade_not_the_answer():
-    script = ChatScript(lambda operation, prompt: (
-        "Looks right to me." if operation == "step_judgement" else answers(operation, prompt)))
+    script = ChatScript(
+        lambda operation, prompt: (
+            "Looks right to me." if operation == "step_judgement" else answers(operation, prompt)
+        )
+    )
     with service(llm=scripted_client(script)) as c:
         r = c.post("/grade", json=SLIP)
     assert r.status_code == 200, r.text
     meta = r.json()["meta"]
     assert meta["mode"] == "llm" and meta["degraded"]
-    assert any(op["operation"] == "step_judgement" and op["degraded"] == "format"
-               for op in meta["llm_operations"])
+    assert any(
+        op["operation"] == "step_judgement" and op["degraded"] == "format"
+        for op in meta["llm_operations"]
+    )
     assert r.json()["steps"][0]["label"] == "incorrect"

@@ -17,10 +17,16 @@ from server.store.repository import new_grade, save_grades, utcnow
 from tests.server.conftest import service
 from tests.server.store.test_store import report_json, request_json
 
-SOLVED = {"problem": "Solve 2x + 3 = 11.", "solution_steps": ["2x = 8", "x = 4"],
-          "reference_answer": "4"}
-SLIPPED = {"problem": "Compute 3 * 4 + 1.", "solution_steps": ["3 * 4 = 12", "12 + 1 = 14"],
-           "reference_answer": "13"}
+SOLVED = {
+    "problem": "Solve 2x + 3 = 11.",
+    "solution_steps": ["2x = 8", "x = 4"],
+    "reference_answer": "4",
+}
+SLIPPED = {
+    "problem": "Compute 3 * 4 + 1.",
+    "solution_steps": ["3 * 4 = 12", "12 + 1 = 14"],
+    "reference_answer": "13",
+}
 
 
 def graded_id(client: Any, body: dict[str, Any] = SOLVED, **headers: str) -> str:
@@ -34,8 +40,9 @@ def graded_id(client: Any, body: dict[str, Any] = SOLVED, **headers: str) -> str
 def stream_report(client: Any, body: dict[str, Any], **headers: str) -> dict[str, Any]:
     r = client.post("/grade/stream", json=body, headers=headers)
     events = [block.split("\n") for block in r.text.strip().split("\n\n")]
-    [report] = [json.loads(lines[2][len("data: "):]) for lines in events
-                if lines[1] == "event: report"]
+    [report] = [
+        json.loads(lines[2][len("data: ") :]) for lines in events if lines[1] == "event: report"
+    ]
     return report
 
 
@@ -49,8 +56,10 @@ def test_every_grading_route_stores_its_grade_and_names_it(database_url):
         answered["meta"].pop("grade_id")
         assert stored["report"] == answered and stored["corrections"] == []
 
-        batch = c.post("/grade/batch", json={"items": [SOLVED, {"problem": "p", "solution": "x",
-                                                                "mode": "llm"}, SLIPPED]}).json()
+        batch = c.post(
+            "/grade/batch",
+            json={"items": [SOLVED, {"problem": "p", "solution": "x", "mode": "llm"}, SLIPPED]},
+        ).json()
         ok, failed, slipped = batch["results"]
         assert failed["error"]["code"] == "llm_unavailable" and failed["report"] is None
         for item, body in ((ok, SOLVED), (slipped, SLIPPED)):
@@ -66,8 +75,10 @@ def test_every_grading_route_stores_its_grade_and_names_it(database_url):
 
 def test_the_queue_lists_newest_first_a_page_at_a_time(database_url):
     with service(database_url=database_url) as c:
-        ids = [graded_id(c, {**SOLVED, "problem": f"Problem {i}: solve 2x + 3 = 11."})
-               for i in range(5)]
+        ids = [
+            graded_id(c, {**SOLVED, "problem": f"Problem {i}: solve 2x + 3 = 11."})
+            for i in range(5)
+        ]
         seen, cursor = [], None
         while True:
             query = "/grades?limit=2" + (f"&cursor={cursor}" if cursor else "")
@@ -81,8 +92,12 @@ def test_the_queue_lists_newest_first_a_page_at_a_time(database_url):
         assert first["problem_excerpt"] == "Problem 4: solve 2x + 3 = 11."
         # A solved equation checked against its reference: nothing to review (the tests' hand
         # calibration fits no interval).
-        assert (first["score_interval"], first["needs_review"], first["review_reasons"],
-                first["corrected"]) == (None, False, [], False)
+        assert (
+            first["score_interval"],
+            first["needs_review"],
+            first["review_reasons"],
+            first["corrected"],
+        ) == (None, False, [], False)
         assert c.get("/grades?needs_review=true").json() == {"items": [], "next_cursor": None}
         bad = c.get("/grades?cursor=garbage")
         assert bad.status_code == 422 and bad.json()["error"]["field"] == "query.cursor"
@@ -91,11 +106,17 @@ def test_the_queue_lists_newest_first_a_page_at_a_time(database_url):
 
 def test_the_queue_puts_the_most_uncertain_grade_needing_review_first(database_url):
     store = open_store(database_url)  # reports with the uncertainty fields, as that issue adds
-    rows = [new_grade(DEFAULT_OWNER, request_json(f"p{i}"),
-                      report_json(interval=interval, needs_review=review),
-                      now=utcnow() - timedelta(minutes=10 - i))
-            for i, (interval, review) in enumerate([([2, 5], True), ([0, 10], True),
-                                                   ([4, 6], False), (None, True)])]
+    rows = [
+        new_grade(
+            DEFAULT_OWNER,
+            request_json(f"p{i}"),
+            report_json(interval=interval, needs_review=review),
+            now=utcnow() - timedelta(minutes=10 - i),
+        )
+        for i, (interval, review) in enumerate(
+            [([2, 5], True), ([0, 10], True), ([4, 6], False), (None, True)]
+        )
+    ]
     save_grades(store, rows)
     store.close()
     with service(database_url=database_url) as c:
@@ -107,9 +128,11 @@ def test_the_queue_puts_the_most_uncertain_grade_needing_review_first(database_u
 
 
 def test_a_grade_that_needs_review_is_queued_with_its_reasons(database_url):
-    proof = {"problem": "Prove that the sum of two odd integers is even.",
-             "solution": "Let a = 3 and b = 5. Then a + b = 8, which is even. Therefore the sum "
-                         "of any two odd integers is even."}
+    proof = {
+        "problem": "Prove that the sum of two odd integers is even.",
+        "solution": "Let a = 3 and b = 5. Then a + b = 8, which is even. Therefore the sum "
+        "of any two odd integers is even.",
+    }
     with service(database_url=database_url) as c:
         sure = graded_id(c, SOLVED)
         unsure = graded_id(c, proof)
@@ -127,22 +150,40 @@ def test_corrections_are_checked_kept_and_the_latest_holds(database_url):
         short = c.post(f"/grades/{grade_id}/corrections", json={"step_labels": ["correct"]})
         assert short.status_code == 422 and short.json()["error"]["field"] == "step_labels"
         assert f"1 labels for a report of {steps} steps" in short.json()["error"]["message"]
-        wrong = c.post(f"/grades/{grade_id}/corrections",
-                       json={"step_labels": ["correct"] * (steps - 1) + ["bad"]})
+        wrong = c.post(
+            f"/grades/{grade_id}/corrections",
+            json={"step_labels": ["correct"] * (steps - 1) + ["bad"]},
+        )
         assert wrong.status_code == 422
         assert wrong.json()["error"]["field"] == f"step_labels.{steps - 1}"
-        assert c.post(f"/grades/{grade_id}/corrections",
-                      json={"step_labels": ["correct"] * steps, "score": 11}).status_code == 422
+        assert (
+            c.post(
+                f"/grades/{grade_id}/corrections",
+                json={"step_labels": ["correct"] * steps, "score": 11},
+            ).status_code
+            == 422
+        )
 
-        first = c.post(f"/grades/{grade_id}/corrections",
-                       json={"step_labels": ["correct"] * steps, "score": 10})
+        first = c.post(
+            f"/grades/{grade_id}/corrections",
+            json={"step_labels": ["correct"] * steps, "score": 10},
+        )
         assert first.status_code == 201 and first.json()["superseded"] is False
         labels = ["correct"] * (steps - 1) + ["incorrect"]
-        second = c.post(f"/grades/{grade_id}/corrections", json={
-            "step_labels": labels, "score": 6, "note": "the last step adds wrong",
-            "reviewer": "teacher-7"}).json()
-        assert (second["step_labels"], second["score"], second["reviewer"]) == (labels, 6,
-                                                                                 "teacher-7")
+        second = c.post(
+            f"/grades/{grade_id}/corrections",
+            json={
+                "step_labels": labels,
+                "score": 6,
+                "note": "the last step adds wrong",
+                "reviewer": "teacher-7",
+            },
+        ).json()
+        assert (second["step_labels"], second["score"], second["reviewer"]) == (
+            labels,
+            6,
+            "teacher-7",
+        )
         kept = c.get(f"/grades/{grade_id}").json()["corrections"]
         assert [(k["score"], k["superseded"]) for k in kept] == [(10, True), (6, False)]
         assert c.get("/grades").json()["items"][0]["corrected"] is True
@@ -161,7 +202,11 @@ def test_export_is_json_lines_of_corrected_grades_with_the_latest_labels(databas
         assert r.status_code == 200 and r.headers["content-type"] == "application/x-ndjson"
         [line] = [json.loads(x) for x in r.text.splitlines()]
         assert (line["grade_id"], line["problem"], line["labels"], line["score"]) == (
-            corrected, SLIPPED["problem"], labels, 5)
+            corrected,
+            SLIPPED["problem"],
+            labels,
+            5,
+        )
         assert line["steps"] == [s["text"] for s in steps]
         assert line["model_labels"] == [s["label"] for s in steps]
         assert line["report"]["steps"] == steps
@@ -178,11 +223,18 @@ def test_a_key_sees_and_corrects_only_its_own_grades(database_url):
         assert [i["id"] for i in c.get("/grades", headers=b).json()["items"]] == [theirs]
         assert c.get(f"/grades/{theirs}", headers=a).status_code == 404
         assert c.get(f"/grades/{mine}", headers=b).json()["error"]["code"] == "not_found"
-        denied = c.post(f"/grades/{mine}/corrections", headers=b,
-                        json={"step_labels": ["correct", "correct"]})
+        denied = c.post(
+            f"/grades/{mine}/corrections", headers=b, json={"step_labels": ["correct", "correct"]}
+        )
         assert denied.status_code == 404
-        assert c.post(f"/grades/{mine}/corrections", headers=a,
-                      json={"step_labels": ["correct", "correct"]}).status_code == 201
+        assert (
+            c.post(
+                f"/grades/{mine}/corrections",
+                headers=a,
+                json={"step_labels": ["correct", "correct"]},
+            ).status_code
+            == 201
+        )
         assert c.get("/grades/export", headers=b).text == ""
         assert c.get("/grades").status_code == 401
         assert c.get(f"/grades/{mine}", headers={"X-API-Key": "key-c"}).status_code == 401
@@ -196,10 +248,10 @@ def test_a_key_sees_and_corrects_only_its_own_grades(database_url):
 
 def test_retention_deletes_old_grades_at_start_up(database_url):
     store = open_store(database_url)
-    old = new_grade(DEFAULT_OWNER, request_json(), report_json(),
-                    now=utcnow() - timedelta(days=40))
-    young = new_grade(DEFAULT_OWNER, request_json(), report_json(),
-                      now=utcnow() - timedelta(days=2))
+    old = new_grade(DEFAULT_OWNER, request_json(), report_json(), now=utcnow() - timedelta(days=40))
+    young = new_grade(
+        DEFAULT_OWNER, request_json(), report_json(), now=utcnow() - timedelta(days=2)
+    )
     save_grades(store, [old, young])
     store.close()
     with service(database_url=database_url, retention_days=30) as c:
@@ -227,11 +279,18 @@ def test_without_a_store_grades_carry_no_id_and_grades_routes_say_so(tmp_path):
         [item] = c.post("/grade/batch", json={"items": [SOLVED]}).json()["results"]
         assert "grade_id" not in item["report"]["meta"]
         assert "grade_id" not in stream_report(c, SOLVED)["meta"]
-        for r in (c.get("/grades"), c.get("/grades/x"), c.get("/grades/export"),
-                  c.post("/grades/x/corrections", json={"step_labels": ["correct"]})):
+        for r in (
+            c.get("/grades"),
+            c.get("/grades/x"),
+            c.get("/grades/export"),
+            c.post("/grades/x/corrections", json={"step_labels": ["correct"]}),
+        ):
             assert r.status_code == 503
-            assert r.json()["error"] == {"code": "store_off", "field": None, "message":
-                                         "this service keeps no grades (STEPGRADE_STORE=off)"}
+            assert r.json()["error"] == {
+                "code": "store_off",
+                "field": None,
+                "message": "this service keeps no grades (STEPGRADE_STORE=off)",
+            }
     assert not (tmp_path / "data").exists()
 
 

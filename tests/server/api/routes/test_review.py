@@ -18,8 +18,11 @@ from server.core.errors import ApiError
 from tests.server.conftest import service
 
 REPO = Path(__file__).resolve().parents[4]
-OWN_FILES = [STATIC_DIR / "review.html", STATIC_DIR / "review.css",
-             *sorted((STATIC_DIR / "js").glob("*.js"))]
+OWN_FILES = [
+    STATIC_DIR / "review.html",
+    STATIC_DIR / "review.css",
+    *sorted((STATIC_DIR / "js").glob("*.js")),
+]
 
 
 class _Page(HTMLParser):
@@ -86,7 +89,9 @@ def test_page_is_html_under_a_strict_policy_without_inline_code(client):
 def test_everything_the_page_loads_is_served_by_the_app(client):
     page = _page(client)
     wanted = [s["src"] for s in page.scripts] + page.links
-    assert {"review/js/main.js", "review/vendor/katex/katex.min.js", "review/review.css"} <= set(wanted)
+    assert {"review/js/main.js", "review/vendor/katex/katex.min.js", "review/review.css"} <= set(
+        wanted
+    )
     types = {".js": "text/javascript", ".css": "text/css"}
     for url in wanted:
         assert not url.startswith(("http:", "https:", "//")), url
@@ -116,8 +121,9 @@ def test_own_files_load_nothing_from_elsewhere():
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), path.name
         # Report text reaches the DOM as text nodes only, never parsed as markup.
-        assert not re.search(r"\.(inner|outer)HTML\s*=|insertAdjacentHTML|document\.write|\beval\(",
-                             text), path.name
+        assert not re.search(
+            r"\.(inner|outer)HTML\s*=|insertAdjacentHTML|document\.write|\beval\(", text
+        ), path.name
 
 
 def test_katex_ships_with_its_licence(client):
@@ -125,16 +131,31 @@ def test_katex_ships_with_its_licence(client):
     assert licence.status_code == 200 and "MIT License" in licence.text
 
 
-@pytest.mark.parametrize("name", ["../routes/review.py", "../../pyproject.toml", "/etc/passwd",
-                                  "js", "", "vendor/katex/fonts/nothing.woff2"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../routes/review.py",
+        "../../pyproject.toml",
+        "/etc/passwd",
+        "js",
+        "",
+        "vendor/katex/fonts/nothing.woff2",
+    ],
+)
 def test_only_files_under_static_are_served(name):
     with pytest.raises(ApiError) as caught:
         static_file(name)
     assert caught.value.status == 404
 
 
-@pytest.mark.parametrize("path", ["/review/%2e%2e/routes/review.py", "/review/..%2fmain.py",
-                                  "/review/js/%2e%2e/%2e%2e/settings.py"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/review/%2e%2e/routes/review.py",
+        "/review/..%2fmain.py",
+        "/review/js/%2e%2e/%2e%2e/settings.py",
+    ],
+)
 def test_encoded_traversal_gets_a_json_404(client, path):
     response = client.get(path)
     assert response.status_code == 404
@@ -158,8 +179,10 @@ def test_page_and_examples_need_no_key_but_grading_does(client):
         assert client.get(path).status_code == 200, path
     request = client.get("/examples").json()[0]["request"]
     assert client.post("/grade/stream", json=request).status_code == 401
-    assert client.post("/grade/stream", json=request,
-                       headers={"X-API-Key": "secret-key"}).status_code == 200
+    assert (
+        client.post("/grade/stream", json=request, headers={"X-API-Key": "secret-key"}).status_code
+        == 200
+    )
 
 
 def test_openapi_documents_examples_but_not_the_page(client):
@@ -174,7 +197,8 @@ def test_openapi_documents_examples_but_not_the_page(client):
 def test_every_static_file_is_package_data():
     """A wheel must carry the page: each file under server/static matches a package-data glob."""
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-data"]["server"]
+        "package-data"
+    ]["server"]
     server_dir = STATIC_DIR.parent
     packaged = {p for pattern in patterns for p in server_dir.glob(pattern) if p.is_file()}
     files = {p for p in STATIC_DIR.rglob("*") if p.is_file()}
@@ -193,8 +217,13 @@ def test_the_page_calls_only_documented_routes(client):
     paths = client.get("/openapi.json").json()["paths"]
     documented = {re.sub(r"\{[^}]+\}", "{}", path): set(ops) for path, ops in paths.items()}
     called = _called_paths()
-    assert called == {"/examples", "/grade/stream", "/grades", "/grades/{}",
-                      "/grades/{}/corrections"}
+    assert called == {
+        "/examples",
+        "/grade/stream",
+        "/grades",
+        "/grades/{}",
+        "/grades/{}/corrections",
+    }
     assert all(path in documented for path in called), called - documented.keys()
     assert "post" in documented["/grades/{}/corrections"] and "get" in documented["/grades"]
 
