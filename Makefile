@@ -138,7 +138,8 @@ soak: $(BENCH_STAMP)
 
 # ruff over everything; mypy over scoring, agent, server, eval_sets and example_requests ([tool.mypy] in pyproject.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check agent prompts scoring server eval_sets example_requests tests
+	$(BIN)/ruff check agent prompts scoring server eval_sets example_requests tests scripts
+	$(BIN)/ruff format --check agent prompts scoring server eval_sets example_requests tests scripts
 	$(BIN)/mypy
 
 # The built wheel installed in a fresh venv, used from outside the source tree: `stepgrade serve`
