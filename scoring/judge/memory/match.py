@@ -76,6 +76,15 @@ def _values(sigs: Sequence[Signature]) -> set[str]:
     return set().union(*(s.values for s in sigs)) if sigs else set()
 
 
+@lru_cache(maxsize=256)
+def remembered_signatures(
+    memory: ProblemMemory, given: frozenset[str]
+) -> tuple[tuple[Signature, ...], ...]:
+    """Each remembered solution's step signatures, in order. Cached by value: the store builds
+    the memory anew for every grade, and an equal memory (same corrections) hits the cache."""
+    return tuple(tuple(signature(s.text, given) for s in sol.steps) for sol in memory.solutions)
+
+
 def read_memory(
     problem: str, steps: Sequence[str], memory: ProblemMemory, config: AlignConfig = ALIGN
 ) -> MemoryReading:
@@ -90,9 +99,9 @@ def _read_memory(
 ) -> MemoryReading:
     given = given_numbers(problem)
     mine = [signature(s, given) for s in steps]
-    remembered: list[tuple[RememberedSolution, list[Signature]]] = [
-        (sol, [signature(s.text, given) for s in sol.steps]) for sol in memory.solutions
-    ]
+    remembered: list[tuple[RememberedSolution, tuple[Signature, ...]]] = list(
+        zip(memory.solutions, remembered_signatures(memory, given), strict=True)
+    )
     accepted_values: set[str] = set()
     rejected_values: dict[str, str] = {}
     accepted_sigs: list[Signature] = []

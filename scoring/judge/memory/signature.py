@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scoring.parse.quantities import TRIVIAL, extract_quantities, literal_numbers
 
@@ -38,8 +39,11 @@ def given_numbers(problem: str) -> frozenset[str]:
     return frozenset(literal_numbers(problem)) | TRIVIAL
 
 
+@lru_cache(maxsize=8192)
 def signature(step: str, given: frozenset[str]) -> Signature:
-    """The step's signature against the numbers its problem gives."""
+    """The step's signature against the numbers its problem gives. Cached by value: a remembered
+    step is read again on every grade of its problem, long after `extract_quantities`' own
+    cache, which every check shares, has let it go."""
     q = extract_quantities(step)
     numeric = {v for v in (*q.produced, *q.used) if v[:1].isdigit()}
     results = frozenset(v for v in q.produced if v[:1].isdigit()) - given
@@ -47,7 +51,11 @@ def signature(step: str, given: frozenset[str]) -> Signature:
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
+    """|a & b| / |a | b|, 0 for two empty sets; the union is counted, not built."""
+    if not (a or b):
+        return 0.0
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
 
 
 def similarity(a: Signature, b: Signature) -> float:
