@@ -31,7 +31,7 @@ def eqs(*pairs: str) -> list[Equation]:
         ("x**2", "4", None),  # not linear
         ("x*y", "6", None),
         ("3", "3", None),  # no variable
-        ("a + b + c + d + e", "1", None),  # more symbols than a row is probed for
+        ("a + b + c + d + e", "1", None),  # more symbols than MAX_SYMBOLS
         ("x +", "1", None),  # not mathematics
     ],
 )

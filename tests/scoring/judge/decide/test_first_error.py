@@ -84,7 +84,9 @@ def test_the_expected_rule_picks_the_likeliest_steps():
     none_likely = [post(0.01), post(0.01), post(0.01)]
     assert guessed_wrong(inp(3), no_evidence(3), cal, none_likely) == [False] * 3
     all_likely = [post(0.99), post(0.99), post(0.99)]
-    assert any(guessed_wrong(inp(3), no_evidence(3), cal, all_likely))
+    assert guessed_wrong(inp(3), no_evidence(3), cal, all_likely) == [True] * 3
+    one_likely = [post(0.1), post(0.9), post(0.2)]
+    assert guessed_wrong(inp(3), no_evidence(3), cal, one_likely) == [False, True, False]
 
 
 def test_likely_first_error_by_the_rule_or_by_the_models_labels():
