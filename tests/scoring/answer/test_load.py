@@ -37,3 +37,9 @@ def test_a_bad_file_is_refused(tmp_path, content, message):
         path.write_text(content, encoding="utf-8")
     with pytest.raises(RoutesError, match=message):
         load_routes(path)
+
+
+def test_the_shipped_file_is_read_once_however_it_is_named(monkeypatch):
+    relative = DEFAULT_PATH.relative_to(DEFAULT_PATH.parents[2])
+    monkeypatch.chdir(DEFAULT_PATH.parents[2])
+    assert load_routes() is load_routes(DEFAULT_PATH) is load_routes(relative)

@@ -37,3 +37,9 @@ def test_unreadable_file(tmp_path):
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(CalibrationError, match="cannot read"):
         load_calibration(bad)
+
+
+def test_the_shipped_file_is_read_once_however_it_is_named(monkeypatch):
+    relative = DEFAULT_PATH.relative_to(DEFAULT_PATH.parents[2])
+    monkeypatch.chdir(DEFAULT_PATH.parents[2])
+    assert load_calibration() is load_calibration(DEFAULT_PATH) is load_calibration(relative)
