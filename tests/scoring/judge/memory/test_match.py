@@ -6,7 +6,8 @@ from datetime import datetime
 from scoring.judge.checks.memory import find_memory
 from scoring.judge.input import JudgeInput
 from scoring.judge.memory import ProblemMemory, RememberedSolution, RememberedStep, problem_key
-from scoring.judge.memory.match import read_memory
+from scoring.judge.memory.match import read_memory, remembered_signatures
+from scoring.judge.memory.signature import given_numbers, signature
 from scoring.verdict import AnswerVerdict
 
 PROBLEM = (
@@ -87,3 +88,20 @@ def test_the_memory_counts_what_it_holds():
     assert [s.source for s in mem.accepted_solutions] == ["right"]
     assert mem.mistakes == 3 and mem.answers == ("71",)
     assert mem.last_corrected == datetime(2026, 1, 2)
+
+
+def test_an_equal_memory_built_again_reuses_its_signatures():
+    given = given_numbers(PROBLEM)
+    first = remembered_signatures(memory(ACCEPTED, REJECTED), given)
+    again = remembered_signatures(memory(ACCEPTED, REJECTED), given)  # built anew, as per grade
+    assert again is first
+    assert first == tuple(tuple(signature(t, given) for t in steps) for steps in (RIGHT, WRONG))
+
+
+def test_a_relabelled_memory_is_read_anew():
+    relabelled = solution("right", RIGHT, ["correct", "incorrect", "meaningless", "correct"], "71")
+    before = read_memory(PROBLEM, RIGHT[:3], memory(ACCEPTED))
+    after = read_memory(PROBLEM, RIGHT[:3], memory(relabelled))
+    assert before.path == "right" and [r.accepted for r in before.steps] == [True] * 3
+    assert after.path is None  # no solution accepted whole any more
+    assert after.steps[1].mistake == "7 * 5 = 35" and not after.steps[1].accepted

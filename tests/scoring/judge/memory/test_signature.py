@@ -2,8 +2,11 @@
 does not state, else the character bigrams it is written in."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.judge.memory.signature import (
+    Signature,
     given_numbers,
     signature,
     similarity,
@@ -58,3 +61,16 @@ def test_typicality_is_the_mean_similarity_to_the_others():
     assert typicality([a, b, c]) == pytest.approx([0.5, 0.5, 0.0])
     assert typicality([a]) == [0.0]
     assert typicality([]) == []
+
+
+def _words(grams: frozenset[str]) -> Signature:
+    return Signature(frozenset(), frozenset(), grams)
+
+
+@given(
+    st.frozensets(st.text(min_size=2, max_size=2), max_size=8),
+    st.frozensets(st.text(min_size=2, max_size=2), max_size=8),
+)
+def test_wording_similarity_is_the_jaccard_index(a, b):
+    expected = len(a & b) / len(a | b) if a | b else 0.0
+    assert similarity(_words(a), _words(b)) == expected
