@@ -97,3 +97,7 @@ def repeated_mr_math(tmp_path: Path) -> Callable[[int], Path]:
         )
 
     return write
+
+
+def rows_of(table) -> dict[str, dict[str, object]]:
+    return {str(r[0]): dict(zip(table.columns[1:], r[1:], strict=True)) for r in table.rows}

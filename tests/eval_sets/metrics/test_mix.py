@@ -1,11 +1,8 @@
 """Re-weighting to another mix of problems: both margins met, proportions kept within cells."""
 
-import math
-
 import pytest
 
 from eval_sets.metrics.mix import mix_weights
-from eval_sets.metrics.risk import weighted_ece
 
 
 def share(weights, flags):
@@ -39,11 +36,3 @@ def test_the_set_as_it_is_keeps_its_weights():
 def test_a_mix_the_set_cannot_reach_is_refused(proof, failed, shares):
     with pytest.raises(ValueError):
         mix_weights(proof, failed, *shares)
-
-
-def test_weighted_ece_by_hand():
-    # bin 0.1-0.2: weights 3 (p .15, right) and 1 (p .15, wrong): |.6 - 1| / 4 ... by mass
-    triples = [(0.15, False, 3.0), (0.15, True, 1.0), (0.85, True, 2.0)]
-    # bin 1: mass p .6, mass wrong 1 -> .4; bin 8: mass p 1.7, mass wrong 2 -> .3; total 6
-    assert weighted_ece(triples) == pytest.approx((0.4 + 0.3) / 6)
-    assert math.isnan(weighted_ece([]))

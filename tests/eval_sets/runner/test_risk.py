@@ -11,8 +11,7 @@ import pytest
 
 from eval_sets.halves import Half, half_of
 from eval_sets.items import Gold
-from eval_sets.metrics.risk import RiskPoint, reliability, risk_coverage
-from eval_sets.registry import load_dataset
+from eval_sets.metrics.risk import RiskPoint
 from eval_sets.runner.bench import write_summary
 from eval_sets.runner.figures import draw_all
 from eval_sets.runner.graded import with_reports
@@ -20,6 +19,7 @@ from eval_sets.runner.risk import figure_interval_table, review_table, risk_curv
 from eval_sets.runner.store import ItemResult
 from eval_sets.runner.summary import summarise
 from scoring.schema import GradeReport, GradeRequest, ProblemType
+from tests.eval_sets.conftest import rows_of
 
 _numbers = count()
 
@@ -96,10 +96,6 @@ def results() -> list[ItemResult]:
         # check: one right answer
         item("check", "calculation", True, 10, 10, (10, 10), False, [(0.02, "c")]),
     ]
-
-
-def rows_of(table) -> dict[str, dict[str, object]]:
-    return {str(r[0]): dict(zip(table.columns[1:], r[1:], strict=True)) for r in table.rows}
 
 
 def test_review_table_by_hand(results) -> None:
@@ -238,47 +234,6 @@ def test_figure_intervals_by_hand(results) -> None:
     assert "check: Corr unflagged" not in rows
 
 
-def test_figures_re_weighted_to_the_held_out_mix() -> None:
-    """Raking to the held-out mix moves the figures toward the groups it weighs up: here the
-    failed solutions, whose intervals miss."""
-    from eval_sets.runner.figure_intervals import GradeRow, figure_intervals
-
-    def row(
-        problem: str,
-        group: str,
-        human: int,
-        interval: tuple[int, int],
-        failed: bool,
-        flagged: bool = False,
-    ) -> GradeRow:
-        return GradeRow("fit", problem, group, human, human, interval, flagged, failed)
-
-    grades = [
-        row("p1", "answer right", 10, (9, 10), False),
-        row("p2", "answer right", 10, (9, 10), False),
-        row("p3", "answer wrong", 3, (5, 8), True),
-        row("p4", "proof", 7, (5, 9), False),
-        row("p5", "proof", 2, (5, 9), True, flagged=True),
-    ]
-    rows = rows_of(figure_intervals(grades, [], draws=50))
-    assert rows["fit: coverage"]["value"] == pytest.approx(3 / 5)
-    mixed = rows["fit: coverage, held-out mix"]["value"]
-    assert mixed < 3 / 5  # 46% of the weight on the two failed solutions, both missed
-    # shares meet the mix: 46% failed (both uncovered) -> coverage 54%
-    assert mixed == pytest.approx(0.54, abs=1e-6)
-    assert rows["fit: unflagged, held-out mix"]["value"] < 1.0
-    # without a pass mark for every grade there is no re-weighted figure
-    unknown = [*grades[:4], row("p5", "proof", 2, (5, 9), None)]  # type: ignore[arg-type]
-    assert "fit: coverage, held-out mix" not in rows_of(figure_intervals(unknown, [], draws=50))
-
-
-def test_metrics_edge_cases() -> None:
-    assert math.isnan(reliability([])[0])
-    assert risk_coverage([], []) == []
-    with pytest.raises(ValueError, match="lengths differ"):
-        risk_coverage([1], [])
-
-
 def test_summary_has_the_new_tables_and_the_figure(results, tmp_path: Path) -> None:
     tables = summarise(results)
     keys = [t.key for t in tables]
@@ -301,30 +256,6 @@ def test_sets_without_gold_scores_have_no_review_table(results) -> None:
         ItemResult(id=r.id, gold=Gold(), request=r.request, report=r.report) for r in results
     ]
     assert review_table(with_reports(no_gold)) is None and risk_curves(with_reports(no_gold)) == []
-
-
-def test_stepmath_steps_grades_the_human_segmentation(tmp_path: Path) -> None:
-    row = {
-        "question": "计算 $2+3$。",
-        "model_output": "$2+3=5$，答案 5。",
-        "type": "Calculation",
-        "gold_score": 10,
-        "answers": ["5"],
-        "gold_step": ["(1) $2+3=5$", "（2）所以答案是 5。"],
-        "gold_step_score": ["1", "1"],
-    }
-    path = tmp_path / "s.jsonl"
-    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
-    [got] = load_dataset("stepmath_steps", path)
-    assert got.request.solution is None
-    assert got.request.solution_steps == ["$2+3=5$", "所以答案是 5。"]
-    assert got.gold.step_labels == ("correct", "correct")
-    [free] = load_dataset("stepmath", path)
-    assert free.request.solution == row["model_output"] and free.request.solution_steps is None
-    del row["gold_step"]
-    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="missing field.*gold_step"):
-        load_dataset("stepmath_steps", path)
 
 
 def test_step_ece_on_first_error_sets_follows_reasoneval(results) -> None:

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
-import pytest
-
 from eval_sets.calibrate.conformal import (
     MIN_CELL,
-    Graded,
     balanced_unflagged,
     conformal_bounds,
     fit_cell,
@@ -16,10 +11,8 @@ from eval_sets.calibrate.conformal import (
     fit_spread,
     fold_of,
 )
-from eval_sets.calibrate.uncertainty_report import plain_rule
-from eval_sets.metrics.risk import corr_mae, coverage_of, reliability
-from scoring.score.features import GradeFeatures
 from scoring.score.uncertainty import assess
+from tests.eval_sets.calibrate.conftest import graded, synthetic
 
 
 def test_conformal_bounds_take_the_finite_sample_ranks() -> None:
@@ -63,44 +56,6 @@ def test_fit_cell_refuses_a_small_cell_and_keeps_the_slope_in_0_1() -> None:
     assert steep is not None and steep.slope == 1.0
 
 
-def test_coverage_and_width() -> None:
-    assert coverage_of([(0, 2), (3, 3), (5, 9)], [1, 4, 9]) == pytest.approx((2 / 3, 2.0))
-    assert all(math.isnan(v) for v in coverage_of([], []))
-
-
-def test_corr_mae_and_reliability() -> None:
-    corr, mae = corr_mae([(1.0, 2.0), (2.0, 4.0), (3.0, 6.0)])
-    assert corr == pytest.approx(100.0) and mae == pytest.approx(2.0)
-    ece, rows = reliability([(0.05, False), (0.05, True), (0.95, True), (0.95, True)])
-    # bin 0.0-0.1: mean 0.05 against a rate of 0.5; bin 0.9-1.0: 0.95 against 1.0
-    assert ece == pytest.approx(0.5 * 0.45 + 0.5 * 0.05)
-    assert [(label, n) for label, n, _, _ in rows] == [("0.0-0.1", 2), ("0.9-1.0", 2)]
-
-
-def graded(i: int, kind: str, score: int, human: int, steps: int = 4) -> Graded:
-    verdict = {"right": "right", "wrong": "wrong"}.get(kind, "none")
-    problem_type = kind if kind in ("proof", "open_ended") else "calculation"
-    features = GradeFeatures(
-        problem_type=problem_type,
-        verdict=verdict,  # type: ignore[arg-type]
-        has_reference=problem_type == "calculation",
-        answer_read=True,
-        mode="offline",
-        step_logic_checked=False,
-        degraded=False,
-        steps=steps,
-        score=score,
-    )
-    return Graded(f"u{i}", f"problem {i}", "fit", human, (), (), "en", features)
-
-
-def synthetic() -> list[Graded]:
-    items = [graded(i, "right", 10, 10 - (i % 10 == 0)) for i in range(40)]
-    items += [graded(100 + i, "wrong", 4, i % 8, steps=3 + i % 6) for i in range(40)]
-    items += [graded(200 + i, "proof", 9, 4 + i % 7) for i in range(10)]
-    return items
-
-
 def test_fit_model_fits_big_cells_borrows_for_small_ones_and_flags_offline_proofs() -> None:
     items = synthetic()
     model = fit_model(items, target_unflagged=0.4)
@@ -113,16 +68,6 @@ def test_fit_model_fits_big_cells_borrows_for_small_ones_and_flags_offline_proof
         lo <= g.human <= hi for g, (lo, hi) in zip(items, (r.score_interval for r in reviews))
     )
     assert covered / len(items) >= 0.8  # in-sample, the nominal level at least
-
-
-def test_plain_rule_flags_proofs_then_the_longest_wrong_answers() -> None:
-    items = [
-        graded(0, "proof", 9, 9),
-        graded(1, "wrong", 4, 3, steps=9),
-        graded(2, "wrong", 4, 3, steps=2),
-        graded(3, "right", 10, 10),
-    ]
-    assert plain_rule(items) == [True, True, False, False]
 
 
 def test_pooled_levels_let_the_other_cells_offset_a_cell_that_over_covers() -> None:
@@ -168,30 +113,3 @@ def test_the_width_flag_spends_its_share_alike_on_each_group() -> None:
     assert 0 < sum(wrong) / len(wrong) <= 0.35
     plain_share = 1 - sum(assess(g.features, model).needs_review for g in items) / len(items)
     assert plain_share > 0.55  # as the fit half mixes them, more is left than the target
-
-
-def test_the_fit_report_says_how_sure_its_figures_are() -> None:
-    """The interval fit's report ends with the figures' intervals over their problems, the same
-    table the benchmark runner prints, read from the same grades and reviews."""
-    from dataclasses import replace
-
-    from eval_sets.calibrate.uncertainty_report import report_tables
-
-    items = synthetic()
-    items = [replace(g, p_wrong=(0.1, 0.6), wrong=(False, i % 3 == 0)) for i, g in enumerate(items)]
-    model = fit_model(items, target_unflagged=0.4)
-    tables = {t.key: t for t in report_tables(items, model, fit_model(items, weighted=False))}
-    sure = {str(r[0]): r for r in tables["figure_intervals"].rows}
-    reviews = [assess(g.features, model) for g in items]
-    covered = sum(
-        lo <= g.human <= hi for g, (lo, hi) in zip(items, (r.score_interval for r in reviews))
-    )
-    value, low, high, problems = sure["fit: coverage"][1:5]
-    assert value == pytest.approx(covered / len(items)) and problems == len(items)
-    assert low <= value <= high
-    ece = sure["fit: step ECE en"]
-    assert ece[1] == pytest.approx(
-        reliability([p for g in items for p in zip(g.p_wrong, g.wrong)])[0]
-    )
-    assert ece[5] is not None and ece[5] <= ece[7]  # what a calibrated P(wrong) reads
-    assert "check: coverage" not in sure  # no check-half grades here
