@@ -14,7 +14,7 @@ from eval_sets.bundled import bundled_path
 from eval_sets.registry import load_dataset
 from eval_sets.runner.store import ItemResult, ResultStore
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 N_ITEMS = 60
 
 
