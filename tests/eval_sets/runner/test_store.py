@@ -1,4 +1,5 @@
-"""Kill a `stepgrade bench grade` subprocess mid-run, restart it: no item lost, none duplicated."""
+"""results.jsonl: records round-trip, the last per id is kept, and a `stepgrade bench grade`
+killed mid-run and restarted loses no item and duplicates none."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 from eval_sets.bundled import bundled_path
+from eval_sets.items import Gold, RowError
 from eval_sets.registry import load_dataset
 from eval_sets.runner.store import ItemResult, ResultStore
 
@@ -94,3 +96,54 @@ def test_store_drops_partial_and_failed_lines(tmp_path) -> None:
     store = ResultStore.open(tmp_path)
     assert store.done == {} and store.dropped == 3  # failed item retried, bad line, partial tail
     assert results.read_text() == ""
+
+
+def _result(uid: str, error: str | None = None) -> ItemResult:
+    item = load_dataset("mr_math_invalid", bundled_path("mr_math_invalid"), limit=1)[0]
+    return ItemResult(
+        id=uid, gold=item.gold, request=item.request, report=None, error=error, elapsed_ms=12.3456
+    )
+
+
+def test_a_record_round_trips_through_its_line() -> None:
+    result = _result("a", error="timeout after 1 s")
+    line = result.to_line()
+    assert line.endswith("\n") and line.count("\n") == 1
+    back = ItemResult.from_json(json.loads(line))
+    assert back == ItemResult(
+        id="a",
+        gold=result.gold,
+        request=result.request,
+        report=None,
+        error="timeout after 1 s",
+        elapsed_ms=12.346,
+    )
+
+
+def test_an_unreadable_row_is_a_failed_item_with_its_reason() -> None:
+    result = ItemResult.unreadable(RowError(key="d.jsonl:2", reason="d.jsonl:2: not valid JSON"))
+    assert (result.id, result.gold, result.request, result.report) == (
+        "d.jsonl:2",
+        Gold(),
+        None,
+        None,
+    )
+    assert result.error == "d.jsonl:2: not valid JSON" and result.finished_at > 0
+
+
+def test_open_keeps_the_last_record_per_id_and_appends_whole_lines(tmp_path) -> None:
+    store = ResultStore.open(tmp_path / "out")
+    assert store.path.exists() and store.done == {}
+    store.append(_result("a"))
+    store.append(_result("b"))
+    store.append(_result("a"))  # regraded: the later record wins
+    again = ResultStore.open(tmp_path / "out")
+    assert list(again.done) == ["a", "b"] and again.dropped == 1
+    assert len(again.path.read_text().splitlines()) == 2  # rewritten without the duplicate
+
+
+def test_failed_items_are_kept_when_not_retried(tmp_path) -> None:
+    store = ResultStore.open(tmp_path)
+    store.append(_result("a", error="boom"))
+    kept = ResultStore.open(tmp_path, retry_errors=False)
+    assert kept.done["a"].error == "boom" and kept.dropped == 0

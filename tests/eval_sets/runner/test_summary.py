@@ -7,26 +7,17 @@ import pytest
 from agent.grader import Grader
 from eval_sets.bundled import bundled_path
 from eval_sets.registry import load_dataset
+from eval_sets.runner.graded import with_reports
 from eval_sets.runner.store import ItemResult
-from eval_sets.runner.summary import false_positive_table, summarise, validity_table
+from eval_sets.runner.summary import (
+    false_positive_table,
+    perturbation_table,
+    step_agreement_table,
+    summarise,
+    validity_table,
+)
 from eval_sets.runner.tables import to_latex, to_markdown
 from scoring.schema import FirstErrorReport
-from __future__ import annotations
-
-import pytest
-
-from agent.grader import Grader
-
-from eval_sets.bundled import bundled_path
-
-from eval_sets.registry import load_dataset
-
-from eval_sets.runner.graded import with_reports
-
-from eval_sets.runner.store import ItemResult
-
-from eval_sets.runner.summary import perturbation_table, step_agreement_table
-
 
 # bundled mr_math_invalid: item 1 valid (3 steps), 2 first error 1 (3), 3 valid (4), 4 first error 2 (4)
 SET = {  # step validities, step labels (c/i), answer correct
