@@ -23,10 +23,15 @@ HUMAN_STEPS = ("gold_step", "model_output_step_format")
 
 def _pairs(path: Path, config: SegmentConfig) -> list[tuple[int, int]]:
     pairs = []
-    for line in path.open(encoding="utf-8"):
+    for number, line in enumerate(path.open(encoding="utf-8"), 1):
         if not line.strip():
             continue
-        row = json.loads(line)
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise StudyInputError(f"{path}:{number}: not valid JSON ({err})") from err
+        if not isinstance(row, dict):
+            raise StudyInputError(f"{path}:{number}: not a JSON object")
         human = next((row[k] for k in HUMAN_STEPS if k in row), None)
         if human is None or not isinstance(row.get("model_output"), str):
             continue
