@@ -22,7 +22,13 @@ from typing import Any
 
 from eval_sets.halves import HALVES, Half, half_of
 from eval_sets.plugins import register_study
-from eval_sets.study_cli import DEFAULT_DATA, add_data, require_folder, run_study
+from eval_sets.study_cli import (
+    DEFAULT_DATA,
+    StudyInputError,
+    add_data,
+    require_folder,
+    run_study,
+)
 from scoring.judge import addressed_spans
 
 # file -> (the problem's field, the fields holding solution text or steps)
@@ -66,7 +72,12 @@ def scan_file(path: Path) -> tuple[dict[Half, int], dict[Half, int], dict[Half, 
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        row = json.loads(line)
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise StudyInputError(f"{path}:{number}: not valid JSON ({err})") from err
+        if not isinstance(row, dict):
+            raise StudyInputError(f"{path}:{number}: not a JSON object")
         half = half_of(str(row.get(problem_field, "")))
         solutions[half] += 1
         found = False
