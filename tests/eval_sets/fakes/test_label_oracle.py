@@ -12,32 +12,8 @@ import pytest
 from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
 from eval_sets.processes import fake_model
 from scoring.schema import GradeRequest
+from tests.eval_sets.fakes.conftest import SYNTHETIC, labelled_row
 from tests.agent.conftest import scripted_grader
-
-
-def _row(
-    uid: str,
-    labels: list[str],
-    *,
-    question: str = "Add the numbers.",
-    steps: list[str] | None = None,
-    answers: list[str] | None = None,
-) -> dict:
-    steps = steps or [f"Step {i} of {uid}: {i} + {i} = {2 * i}." for i in range(1, len(labels) + 1)]
-    return {
-        "uid": uid,
-        "question": question,
-        "model_output": "\n".join(steps),
-        "gold_step": [f"({i}) {s}" for i, s in enumerate(steps, 1)],
-        "gold_step_score": labels,
-        "type": "Calculation",
-        "level": 1,
-        "answers": answers or [],
-    }
-
-
-# 40 items of 10 steps: 200 steps the humans called wrong, 200 they called right.
-SYNTHETIC = [_row(f"item-{k}", ["0", "1"] * 5) for k in range(40)]
 
 
 def _binomial_bound(n: int, p: float) -> float:
@@ -65,7 +41,7 @@ def test_the_fallible_oracle_errs_at_its_stated_rates(seed) -> None:
 
 
 def test_the_exact_oracle_answers_the_human_labels() -> None:
-    row = _row("x", ["1", "0", "1(0)", "1（0）", "1"])
+    row = labelled_row("x", ["1", "0", "1(0)", "1（0）", "1"])
     assert answered_labels(row, EXACT) == [
         "correct",
         "incorrect",
@@ -90,7 +66,7 @@ def test_each_step_gets_the_same_answer_every_time_and_seeds_differ() -> None:
 
 
 def test_meaningless_steps_are_answered_as_labelled() -> None:
-    row = _row("m", ["0", "1(0)", "1(0)"])
+    row = labelled_row("m", ["0", "1(0)", "1(0)"])
     for seed in range(20):
         labels = answered_labels(row, ErrorRates(miss=0.5, false_alarm=0.5, seed=seed))
         assert labels[1:] == ["meaningless", "meaningless"]
@@ -102,7 +78,7 @@ def test_rates_outside_zero_one_are_refused() -> None:
 
 
 # A hand-written item: step 1 adds wrongly, step 2 builds on it, step 3 states a wrong answer.
-SLIP = _row(
+SLIP = labelled_row(
     "slip",
     ["0", "1(0)", "0"],
     question="A bakery sells muffins for $3 each. It sells 47 muffins on Monday and 58 "
@@ -138,43 +114,3 @@ def test_an_overruled_model_label_is_kept_in_model_label() -> None:
     assert any("relabelled incorrect" in w for w in report.meta.warnings)
 
 
-def test_the_label_server_serves_the_oracle(tmp_path) -> None:
-    data = tmp_path / "rows.jsonl"
-    data.write_text("".join(json.dumps(r) + "\n" for r in SYNTHETIC[:3]), encoding="utf-8")
-    oracle = ["--data", str(data), "--miss", "1", "--false-alarm", "0", "--seed", "0"]
-    with fake_model("eval_sets.fakes.label_server", oracle, "the label server", "test") as base:
-        body = {
-            "model": "fake-model",
-            "messages": [
-                {
-                    "role": "user",
-                    "content": f"<solution>\n{SYNTHETIC[1]['model_output']}\n</solution>",
-                }
-            ],
-            "response_format": {"type": "json_schema", "json_schema": {"name": "step_judgement"}},
-        }
-        request = urllib.request.Request(
-            f"{base}/chat/completions",
-            json.dumps(body).encode(),
-            method="POST",
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=30) as response:
-            answer = json.loads(response.read())
-        steps = json.loads(answer["choices"][0]["message"]["content"])["steps"]
-        assert [s["label"] for s in steps] == ["correct"] * 10
-
-
-def test_a_fake_model_that_cannot_start_stops_the_bench_with_its_name(tmp_path) -> None:
-    missing = ["--data", str(tmp_path / "none.jsonl")]
-    with (
-        pytest.raises(SystemExit, match="^fallible_bench: the label server exited with 2"),
-        fake_model(
-            "eval_sets.fakes.label_server",
-            missing,
-            "the label server",
-            "fallible_bench",
-            seconds=30,
-        ),
-    ):
-        pytest.fail("a server that cannot read its data never answers")
