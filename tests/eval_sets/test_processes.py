@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import math
-import urllib.request
-
 import pytest
 
-from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
 from eval_sets.processes import fake_model
-from scoring.schema import GradeRequest
-from tests.agent.conftest import scripted_grader
 
 
 def test_a_fake_model_that_cannot_start_stops_the_bench_with_its_name(tmp_path) -> None:

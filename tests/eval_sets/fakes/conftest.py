@@ -2,17 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
-import urllib.request
-
-import pytest
-
-from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
-from eval_sets.processes import fake_model
-from scoring.schema import GradeRequest
-from tests.agent.conftest import scripted_grader
-
 
 def labelled_row(
     uid: str,

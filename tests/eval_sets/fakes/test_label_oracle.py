@@ -3,17 +3,14 @@ grade against it keeps the model's own label where the evidence overruled it."""
 
 from __future__ import annotations
 
-import json
 import math
-import urllib.request
 
 import pytest
 
 from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
-from eval_sets.processes import fake_model
 from scoring.schema import GradeRequest
-from tests.eval_sets.fakes.conftest import SYNTHETIC, labelled_row
 from tests.agent.conftest import scripted_grader
+from tests.eval_sets.fakes.conftest import SYNTHETIC, labelled_row
 
 
 def _binomial_bound(n: int, p: float) -> float:
@@ -112,5 +109,3 @@ def test_an_overruled_model_label_is_kept_in_model_label() -> None:
     assert overruled == [1, 3], [(s.label, s.model_label, s.reason) for s in report.steps]
     assert report.steps[0].label == report.steps[2].label == "incorrect"
     assert any("relabelled incorrect" in w for w in report.meta.warnings)
-
-

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-import math
 import urllib.request
 
 import pytest
 
-from eval_sets.fakes.label_oracle import EXACT, ErrorRates, LabelOracle, answered_labels
+from eval_sets.fakes.label_server import main, read_rows
 from eval_sets.processes import fake_model
-from scoring.schema import GradeRequest
 from tests.eval_sets.fakes.conftest import SYNTHETIC
-from tests.agent.conftest import scripted_grader
 
 
 def test_the_label_server_serves_the_oracle(tmp_path) -> None:
@@ -40,3 +37,27 @@ def test_the_label_server_serves_the_oracle(tmp_path) -> None:
             answer = json.loads(response.read())
         steps = json.loads(answer["choices"][0]["message"]["content"])["steps"]
         assert [s["label"] for s in steps] == ["correct"] * 10
+
+
+def test_read_rows_skips_blank_lines(tmp_path) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"uid": "a"}\n\n  \n{"uid": "b"}\n', encoding="utf-8")
+    assert read_rows(path) == [{"uid": "a"}, {"uid": "b"}]
+
+
+def test_unreadable_data_is_one_line_and_exit_2(tmp_path, capsys) -> None:
+    assert main(["--data", str(tmp_path / "none.jsonl"), "--port", "1"]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"label_server: cannot read {tmp_path / 'none.jsonl'}"
+    )
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n", encoding="utf-8")
+    assert main(["--data", str(bad), "--port", "1"]) == 2
+    assert "label_server: cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--miss", "--false-alarm"])
+def test_a_rate_outside_0_1_is_a_usage_error(tmp_path, capsys, option) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--data", str(tmp_path), "--port", "1", option, "1.5"])
+    assert exit_.value.code == 2 and "must be between 0 and 1" in capsys.readouterr().err
