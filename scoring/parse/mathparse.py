@@ -29,6 +29,7 @@ from scoring.parse.lexicon import (
     DEGREE_MARK,
     ELLIPSIS,
     SCIENTIFIC,
+    latex,
     latex_roots,
     mixed_numbers,
     plain_fractions,
@@ -43,8 +44,12 @@ MAX_DIGITS = 30
 
 _TRANSFORMS = (*standard_transformations, implicit_multiplication_application, convert_xor)
 
+# What carries no value in a formula: sizing, style and spacing commands (`\left(`,
+# `\displaystyle`, `\,`), an escaped dollar sign, an alignment `&` and a tie `~`.
 _CLEAN = re.compile(
-    r"\\(?:left|right|[bB]ig{1,2}[lr]?|displaystyle|textstyle|,|;|:|!| )(?![A-Za-z])|\\\$|[&~]"
+    r"\\(?:"
+    + "|".join((*latex.SIZING, *latex.STYLES, *latex.THIN_SPACES, " "))
+    + r")(?![A-Za-z])|\\\$|[&~]"
 )
 _UNICODE = str.maketrans(
     {

@@ -14,7 +14,6 @@ from typing import Literal
 from scoring.parse.currency import without_currency_signs
 from scoring.parse.lexicon import (
     CJK,
-    CJK_NUMERALS,
     CJK_UNIT,
     CONNECTIVE,
     DECIMAL,
@@ -23,6 +22,8 @@ from scoring.parse.lexicon import (
     THOUSANDS,
     UNIT_WORDS,
     VULGAR_FRACTIONS,
+    delimiters,
+    labels,
     latin_words,
     relations,
 )
@@ -34,13 +35,16 @@ Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
 MAX_SIDES = 16
 
 _NUMBERING = re.compile(
-    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|(?:step|Step|STEP)\s*\d+\s*[:.：]|第["
-    + CJK_NUMERALS
+    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|"
+    + labels.STEP_WORD
+    + r"\s*\d+\s*[:.：]|第["
+    + labels.CJK_NUMERALS
     + r"\d]+步[:：]?)"
 )
 _DELIMS = re.compile(
-    r"^(?:\$\$(?P<a>.*)\$\$|\\\[(?P<b>.*)\\\]|\\\((?P<c>.*)\\\)|\$(?P<d>.*)\$"
-    r"|\\begin\{(?:equation|align|gather|eqnarray|multline)\*?\}(?P<e>.*)\\end\{[a-z]+\*?\})$",
+    r"^(?:"
+    + delimiters.wrapped_math(".*")
+    + r"|\\begin\{(?:equation|align|gather|eqnarray|multline)\*?\}(.*)\\end\{[a-z]+\*?\})$",
     re.DOTALL,
 )
 _TEXT_GROUP = re.compile(TEXT_COMMAND + r"\s*\{[^{}]*\}")

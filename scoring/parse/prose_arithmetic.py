@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.parse.lexicon import DECIMAL, SIGNED_DECIMAL, relations
+from scoring.parse.lexicon import DECIMAL, SIGNED_DECIMAL, latex, relations
 
 MAX_CHARS = 2_000
 
@@ -252,7 +252,7 @@ def _statements(text: str) -> tuple[ProseStatement, ...]:
                 r"\d\s*(?:[-+*/^×÷]|\\times|\\cdot|\\div|\\frac)|\\frac", expr
             ):
                 continue  # a relation already, or a bare number: nothing stated
-            if re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", expr)):
+            if re.search(r"[A-Za-z]", latex.COMMAND_NAME.sub("", expr)):
                 continue  # has a variable: not closed
             if not _clean_before(text, m.start()):
                 continue

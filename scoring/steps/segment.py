@@ -18,9 +18,8 @@ from scoring.parse.lexicon import (
     CJK,
     FINAL_ANSWER_WORDS,
     LEAD_WORDS,
-    STEP_LABEL,
-    STEP_NUMERAL,
 )
+from scoring.parse.lexicon.labels import STEP_LABEL, STEP_NUMERAL
 from scoring.parse.mathspans import math_spans
 from scoring.schema import MAX_STEPS
 from scoring.steps.language import detect_language

@@ -29,6 +29,7 @@ from scoring.parse.lexicon import (
     CURRENCY_CODES,
     CURRENCY_SIGNS,
     DEGREE_MARK,
+    DIGIT,
     SHORT_UNITS,
     relations,
 )
@@ -165,7 +166,7 @@ def without_unit(text: str) -> str:
         return text
     written = bare(text)
     m = _TRAILING_UNIT.match(written)
-    if m is None or not re.search(r"\d", m.group("value")):
+    if m is None or not DIGIT.search(m.group("value")):
         return text
     glued = not (m.group("unit")[:1].isspace() or written[m.start("unit") - 1].isspace())
     return m.group("value").strip() if _unit(m.group("unit"), glued) else text

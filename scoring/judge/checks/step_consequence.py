@@ -27,7 +27,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.parse.equations import Relation
-from scoring.parse.lexicon import DECIMAL, FRACTION, joiners
+from scoring.parse.lexicon import DECIMAL, FRACTION, joiners, latex
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluator, to_float
 from scoring.parse.tentative import is_tentative
@@ -46,7 +46,13 @@ _GRID: tuple[float, ...] = tuple(
 _BETWEEN_BLOCKS = joiners.joiner_pattern(joiners.BLOCKS, re.IGNORECASE)
 _FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
-    r"[-+]?\s*(?:" + DECIMAL + r"|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|" + FRACTION + ")"
+    r"[-+]?\s*(?:"
+    + DECIMAL
+    + "|"
+    + latex.fraction(r"\s*\d+\s*", r"\s*\d+\s*")
+    + "|"
+    + FRACTION
+    + ")"
     r"(?:\s*\\?%)?"
 )
 _ROUNDED = re.compile(r"\d\.(\d+)")

@@ -21,6 +21,18 @@ WIDE_SPACES = ("quad", "qquad")
 THIN_SPACES = ",;:!"
 # The box an answer is put in (`\boxed{7}`, `\fbox{7}`), without its braces.
 BOX = r"\\(?:boxed|fbox)"
+# A fraction: `\frac`, and `\dfrac`, `\tfrac`, which only set its size.
+FRAC = r"\\[dt]?frac"
+# A fraction or a continued fraction's step (`\cfrac`), which answers also write for a fraction.
+ANY_FRAC = r"\\[dtc]?frac"
+# Any command by its name (`\frac`, `\alpha`, `\text`), without its arguments.
+COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
+
+
+def fraction(numerator: str, denominator: str, command: str = FRAC) -> str:
+    """A fraction command and its two braced arguments, `numerator` and `denominator` being the
+    regexes each brace holds (`\\frac{3}{4}`, `\\dfrac {a} {b}`)."""
+    return command + r"\s*\{" + numerator + r"\}\s*\{" + denominator + r"\}"
 
 
 def command_alternatives(names: tuple[str, ...], symbols: str = "") -> str:
