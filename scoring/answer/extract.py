@@ -18,14 +18,17 @@ from scoring.parse.lexicon import (
     DIGIT,
     FINAL_ANSWER_WORDS,
     LEAD_WORDS,
+    LOOSE_GROUPED,
     NO_WORDS,
     OTHER_ANSWER_WORDS,
+    PERCENT_SIGN,
     UNESCAPED_DOLLAR,
     YES_WORDS,
     chinese_clock_times,
     delimiters,
     joiners,
     latex,
+    operators,
     punctuation,
     relations,
 )
@@ -64,8 +67,11 @@ _GSM8K = re.compile(r"####\s*(.+)")
 _NUMBER = re.compile(
     r"[-−]?\s?"
     + latex.fraction("[^{}]+", "[^{}]+", latex.ANY_FRAC)
-    + r"|[-−]?(?<![A-Za-z\d.])(?:\d{1,3}(?: \d{3})+(?![\d.,]| \d)(?:\.\d+)?|\d[\d,]*(?:\.\d+)?|\.\d+)"
-    r"(?:/\d+)?(?:\s*\\?%)?"
+    + r"|[-−]?(?<![A-Za-z\d.])(?:\d{1,3}(?: \d{3})+(?![\d.,]| \d)(?:\.\d+)?|"
+    + LOOSE_GROUPED
+    + r"|\.\d+)(?:/\d+)?(?:\s*"
+    + PERCENT_SIGN
+    + ")?"
 )
 _LEADING_MATH = re.compile(r"\s*(?:" + delimiters.wrapped_math(".+?", escaped_dollar=True) + ")")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
@@ -129,8 +135,9 @@ _JOINER = re.compile(
 )
 _MAX_GAP = 120
 _NAME_ONLY = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*$")
-_COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:[-+*/×÷]|\\times|\\cdot|\\div)[\d.,\s()]*)+$")
-_OPERATOR = re.compile(r"(?<=[\d)\s])(?:[-+*/×÷]|\\times|\\cdot|\\div)")
+_ARITHMETIC = operators.operator_alternatives(operators.ARITHMETIC)
+_COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:" + _ARITHMETIC + r")[\d.,\s()]*)+$")
+_OPERATOR = re.compile(r"(?<=[\d)\s])(?:" + _ARITHMETIC + ")")
 
 
 def _clean(answer: str) -> str | None:
@@ -409,8 +416,8 @@ def is_computation(expr: str) -> bool:
     flat = re.sub(latex.fraction("([^{}]*)", "([^{}]*)", r"\\frac"), r"(\1)/(\2)", bare(expr))
     if not _COMPUTATION.match(flat):
         return False
-    operators = _OPERATOR.findall(flat)
-    return len(operators) > 1 or (len(operators) == 1 and operators[0] != "/")
+    signs = _OPERATOR.findall(flat)
+    return len(signs) > 1 or (len(signs) == 1 and signs[0] != "/")
 
 
 def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
@@ -517,7 +524,7 @@ def _result_numbers(prose: str) -> list[str]:
 
 # A unit of time or money after a result: part of it (`scoring.answer.readings.measures`).
 _AMOUNT_UNIT = re.compile(r"\s*(?:" + AMOUNT_UNITS + r")(?![A-Za-z])", re.IGNORECASE)
-_COMPUTED = re.compile(r"\\(?:frac|dfrac|div|times|cdot|sqrt)|[-+*/×÷·^]")
+_COMPUTED = operators.operator_pattern(operators.COMPUTING)
 
 
 def _results_of(equation: str) -> list[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from scoring.judge.checks.addressed import Addressed, addressed_spans
 from scoring.judge.checks.grader_phrases import ROLE_WORDS
 from scoring.parse.fold import fold
-from scoring.parse.lexicon import punctuation
+from scoring.parse.lexicon import latex, punctuation
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ _FILLER = re.compile(
 _CONTENT = re.compile(r"[0-9a-z\u3400-\u9fff]")
 _SENTENCE_END = punctuation.sentence_ends(punctuation.CJK_SENTENCE_ENDS + punctuation.SEMICOLONS)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "（": "）", "【": "】"}
-_COMMAND = re.compile(r"\\[A-Za-z]+\s*$")
+_COMMAND = re.compile(latex.COMMAND + r"\s*$")
 _COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
 
 

@@ -39,6 +39,7 @@ from scoring.parse.lexicon import (
     COUNT_UNITS,
     ELLIPSIS,
     NEGATION_WORDS,
+    PERCENT_SIGN,
     SUPPOSE_WORDS,
     words,
 )
@@ -54,7 +55,7 @@ Verdict = Literal["true", "false", "unknown"]
 
 _ELLIPSIS = re.compile(ELLIPSIS)
 _HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
-_PERCENT_END = re.compile(r"\\?%\s*$")
+_PERCENT_END = re.compile(PERCENT_SIGN + r"\s*$")
 # `÷ 2/3`: a fraction written after a division sign, which a student divides by whole
 _DIVIDED_BY_FRACTION = re.compile(
     r"(÷|\\div(?![A-Za-z]))\s*(\d+(?:\.\d+)?\s*/\s*\d+(?:\.\d+)?)(?![\d.]|\s*[\^(])"

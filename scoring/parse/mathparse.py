@@ -28,6 +28,7 @@ from scoring.parse.lexicon import (
     DECIMAL,
     DEGREE_MARK,
     ELLIPSIS,
+    PERCENT_SIGN,
     SCIENTIFIC,
     latex,
     latex_roots,
@@ -82,8 +83,14 @@ _TRIG_DEGREES = re.compile(
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(
-    r"(?P<name>" + NAME_TOKEN + r")|(?P<num>" + DECIMAL + r"|\.\d+)"
-    r"|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
+    r"(?P<name>"
+    + NAME_TOKEN
+    + r")|(?P<num>"
+    + DECIMAL
+    + r"|\.\d+)"
+    + r"|(?P<cmd>"
+    + latex.COMMAND
+    + r"|\\[%{}|])|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^_()\[\]{}!|%])|(?P<ws>\s+)|(?P<bad>.)",
     re.DOTALL,
 )
@@ -112,7 +119,7 @@ _TWO_LETTER_WORDS = _words(
     "am an as at be by do go he if in is it me my no of on or so to up us we ok"
 )
 
-_PERCENT_OF = re.compile(r"(%|\\%)\s*of\b")
+_PERCENT_OF = re.compile("(" + PERCENT_SIGN + r")\s*of\b")
 
 
 class Refused(ValueError):

@@ -24,6 +24,7 @@ from scoring.parse.lexicon import (
     VULGAR_FRACTIONS,
     delimiters,
     labels,
+    latex,
     latin_words,
     relations,
 )
@@ -85,7 +86,7 @@ _SEPARATOR = re.compile(
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[" + CJK + r"]{1,3}\s*\}$")
 _CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.IGNORECASE)
 _PLAIN_TOKEN = re.compile(
-    r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
+    r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>" + latex.COMMAND + r"|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³√∛∜°" + VULGAR_FRACTIONS + r"])|(?P<space>[ \t]+)"
     r"|(?P<colon>[:：])"

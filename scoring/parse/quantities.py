@@ -24,7 +24,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.parse.equations import extract_relations
-from scoring.parse.lexicon import DECIMAL, latex, without_thousands_separators
+from scoring.parse.lexicon import DECIMAL, LOOSE_GROUPED, latex, without_thousands_separators
 from scoring.parse.mathspans import math_spans
 from scoring.parse.numeric import Unevaluable, evaluate, format_value
 
@@ -39,7 +39,7 @@ _LET = re.compile(
 )
 _STATED = re.compile(
     r"(?:\b(?:is|are|equals|gives?|get|gets|got|was|makes|yields)\b|为|是|得|等于|共有?)\s*"
-    r"(?:\\\$|\$|\\\(|【)?\s*(-?\d[\d,]*(?:\.\d+)?)"
+    r"(?:\\\$|\$|\\\(|【)?\s*(-?" + LOOSE_GROUPED + ")"
 )
 
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.parse.equations import Relation
-from scoring.parse.lexicon import DECIMAL, FRACTION, joiners, latex
+from scoring.parse.lexicon import DECIMAL, FRACTION, PERCENT_SIGN, joiners, latex
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluator, to_float
 from scoring.parse.tentative import is_tentative
@@ -52,8 +52,9 @@ _LITERAL = re.compile(
     + latex.fraction(r"\s*\d+\s*", r"\s*\d+\s*")
     + "|"
     + FRACTION
-    + ")"
-    r"(?:\s*\\?%)?"
+    + r")(?:\s*"
+    + PERCENT_SIGN
+    + ")?"
 )
 _ROUNDED = re.compile(r"\d\.(\d+)")
 

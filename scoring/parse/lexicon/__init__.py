@@ -22,6 +22,9 @@ DIGITS = r"\d+"
 DECIMAL = r"\d+(?:\.\d+)?"  # 12, 12.5
 SIGNED_DECIMAL = r"-?" + DECIMAL
 GROUPED = r"\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?"  # 1,234,567.5 (not 1,2345)
+# Digits with commas anywhere among them, as prose may group a number loosely (1,000, 10,00);
+# `GROUPED` is the strict reading.
+LOOSE_GROUPED = r"\d[\d,]*(?:\.\d+)?"
 FRACTION = r"\d+\s*/\s*\d+"  # 3/4 written inline
 RATIONAL = (
     SIGNED_DECIMAL + r"(?:/\d+)?"
@@ -430,6 +433,8 @@ TEXT_COMMAND = r"\\(?:text|mathrm|textrm|mbox)"
 # π typed as plain text: the word `pi` alone, not inside a word (`pin`) or a command (`\pi`)
 PLAIN_PI = r"(?<![A-Za-z\\])pi(?![A-Za-z])"
 PI = r"(?:\\pi(?![A-Za-z])|π|" + PLAIN_PI + ")"
+# A percent sign, escaped as LaTeX writes it (`\%`) or not.
+PERCENT_SIGN = r"\\?%"
 DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
 # A `$` that delimits math, not an escaped dollar sign `\$`.
 UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")

@@ -25,8 +25,10 @@ BOX = r"\\(?:boxed|fbox)"
 FRAC = r"\\[dt]?frac"
 # A fraction or a continued fraction's step (`\cfrac`), which answers also write for a fraction.
 ANY_FRAC = r"\\[dtc]?frac"
-# Any command by its name (`\frac`, `\alpha`, `\text`), without its arguments.
-COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
+# Any command by its name (`\frac`, `\alpha`, `\text`), without its arguments: TeX reads the
+# longest run of letters after the backslash.
+COMMAND = r"\\[A-Za-z]+"
+COMMAND_NAME = re.compile(COMMAND)
 
 
 def fraction(numerator: str, denominator: str, command: str = FRAC) -> str:
