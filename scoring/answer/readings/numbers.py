@@ -31,6 +31,7 @@ from scoring.parse.lexicon import (
     DEGREE_MARK,
     DIGIT,
     SHORT_UNITS,
+    latex,
     relations,
 )
 from scoring.parse.mathparse import parse_math
@@ -48,9 +49,12 @@ _CURRENCY = (
 )
 _NUMBER = (
     r"(?P<sign>[-+−])?\s*(?:"
-    r"(?P<mixed>\d+)\s*(?:\\frac\s*\{(?P<mn>\d+)\}\s*\{(?P<md>\d+)\}|\\frac(?P<mn1>\d)(?P<md1>\d)"
-    r"|\s(?P<mn2>\d+)/(?P<md2>\d+))"
-    r"|\\frac\s*\{\s*(?P<fn>[-+]?[\d.]+)\s*\}\s*\{\s*(?P<fd>[\d.]+)\s*\}|\\frac(?P<fn1>\d)(?P<fd1>\d)"
+    r"(?P<mixed>\d+)\s*(?:"
+    + latex.fraction(r"(?P<mn>\d+)", r"(?P<md>\d+)", r"\\frac")
+    + r"|\\frac(?P<mn1>\d)(?P<md1>\d)"
+    r"|\s(?P<mn2>\d+)/(?P<md2>\d+))|"
+    + latex.fraction(r"\s*(?P<fn>[-+]?[\d.]+)\s*", r"\s*(?P<fd>[\d.]+)\s*", r"\\frac")
+    + r"|\\frac(?P<fn1>\d)(?P<fd1>\d)"
     r"|(?P<thou>[1-9]\d{0,2}(?:(?:,|\{,\}| )\d{3})+(?:\.\d+)?(?![\d,]))"
     r"|(?P<num>\d+(?:[.,]\d+)?|\.\d+)"
     r"(?:\s*/\s*(?P<den>\d+))?"
