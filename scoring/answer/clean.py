@@ -104,13 +104,13 @@ _FUNCTIONS = (
 # A name is a whole token (no letter or backslash before it), followed by a non-letter, or by one
 # letter that is its argument (`sinx`, `lnx`, `cosA`) and then a non-letter.
 _PLAIN_FUNCTION = re.compile(
-    r"(?<![A-Za-z\\])(" + "|".join(_FUNCTIONS) + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)"
+    latex.NAME_START + "(" + "|".join(_FUNCTIONS) + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)"
 )
 _PLAIN_PI = re.compile(PLAIN_PI)
 _PLAIN_SQRT = re.compile(
-    r"(?<![A-Za-z\\])sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))"
+    latex.NAME_START + r"sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))"
 )
-_PLAIN_LOG_BASE = re.compile(r"(?<![A-Za-z\\])log(\d+)\s*\(")  # log2(8): base after the name
+_PLAIN_LOG_BASE = re.compile(latex.NAME_START + r"log(\d+)\s*\(")  # log2(8): base after the name
 _ENGLISH = frozenset({"cost", "sine", "sins", "logs", "tans", "secs", "cots"})
 
 

@@ -32,7 +32,7 @@ TRIVIAL = frozenset({"0", "1", "2"})
 
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])" + DECIMAL)
 _SUBSCRIPTED = re.compile(r"_\{?\w+\}?")
-_VARIABLE = re.compile(r"(?<![A-Za-z\\])([A-Za-z])(?:_\{?(\w+)\}?)?(?![A-Za-z])")
+_VARIABLE = re.compile(latex.NAME_START + r"([A-Za-z])(?:_\{?(\w+)\}?)?(?![A-Za-z])")
 _LET = re.compile(
     r"\b(?:let|call|denote)\s+\$?([A-Za-z])\$?\s+(?:be|denote|represent|stand)|设\s*\$?\\?\(?\s*([A-Za-z])",
     re.IGNORECASE,

@@ -44,7 +44,6 @@ _GRID: tuple[float, ...] = tuple(
     )
 )
 _BETWEEN_BLOCKS = joiners.joiner_pattern(joiners.BLOCKS, re.IGNORECASE)
-_FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
     r"[-+]?\s*(?:"
     + DECIMAL
@@ -168,7 +167,7 @@ def _univariate(rel: Relation) -> tuple[sympy.Basic, sympy.Basic, str] | None:
     name = next(iter(names))
     if "_" in name:  # `a_1`, `C_5`: indexed families and notations, not one unknown
         return None
-    if re.search(_FUNCTION_CALL.format(re.escape(name)), f"{rel.lhs} {rel.rhs}"):
+    if latex.function_call(name).search(f"{rel.lhs} {rel.rhs}"):
         return None
     return lhs, rhs, name
 

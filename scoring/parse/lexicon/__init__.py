@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from scoring.parse.lexicon.latex import fraction
+from scoring.parse.lexicon.latex import NAME_START, fraction
 
 # --- numbers ---------------------------------------------------------------------------------
 
@@ -422,7 +422,7 @@ CJK_CHAR = re.compile(f"[{CJK}]")
 def latin_words(min_letters: int) -> re.Pattern[str]:
     """Runs of at least `min_letters` Latin letters that are no LaTeX command's name (`\\frac`):
     prose words, where math writes single letters (`x`, `ab` as a product)."""
-    return re.compile(rf"(?<![\\A-Za-z])[A-Za-z]{{{min_letters},}}")
+    return re.compile(NAME_START + rf"[A-Za-z]{{{min_letters},}}")
 
 
 # --- symbols ------------------------------------------------------------------------------------
@@ -431,7 +431,7 @@ def latin_words(min_letters: int) -> re.Pattern[str]:
 TEXT_COMMAND = r"\\(?:text|mathrm|textrm|mbox)"
 
 # π typed as plain text: the word `pi` alone, not inside a word (`pin`) or a command (`\pi`)
-PLAIN_PI = r"(?<![A-Za-z\\])pi(?![A-Za-z])"
+PLAIN_PI = NAME_START + r"pi(?![A-Za-z])"
 PI = r"(?:\\pi(?![A-Za-z])|π|" + PLAIN_PI + ")"
 # A percent sign, escaped as LaTeX writes it (`\%`) or not.
 PERCENT_SIGN = r"\\?%"

@@ -31,6 +31,18 @@ COMMAND = r"\\[A-Za-z]+"
 COMMAND_NAME = re.compile(COMMAND)
 
 
+# Where a name starts: not after a letter (inside a longer word) nor after a backslash (the
+# name of a command: the `pi` of `\pi`).
+NAME_START = r"(?<![A-Za-z\\])"
+
+
+@lru_cache(maxsize=256)
+def function_call(name: str) -> re.Pattern[str]:
+    """`name` applied to an argument (`f(2)`, `g (x)`): function notation, not a product. The
+    name starts a word (`NAME_START`); `name` is literal text."""
+    return re.compile(NAME_START + re.escape(name) + r"\s*\(")
+
+
 def fraction(numerator: str, denominator: str, command: str = FRAC) -> str:
     """A fraction command and its two braced arguments, `numerator` and `denominator` being the
     regexes each brace holds (`\\frac{3}{4}`, `\\dfrac {a} {b}`)."""

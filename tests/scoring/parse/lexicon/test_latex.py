@@ -56,3 +56,33 @@ def test_fraction(
 )
 def test_command_name(text: str, names: list[str]) -> None:
     assert latex.COMMAND_NAME.findall(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("x + 1", ["x"]),
+        (r"\pi r", ["r"]),  # the `pi` of `\pi` is a command's name
+        ("max", []),  # inside a word
+        ("2x", ["x"]),  # after a digit a name may start
+        ("(y)", ["y"]),
+    ],
+)
+def test_name_start(text: str, found: list[str]) -> None:
+    assert re.findall(latex.NAME_START + r"[A-Za-z](?![A-Za-z])", text) == found
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "called"),
+    [
+        ("f", "f(2) = 5", True),
+        ("f", "f (x) = 5", True),
+        ("f", "2f = 4", False),  # a product, no argument
+        ("f", "elf(2)", False),  # the end of a longer name
+        ("f", r"\f(2)", False),  # a command
+        ("x.y", "x.y(1)", True),  # the name is literal text, not a regex
+        ("x.y", "xzy(1)", False),
+    ],
+)
+def test_function_call(name: str, text: str, called: bool) -> None:
+    assert (latex.function_call(name).search(text) is not None) is called
