@@ -34,9 +34,10 @@ _CUE = re.compile(
     re.IGNORECASE,
 )
 _REWRITE_VERB = re.compile(r"simplif|expand|multiply|rewrit|write|reduce", re.IGNORECASE)
+# What a rewrite acts on: an operation, a power, a fraction or a root.
+_REWRITABLE = operators.operator_pattern(operators.REWRITABLE)
 # What may stand between a rewritten statement, the cue and the result: nothing that names
 # another object ("simplifying the numerator, we get").
-_REWRITABLE = operators.operator_pattern(operators.REWRITABLE)
 _GLUE_AFTER = re.compile(r"^[\s:$\\\[(]*$")
 _GLUE_BEFORE = re.compile(
     r"^[\s$.,;:\\\])]*(?:(?:which|this|that|it|and|so|then|further|now)[\s,]*)*$", re.IGNORECASE
