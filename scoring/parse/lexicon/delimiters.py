@@ -33,11 +33,9 @@ def wrapped_math(body: str, *, escaped_dollar: bool = False) -> str:
     return "|".join(parts)
 
 
-# Any opening or closing sign of `MATH_DELIMITERS` (`$$` is two `$`).
+# Any opening or closing sign of `MATH_DELIMITERS`, one token each (`$$` before its prefix `$`).
 DELIMITER_SIGN = "|".join(
-    re.escape(sign)
-    for sign in dict.fromkeys(s for pair in MATH_DELIMITERS for s in pair)
-    if sign != "$$"
+    re.escape(sign) for sign in dict.fromkeys(s for pair in MATH_DELIMITERS for s in pair)
 )
 _LATEX_PAIRS = [pair for pair in MATH_DELIMITERS if not pair[0].startswith("$")]
 # The delimiters left at the edges of a text: a run of `$` at either end, a LaTeX opening sign

@@ -12,6 +12,8 @@ import re
 
 # Chinese numerals as step and item numbering writes them (第三步, （二）, 一、).
 CJK_NUMERALS = "一二三四五六七八九十"
+# Markdown bold, which may wrap a label or an answer's marker (`**Step 3:**`, `__Answer__`).
+BOLD = r"(?:\*\*|__)"
 # The word that names a step, as written at a line's start (`Step`, `STEP`, `step`).
 STEP_WORD = r"(?:step|STEP|Step)"
 # 第n步 ("the n-th step"), n in digits or Chinese numerals up to the hundreds (第十二步, 第3步).
@@ -19,7 +21,8 @@ CJK_STEP = rf"第\s*[{CJK_NUMERALS}百\d]{{1,4}}\s*步"
 # The label that numbers a step or an item at the start of a line or sentence, markdown bold
 # allowed around it: "Step 3:", "第三步", "(2)", "3.", "3)", "一、", "①", "a)", a bullet.
 STEP_LABEL = re.compile(
-    r"(?:\*\*|__)?\s*(?:"
+    BOLD
+    + r"?\s*(?:"
     + STEP_WORD
     + r"\s*\d{1,3}(?:\s*[:：.)\-]|(?=\s*(?:\*|$)))"
     + "|"
@@ -31,7 +34,7 @@ STEP_LABEL = re.compile(
     r"|[" + CJK_NUMERALS + r"]{1,3}\s*、"
     r"|[\u2460-\u2473\u2776-\u277f]"
     r"|[-*•+]\s"
-    r")\s*(?:\*\*|__)?\s*"
+    r")\s*" + BOLD + r"?\s*"
 )
 # A numeral in a label: the label numbers a step ("3.", "(三)", "①"), unlike a bullet or "(a)".
 STEP_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")

@@ -58,7 +58,8 @@ def test_dollar_closes_after_backslash_unless_escaped() -> None:
     ("text", "signs"),
     [
         ("$x$", ["$", "$"]),
-        ("$$x$$", ["$", "$", "$", "$"]),
+        ("$$x$$", ["$$", "$$"]),  # a display sign is one token
+        ("$$$", ["$$", "$"]),
         (r"\(x\) and \[y\]", [r"\(", r"\)", r"\[", r"\]"]),
         (r"\{x\}", []),  # braces, not delimiters
         ("(x) [y]", []),

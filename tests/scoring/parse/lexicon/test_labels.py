@@ -64,3 +64,11 @@ def test_cjk_step(text: str, found: bool) -> None:
 )
 def test_step_word(text: str, found: bool) -> None:
     assert (re.match(labels.STEP_WORD, text) is not None) is found
+
+
+@pytest.mark.parametrize(
+    ("text", "bold"),
+    [("**", True), ("__", True), ("*", False), ("_", False), ("*_", False)],
+)
+def test_bold(text: str, bold: bool) -> None:
+    assert (re.fullmatch(labels.BOLD, text) is not None) is bold
