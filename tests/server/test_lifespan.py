@@ -14,7 +14,7 @@ from agent.grader import Grader
 from server.core.worker_ready import RUN_DIR_ENV, ready_workers
 from server.main import create_app
 from server.services.grading import GradingService
-from server.store.engine import open_store
+from server.store.engine import GradeStore, open_store
 from server.store.models import Grade
 from server.store.repository import new_grade, save_grades, utcnow
 from tests.server.conftest import bag_of_words, settings_for
@@ -25,18 +25,24 @@ def grader_for(settings) -> Grader:
     return Grader(replace(make_grader(settings).context, embedder=bag_of_words))
 
 
-def test_start_up_fills_the_app_state_and_shutdown_releases_the_store(tmp_path, monkeypatch):
+def test_start_up_fills_the_app_state_and_shutdown_closes_the_store(tmp_path, monkeypatch):
     monkeypatch.delenv(RUN_DIR_ENV, raising=False)
+    closed: list[GradeStore] = []
+    close = GradeStore.close
+
+    def recording_close(store: GradeStore) -> None:
+        closed.append(store)
+        close(store)
+
+    monkeypatch.setattr(GradeStore, "close", recording_close)
     settings = settings_for(data_dir=tmp_path, preload_answer_worker=False)
     app = create_app(settings, grader=grader_for(settings))
     with TestClient(app):
         state = app.state
         assert state.settings is settings and isinstance(state.service, GradingService)
         assert state.readiness == {"embedding_model": "ok", "answer_worker": "lazy"}
-        assert state.store is not None
-        store = state.store
-    # closed: its pool holds no connection any more
-    assert store.engine.pool.checkedout() == 0
+        assert state.store is not None and closed == []
+    assert closed == [state.store]
 
 
 def test_without_a_store_the_app_keeps_none(tmp_path):

@@ -1,4 +1,4 @@
-"""Helpers for the node tests: a runtime around a context, and the state a node receives,
+"""The node tests' tools: a runtime around a context, and the state a node receives,
 built by running the nodes before it (offline, or against a scripted model)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Helpers for the grade store's tests: a stored report's and request's JSON, a fresh store."""
+"""What the grade store's tests share: a stored report's and request's JSON, a fresh store."""
 
 from __future__ import annotations
 
