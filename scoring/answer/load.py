@@ -15,9 +15,13 @@ from scoring.answer.routes import Routes, RoutesError
 DEFAULT_PATH = Path(__file__).with_name("routes.json")
 
 
-@lru_cache(maxsize=4)
 def load_routes(path: Path = DEFAULT_PATH) -> Routes:
     """The measured routes at `path`, read once per path (a bad file raises RoutesError)."""
+    return _read(Path(path).resolve())
+
+
+@lru_cache(maxsize=4)
+def _read(path: Path) -> Routes:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as err:

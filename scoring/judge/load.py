@@ -15,9 +15,13 @@ from scoring.judge.calibration import Calibration, CalibrationError
 DEFAULT_PATH = Path(__file__).with_name("calibration.json")
 
 
-@lru_cache(maxsize=4)
 def load_calibration(path: Path = DEFAULT_PATH) -> Calibration:
     """The calibration in `path` (the shipped file by default), read once per process."""
+    return _read(Path(path).resolve())
+
+
+@lru_cache(maxsize=4)
+def _read(path: Path) -> Calibration:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:

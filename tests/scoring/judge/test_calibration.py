@@ -40,15 +40,6 @@ def test_malformed_calibration_is_refused(data, message):
         Calibration.from_json(data)
 
 
-def test_unreadable_file(tmp_path):
-    with pytest.raises(CalibrationError, match="cannot read"):
-        load_calibration(tmp_path / "absent.json")
-    bad = tmp_path / "bad.json"
-    bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(CalibrationError, match="cannot read"):
-        load_calibration(bad)
-
-
 def test_log_odds_sums_named_weights():
     model = StepModel({"bias": -2.0, "last": 1.0}, 0.5)
     assert model.log_odds({"bias": 1.0, "last": 1.0, "unknown": 5.0}) == -1.0

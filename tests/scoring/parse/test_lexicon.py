@@ -29,10 +29,7 @@ from scoring.parse.lexicon import (
     UNESCAPED_DOLLAR,
     UNIT_WORDS,
     cjk_integer,
-    joiners,
-    latex,
     latin_words,
-    relations,
     without_thousands_separators,
     words,
 )
@@ -188,117 +185,6 @@ def test_a_lead_word_alone_carries_into_the_next_step(text: str, leads: bool) ->
 )
 def test_chinese_numerals_below_ten_thousand(numeral: str, value: int | None) -> None:
     assert cjk_integer(numeral) == value
-
-
-@pytest.mark.parametrize(
-    ("spec", "text", "found"),
-    [
-        (relations.INEQUALITY, r"x \leq 3", [r"\leq"]),
-        (relations.INEQUALITY, "1 < x ≤ 4", ["<", "≤"]),
-        (relations.INEQUALITY, r"\left( x \right)", []),  # `\le` is no prefix of `\left`
-        (relations.INEQUALITY, "x = 3", []),
-        (relations.EQUATION_OR_INEQUALITY, r"x = 3, y \gt 2", ["=", r"\gt"]),
-        (relations.CONDITION, r"x \geqslant 2", [r"\geqslant"]),
-        (relations.CONDITION, r"x \in (1, 2)", []),
-        (relations.SOLUTION_SET_INEQUALITY, r"x \leqslant 1 或 x \geq 2", [r"\leqslant", r"\geq"]),
-        (relations.SOLUTION_SET_INEQUALITY, r"x \lt 1", []),  # not among a solution set's signs
-        (relations.CHAIN, "x := 2", [":="]),
-        (relations.CHAIN, "a <= b >= c", ["<=", ">="]),
-        (relations.CHAIN, "x != 2", ["!="]),
-        (relations.CHAIN, "5!=120", ["="]),  # `!` of a factorial, then equality
-        (relations.CHAIN, r"a \equiv 1 \pmod{3}", [r"\equiv"]),
-        (relations.CHAIN, r"A \subseteq B \subset C", [r"\subseteq", r"\subset"]),
-        (relations.CHAIN, r"x \in S, \sin x", [r"\in"]),  # `\in` is no prefix of `\sin`
-        (relations.CHAIN, "x ≈ 3.14 ≃ π", ["≈", "≃"]),
-        (relations.STATED, r"x \le 2, y \leq 3 = z", [r"\le", "="]),  # `\leq` is not counted
-        (relations.STATED, "a ≠ b ≈ c", ["≠", "≈"]),
-        (relations.IN_SPAN, r"3 \pm 1 = 4", [r"\pm", "="]),
-        (relations.IN_SPAN, "3 × 4", []),
-        (relations.AFTER_VALUE, r"2, 3; x \cup y", [",", ";", r"\cup"]),
-        (relations.AFTER_VALUE, r"\pi", []),
-        (relations.BOUND, "a>=2", [">="]),
-        (relations.BOUND, r"1 \le x < 4", [r"\le", "<"]),
-    ],
-)
-def test_relation_signs(spec: relations.RelationSigns, text: str, found: list[str]) -> None:
-    assert relations.relation_pattern(spec).findall(text) == found
-
-
-def test_relation_patterns_are_built_once_per_spec() -> None:
-    spec = relations.RelationSigns(("le",), ("<",))
-    assert relations.relation_pattern(spec) is relations.relation_pattern(
-        relations.RelationSigns(("le",), ("<",))
-    )
-    assert relations.relation_alternatives(relations.RelationSigns()) == ""
-
-
-@pytest.mark.parametrize(
-    ("spec", "text", "found"),
-    [
-        (joiners.STATEMENTS, "x = 1 or x = 2", ["or"]),
-        (joiners.STATEMENTS, "x = 1 或者 x = 2", ["或者"]),  # the longer word first
-        (joiners.STATEMENTS, "a > 0 且 b > 0 AND c", ["且", "AND"]),
-        (joiners.STATEMENTS, "the band and the orchestra", ["and"]),  # whole words only
-        (joiners.LIST, "3 apples, 4 pears and 5 plums", [",", "and"]),
-        (joiners.LIST, "甲以及乙", ["以及"]),
-        (joiners.LIST, "x = 1 or x = 2", []),  # a list is not joined by "or"
-        (joiners.LIST_END, "2 cm.", ["."]),
-        (joiners.PARTS, r"x = 1 \qquad y = 2", [r"\qquad"]),
-        (joiners.PARTS, "a = 1 或 b = 2", ["或"]),
-        (joiners.OPTION_LIST, "A, C and D", [",", "and"]),
-        (joiners.OPTION_LIST, "A和C", ["和"]),
-        (joiners.OPTION_LIST, "A or C", []),  # a choice between options, not a list of them
-        (joiners.BOXED_PARTS, "3 or 4；5", ["or", "；"]),
-        (joiners.BOXED_PARTS, "3 并且 4", []),  # 且 joins conditions, not parts
-        (joiners.CHOICES, "neither A nor B", ["nor"]),
-        (joiners.CHOICES, "A、B", ["、"]),
-        (joiners.BLOCKS, r"x = 1 \\ y = 2", ["\\\\"]),
-        (joiners.BLOCKS, "x = 2 where y = 3", ["where"]),
-        (joiners.BLOCKS, "without x", []),
-        (joiners.UNION, r"x < 1 \lor x > 2", [r"\lor"]),
-        (joiners.UNION, "x < 1 and x > 0", []),
-        (joiners.INTERSECTION, "x > 1 并且 x < 3", ["并且"]),
-        (joiners.INTERSECTION, r"x > 1 \land x < 3", [r"\land"]),
-    ],
-)
-def test_joiners(spec: joiners.Joiners, text: str, found: list[str]) -> None:
-    assert joiners.joiner_pattern(spec, re.IGNORECASE).findall(text) == found
-
-
-def test_joiner_case_follows_the_flags() -> None:
-    assert joiners.joiner_pattern(joiners.UNION).findall("x < 1 OR x > 2") == []
-    assert joiners.joiner_pattern(joiners.UNION, re.IGNORECASE).findall("x < 1 OR x > 2") == ["OR"]
-
-
-@pytest.mark.parametrize(
-    ("names", "symbols", "text", "found"),
-    [
-        (latex.SIZING, "", r"\left( x \right)", [r"\left", r"\right"]),
-        (latex.SIZING, "", r"\Bigl[ x \biggr]", [r"\Bigl", r"\biggr"]),
-        (latex.SIZING, "", r"\leftarrow \rightharpoonup", []),  # other names
-        (
-            (*latex.SIZING, *latex.STYLES),
-            ",;:> ",
-            r"\displaystyle a\,b\ c",
-            [r"\displaystyle", r"\,", "\\ "],
-        ),
-        (latex.WIDE_SPACES, "", r"x \quad y \qquad z \quadx", [r"\quad", r"\qquad"]),
-        (("[dtc]frac",), "", r"\dfrac{1}{2} \frac{1}{3} \tfrac{1}{4}", [r"\dfrac", r"\tfrac"]),
-        ((), latex.THIN_SPACES, r"a\!b\:c", [r"\!", r"\:"]),
-    ],
-)
-def test_latex_commands_are_matched_whole(
-    names: tuple[str, ...], symbols: str, text: str, found: list[str]
-) -> None:
-    assert latex.latex_commands(names, symbols).findall(text) == found
-
-
-@pytest.mark.parametrize(
-    ("text", "boxed"),
-    [(r"\boxed{7}", True), (r"\fbox {7}", True), (r"\boxedx", False), (r"\box{7}", False)],
-)
-def test_the_answer_box(text: str, boxed: bool) -> None:
-    assert (re.match(latex.BOX + r"\s*\{", text) is not None) is boxed
 
 
 @pytest.mark.parametrize(

@@ -4,22 +4,9 @@ never just switch the check off. Every case is hand-written."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import pytest
-import sympy
 
-from scoring.parse.approximation import close, significant_figures, written_place
-from scoring.parse.bases import (
-    read_in_base,
-    stated_bases,
-    with_plain_subscripts,
-    with_prefixed_numerals,
-)
-from scoring.parse.division import is_whole_count, quotient_remainder, states_remainder
 from scoring.parse.equations import check_step, extract_relations
-from scoring.parse.mathparse import parse_math
-from scoring.parse.names import cannot_be_pi, pi_is_named, with_times_signs, x_is_times
 from scoring.parse.step_context import read_context
 
 PAIRS = {
@@ -170,118 +157,6 @@ def test_lists_of_solutions_are_not_read_as_one_value_equal_to_another() -> None
 
 def test_a_chain_that_equates_two_values_is_still_false() -> None:
     assert check_step("$x = 3 = -3$").verdict == "false"
-
-
-@pytest.mark.parametrize(
-    ("text", "bases"),
-    [
-        ("convert 25 to binary", (2,)),
-        ("in base 5 and base-7", (5, 7)),
-        ("二进制与十六进制", (2, 16)),
-        ("12进制", (12,)),
-        ("$1556_7 + 10_{(3)}$", (7, 3)),
-        ("base 10 only", ()),
-        ("$a_2 + x_3 = 5$", ()),  # indices, not bases
-        ("the base of the triangle", ()),
-        ("二进制：$1010(2)$ 与 $12(8)$", (2, 8)),  # suffixes count where a base is named
-        ("$3(2) = 6$", ()),  # elsewhere a product
-    ],
-)
-def test_stated_bases(text: str, bases: tuple[int, ...]) -> None:
-    assert stated_bases(text) == bases
-
-
-def test_numerals_are_read_in_a_base_but_exponents_and_indices_stay() -> None:
-    assert read_in_base("3 = 0011", 2) == "3 = 3"
-    assert read_in_base("2^{10} + 110", 2) == "2^{10} + 6"
-    assert read_in_base("a_{11} + 11_3", 2) is None
-    assert read_in_base("7 + 8", 2) is None  # single digits mean the same
-    assert read_in_base("123", 3) is None  # 3 is not a base-3 digit
-    assert read_in_base("0.11", 2) == "(3/4)"
-    assert read_in_base("1010(2) + 7(10)", 2, (2,)) == "10 + 7"
-    assert read_in_base("11(3)", 2, (2,)) is None  # an unstated suffix: a product
-    assert with_prefixed_numerals("0b101 + 0x1f + 0o17 + 10x3") == "5 + 31 + 15 + 10x3"
-    assert with_plain_subscripts("(101)_2 + 11_{(2)}") == "101_2 + 11_{2}"
-
-
-@pytest.mark.parametrize(
-    ("exact", "shown", "round_up", "whole"),
-    [
-        (Fraction(1000, 3), Fraction(333), False, True),
-        (Fraction(1000, 3), Fraction(334), False, False),
-        (Fraction(1000, 3), Fraction(334), True, True),
-        (Fraction(1000, 3), Fraction(335), True, False),
-        (Fraction(12), Fraction(12), False, False),  # a whole quotient needs no reading
-        (Fraction(7, 2), Fraction(7, 2), False, False),
-        (3.5, Fraction(3), False, True),
-    ],
-)
-def test_is_whole_count(exact, shown, round_up: bool, whole: bool) -> None:
-    assert is_whole_count(exact, shown, round_up) is whole
-
-
-def test_quotient_and_remainder_notations() -> None:
-    assert quotient_remainder("so 17 ÷ 5 = 3 R 2 and") == [("17", "5", "3", "2", "17 ÷ 5 = 3 R 2")]
-    assert quotient_remainder(r"$17 \div 5 = 3 \text{ remainder } 2$")[0][:4] == (
-        "17",
-        "5",
-        "3",
-        "2",
-    )
-    assert quotient_remainder("17 ÷ 5 = 3 余 2")[0][:4] == ("17", "5", "3", "2")
-    assert quotient_remainder("17 ÷ 5 = 3……2")[0][:4] == ("17", "5", "3", "2")
-    assert quotient_remainder("17 ÷ 5 = 3.4") == []
-    assert states_remainder("3 R 2") and states_remainder(r"3 \text{ remainder } 2")
-    assert not states_remainder("3 + 2")
-
-
-@pytest.mark.parametrize(
-    ("side", "place"),
-    [
-        ("0.67", (-2, True)),
-        ("216", (0, False)),
-        ("1,234.5", (-1, True)),
-        (r"3.33 \times 10^{-3}", (-5, True)),
-        ("2.5×10^4", (3, True)),
-        ("x + 1", None),
-    ],
-)
-def test_written_place(side: str, place) -> None:
-    assert written_place(side) == place
-
-
-def test_tolerance_is_the_written_place_and_one_percent_for_approximations() -> None:
-    third = Fraction(1, 3)
-    assert close(third, Fraction(33, 100), "1/3", "0.33", approximate=False)
-    assert not close(
-        Fraction(2, 5), Fraction(5, 10), "2/5", "0.5", approximate=False
-    )  # exact at 1 place
-    assert not close(Fraction(1000, 3), Fraction(333), "1000/3", "333", approximate=False)
-    assert close(Fraction(1000, 3), Fraction(333), "1000/3", "333", approximate=True)
-    assert close(Fraction(1000), Fraction(1009), "1000", "1009", approximate=True)  # < 1%
-    assert not close(Fraction(1000), Fraction(1011), "1000", "1011", approximate=True)
-    assert close(Fraction(8287), Fraction(8300), "8287", "8300", approximate=True, figures=2)
-    assert significant_figures("to 3 significant figures") == 3
-    assert significant_figures("保留3位有效数字") == 3
-    assert significant_figures("3 decimal places") is None
-
-
-def test_names_that_look_like_products() -> None:
-    assert parse_math("O2").free_symbols == {sympy.Symbol("O2")}
-    assert parse_math("H2SO4 + 1").free_symbols == {sympy.Symbol("H2SO4")}
-    assert parse_math("2x").free_symbols == {sympy.Symbol("x")}  # a number first is a product
-    assert x_is_times("3 x 4 = 12") and x_is_times("3x4 = 12")
-    assert not x_is_times("x = 5, so 2 x 3 = 30") and not x_is_times("2x + 3 = 7")
-    assert not x_is_times("0x1F = 31")
-    assert with_times_signs("3 x 4") == "3 × 4"
-
-
-def test_pi_as_a_name() -> None:
-    assert pi_is_named(r"Let $\pi$ be the profit.") and pi_is_named(r"设 $\pi$ 为利润")
-    assert pi_is_named(r"$\pi(Q) = 20Q$")
-    assert not pi_is_named(r"The area is $\pi r^2$.")
-    assert cannot_be_pi(7900) and cannot_be_pi(0.5)
-    assert not cannot_be_pi(3.5) and not cannot_be_pi(3.14)
 
 
 def test_read_context_collects_the_readings_of_a_step() -> None:

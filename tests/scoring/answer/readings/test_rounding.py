@@ -1,9 +1,15 @@
-"""Numbers computed with rounded quantities are equal within 1e-4; exact computations stay exact."""
+"""Numbers computed with rounded quantities are equal within 1e-4; exact computations stay exact;
+a precision the problem states (decimal places) equates answers a unit apart in that place."""
 
 import pytest
 
 from scoring.answer.compare import check_answer, compare_answers
-from scoring.answer.readings.rounding import computed_inexactly, within_rounding
+from scoring.answer.readings.rounding import (
+    computed_inexactly,
+    stated_places,
+    within_rounding,
+    within_stated_precision,
+)
 
 
 @pytest.mark.parametrize(
@@ -75,3 +81,55 @@ def test_an_approximation_in_the_problem_counts() -> None:
     text = "Area = 3.14 * 100 = \\boxed{314.16}"
     assert check_answer(text, "314.159", problem="Take pi as approximately 3.1416.").correct
     assert check_answer(text, "314.159", problem="Find the area.").correct is False
+
+
+@pytest.mark.parametrize(
+    ("problem", "places"),
+    [
+        ("Round your answer to two decimal places.", 2),
+        ("Give the result to 3 decimal places.", 3),
+        ("Express it as a decimal to the nearest hundredth.", 2),
+        ("to the nearest ten-thousandth", 4),
+        ("Round to the nearest whole number.", 0),
+        ("结果保留两位小数。", 2),
+        ("精确到0.1", 1),
+        ("精确到百分位", 2),
+        ("Express your answer as a decimal.", None),
+        ("Round x to one decimal place and y to two decimal places.", None),  # two precisions
+        ("", None),
+    ],
+)
+def test_stated_places(problem, places):
+    assert stated_places(problem) == places
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "places", "verdict"),
+    [
+        ("5.78", "5.79", 2, True),  # a unit off in the asked place
+        ("5.78", "5.77", 2, True),
+        ("5.78", "5.80", 2, None),  # two units off
+        ("5.78", "\\frac{52}{9}", 2, True),
+        ("(1.23, 4.56)", "(1.24, 4.55)", 2, True),
+        ("(1.23, 4.56)", "[1.24, 4.55]", 2, None),  # a tuple is not an interval
+        ("0.05", "0.06", 2, None),  # a unit of that place is 20% of the value: another answer
+        ("138", "139", 0, None),  # whole numbers: another count
+        ("5.78", "x", 2, None),
+    ],
+)
+def test_within_stated_precision(gold, pred, places, verdict):
+    assert within_stated_precision(gold, pred, places) is verdict
+
+
+def test_the_problems_precision_decides_a_pair():
+    assert compare_answers("5.78", "5.79", places=2).reading == "stated_precision"
+    assert compare_answers("5.78", "5.79").verdict is False
+    solution = "So the mean is \\boxed{5.79}."
+    assert check_answer(solution, ["5.78"], problem="Round to two decimal places.").correct
+    assert check_answer(solution, ["5.78"], problem="Find the mean.").correct is False
+    assert (
+        check_answer(
+            solution, ["5.78"], problem="Round to two decimal places.", rounding=False
+        ).correct
+        is False
+    )

@@ -1,12 +1,14 @@
 """Answers made of several values: lists of solutions (a set), tuples and vectors (ordered),
-named values, and matrices entry by entry."""
+named values, matrices entry by entry, parts with verdict words, and multi-part answers."""
 
 import pytest
 
+from scoring.answer.compare import compare_answers
 from scoring.answer.readings.parts import (
     Parts,
     compare_matrices,
     compare_parts,
+    compare_worded_parts,
     matrix_entries,
     name_of,
     read_parts,
@@ -101,3 +103,66 @@ M = "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"
 )
 def test_compare_matrices(gold, pred, expected):
     assert compare_matrices(gold, pred) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "verdict"),
+    [
+        (
+            r"\begin{pmatrix} 1/2 & 0 \\ 0 & 1 \end{pmatrix}",
+            r"\begin{bmatrix}0.5&0\\0&1\end{bmatrix}",
+            True,
+        ),
+        (
+            r"\begin{pmatrix} \cos\theta & -\sin\theta \end{pmatrix}",
+            r"\begin{bmatrix}\cos \theta & - \sin\theta\end{bmatrix}",
+            True,
+        ),
+        (r"\begin{pmatrix} x & 1 \end{pmatrix}", r"\begin{pmatrix} x & 2 \end{pmatrix}", False),
+        (r"\begin{pmatrix} x & 1 \end{pmatrix}", r"\begin{pmatrix} 2x/2 & 1 \end{pmatrix}", None),
+        (r"\begin{pmatrix} 1 & 2 \end{pmatrix}", r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", False),
+    ],
+)
+def test_matrices_entry_by_entry(gold, pred, verdict):
+    assert compare_matrices(gold, pred) is verdict
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "verdict"),
+    [
+        ("是，3", "是；3", True),
+        ("是，3", "对, 3", True),  # synonyms share a polarity
+        ("不是，2", "否，2", True),
+        ("Yes, 3", "yes; 3", True),
+        ("是，3", "是，4", False),  # the verdict alone used to decide this
+        ("是，3", "不是，3", False),
+        ("是，3", "3，是", False),  # parts in order
+        ("Yes, as 3 > 2", "Yes", None),  # an explanation, not parts
+        ("1, 2", "1, 2", None),  # no verdict word: the other readings' call
+    ],
+)
+def test_worded_parts(gold, pred, verdict):
+    assert compare_worded_parts(gold, pred) is verdict
+
+
+def test_worded_parts_come_before_the_verdict_word():
+    result = compare_answers("是，3", "是，4")
+    assert (result.verdict, result.reading, result.route) == (False, "worded_parts", "parts")
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "verdict", "reading"),
+    [
+        ("3;4", "(1)3 (2)4", True, "multi_part"),  # part k answers question k
+        ("(1)3 (2)4", "(1)4 (2)3", False, "multi_part"),  # not the product 24 on both sides
+        ("(1)3 (2)4", "24", False, "multi_part"),
+        ("(1)3 (2)4", "①3②4", True, "multi_part"),
+        ("(1) a=2 (2) b=3", "b=3, a=2", True, "multi_part"),  # named parts match by name
+        ("是;5", "(1) 是 (2) 5", True, "worded_parts"),
+        ("(1) 是 (2) 5", "（1）不是；（2）5", False, "worded_parts"),  # not "5" against "5"
+        ("不是;5", "5", False, "math_verify"),  # a verdict and a value, not the value alone
+    ],
+)
+def test_multi_part_answers_are_compared_part_by_part(gold, pred, verdict, reading):
+    result = compare_answers(gold, pred)
+    assert (result.verdict, result.reading) == (verdict, reading)
