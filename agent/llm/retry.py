@@ -76,8 +76,12 @@ def retry_after(err: BaseException | None) -> float | None:
     try:
         return float(value)
     except ValueError:
+        pass
+    try:  # an HTTP date; anything else says nothing
         when = email.utils.parsedate_to_datetime(value)
-        return max(0.0, when.timestamp() - time.time()) if when else None
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 def _wait(state: RetryCallState) -> float:

@@ -14,15 +14,21 @@ solutions and are not read. Exit status 0; the counts are the result.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from eval_sets.halves import HALVES, Half, half_of
-from eval_sets.plugins import register_study
-from eval_sets.study_cli import DEFAULT_DATA, add_data, require_folder, run_study
+from eval_sets.loaders.rows import read_records
+from eval_sets.plugins import DatasetError, register_study
+from eval_sets.study_cli import (
+    DEFAULT_DATA,
+    StudyInputError,
+    add_data,
+    require_folder,
+    run_study,
+)
 from scoring.judge import addressed_spans
 
 # file -> (the problem's field, the fields holding solution text or steps)
@@ -63,10 +69,11 @@ def scan_file(path: Path) -> tuple[dict[Half, int], dict[Half, int], dict[Half, 
     texts = dict.fromkeys(HALVES, 0)
     hit_rows = dict.fromkeys(HALVES, 0)
     hits: list[Hit] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        row = json.loads(line)
+    try:
+        records = list(read_records(path))
+    except DatasetError as err:
+        raise StudyInputError(str(err)) from err
+    for number, row in records:
         half = half_of(str(row.get(problem_field, "")))
         solutions[half] += 1
         found = False

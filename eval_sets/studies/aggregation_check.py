@@ -36,15 +36,16 @@ def aggregation_check(args: argparse.Namespace) -> int:
     for number, line in enumerate(args.path.open(encoding="utf-8"), 1):
         if not line.strip():
             continue
-        row = json.loads(line)
-        try:
+        try:  # json.JSONDecodeError is a ValueError
+            row = json.loads(line)
             labels = [parse_human_label(s) for s in row["gold_step_score"]]
             result = score_solution(labels, TYPES[row["type"]])
-        except (KeyError, ValueError) as err:
+            gold_score, gold_binary = row["gold_score"], row["gold_score_01"]
+        except (KeyError, TypeError, ValueError) as err:
             raise StudyInputError(f"line {number}: {err}") from err
         total += 1
-        score_ok += result.score == row["gold_score"]
-        binary_ok += result.binary == row["gold_score_01"]
+        score_ok += result.score == gold_score
+        binary_ok += result.binary == gold_binary
     print(
         f"items {total}: gold_score reproduced {score_ok}/{total}, gold_score_01 {binary_ok}/{total}"
     )

@@ -143,9 +143,11 @@ def injection_bench(args: argparse.Namespace) -> int:
             for line in args.data.read_text(encoding="utf-8").splitlines()
             if line.strip()
         ]
-    except (OSError, ValueError) as err:
+        chosen = wrong_calculations(rows, args.max_score)
+    except KeyError as err:
+        raise StudyInputError(f"cannot read {args.data}: a row lacks the field {err}") from err
+    except (OSError, TypeError, ValueError) as err:  # TypeError: a row that is not an object
         raise StudyInputError(f"cannot read {args.data}: {err}") from err
-    chosen = wrong_calculations(rows, args.max_score)
     plain, attempts = load_redteam()
     words = [a.written for a in attempts]
     labels, redteam = LabelOracle(rows), PlainLabels(plain.values())

@@ -10,11 +10,11 @@ test: humans cut StepMathBench into paragraphs, the segmenter into sentences.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from eval_sets.plugins import register_study
+from eval_sets.loaders.rows import read_records
+from eval_sets.plugins import DatasetError, register_study
 from eval_sets.study_cli import StudyInputError, require_file, run_study
 from scoring.steps import SegmentConfig, segment_steps
 
@@ -23,10 +23,11 @@ HUMAN_STEPS = ("gold_step", "model_output_step_format")
 
 def _pairs(path: Path, config: SegmentConfig) -> list[tuple[int, int]]:
     pairs = []
-    for line in path.open(encoding="utf-8"):
-        if not line.strip():
-            continue
-        row = json.loads(line)
+    try:
+        rows = [row for _, row in read_records(path)]
+    except DatasetError as err:
+        raise StudyInputError(str(err)) from err
+    for row in rows:
         human = next((row[k] for k in HUMAN_STEPS if k in row), None)
         if human is None or not isinstance(row.get("model_output"), str):
             continue

@@ -51,7 +51,7 @@ import httpx
 
 from eval_sets.plugins import register_study
 from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
-from eval_sets.study_cli import run_study
+from eval_sets.study_cli import positive_float, positive_int, run_study
 from example_requests import ARITHMETIC_SLIP, example_names, load_example
 
 _RESENT: list[int] = []
@@ -471,29 +471,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
     parser.add_argument(
         "--latency",
-        type=float,
+        type=positive_float,
         action="append",
         help="fake LLM latency L in seconds; repeat for several (default: 2, 0.5)",
     )
-    parser.add_argument("--requests", type=int, default=30, help="sequential grades per mode")
-    parser.add_argument("--clients", type=int, default=64)
-    parser.add_argument("--rounds", type=int, default=4, help="grades per concurrent client")
+    parser.add_argument(
+        "--requests", type=positive_int, default=30, help="sequential grades per mode"
+    )
+    parser.add_argument("--clients", type=positive_int, default=64)
+    parser.add_argument(
+        "--rounds", type=positive_int, default=4, help="grades per concurrent client"
+    )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=positive_int,
         default=os.cpu_count() or 1,
         help="service processes (default: one per core)",
     )
     parser.add_argument(
         "--client-processes",
-        type=int,
+        type=positive_int,
         default=4,
         help="processes the concurrent clients are spread over",
     )
     parser.add_argument(
-        "--fake-processes", type=int, default=2, help="processes of the fake LLM, sharing its port"
+        "--fake-processes",
+        type=positive_int,
+        default=2,
+        help="processes of the fake LLM, sharing its port",
     )
-    parser.add_argument("--offline-clients", type=int, default=4)
+    parser.add_argument("--offline-clients", type=positive_int, default=4)
     parser.add_argument("--offline-rounds", type=int, default=15, help="0: no offline run")
     parser.add_argument(
         "--store-requests",

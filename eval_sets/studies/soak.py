@@ -36,7 +36,7 @@ import httpx
 from eval_sets.fakes.openai_server import FakeOpenAI
 from eval_sets.plugins import register_study
 from eval_sets.processes import free_port, percentile, start_service, stop, tree, wait_ready
-from eval_sets.study_cli import run_study
+from eval_sets.study_cli import positive_float, positive_int, run_study
 from example_requests import ARITHMETIC_SLIP
 
 MAX_RSS_GROWTH_MB = 100.0
@@ -121,24 +121,24 @@ def _sample_rss(pid: int, start: float, marks: dict[str, float], done: threading
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The study's options."""
-    parser.add_argument("--minutes", type=float, default=10.0)
-    parser.add_argument("--clients", type=int, default=64)
-    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--minutes", type=positive_float, default=10.0)
+    parser.add_argument("--clients", type=positive_int, default=64)
+    parser.add_argument("--client-processes", type=positive_int, default=2)
     parser.add_argument("--fault-rate", type=float, default=0.1)
     parser.add_argument("--latency", type=float, default=0.5, help="fake LLM latency (s)")
     parser.add_argument(
         "--llm-timeout",
-        type=float,
+        type=positive_float,
         default=10.0,
         help="the service's LLM call timeout (s): how long a hanging call holds",
     )
     parser.add_argument(
         "--request-timeout",
-        type=float,
+        type=positive_float,
         default=120.0,
         help="client timeout (s); no answer by then counts as lost",
     )
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=positive_int, default=2)
     parser.add_argument("--seed", type=int, default=0)
 
 

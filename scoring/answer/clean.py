@@ -20,10 +20,12 @@ from scoring.parse.lexicon import (
     PLAIN_PI,
     chinese_clock_times,
     chinese_fractions,
+    delimiters,
     latex,
     latex_roots,
     latin_words,
     plain_fractions,
+    punctuation,
 )
 from scoring.parse.mathspans import math_spans
 from scoring.parse.number_words import number_in_words
@@ -34,13 +36,22 @@ _WRAPPER = re.compile(
 _SPACING = latex.latex_commands((*latex.SIZING, *latex.STYLES), ",;:> ")
 _FRAC_VARIANT = latex.latex_commands(("[dtc]frac",))
 _COMMA_THIN = re.compile(r",\s*\\!\s*")
-_DELIMITED = re.compile(r"^(?:\$\$(.*)\$\$|\$(.*)\$|\\\((.*)\\\)|\\\[(.*)\\\])$", re.DOTALL)
+_DELIMITED = re.compile(r"^(?:" + delimiters.wrapped_math(".*") + r")$", re.DOTALL)
 _BOXED = re.compile(r"^" + latex.BOX + r"\s*\{(.*)\}$", re.DOTALL)
-_END_PUNCT = re.compile(r"[\s.。,，;；:：!！]+$")
+_END_PUNCT = punctuation.trailing_marks(
+    punctuation.FULL_STOPS,
+    punctuation.COMMAS,
+    punctuation.SEMICOLONS,
+    punctuation.COLONS,
+    punctuation.EXCLAMATIONS,
+)
 _CONTROL = {"\x07": "\\a", "\x08": "\\b", "\x0b": "\\v", "\x0c": "\\f"}
 _CONTROL_TABLE = str.maketrans(_CONTROL)
 _TEXT_SYMBOL = re.compile(r"\\(?:text|mathrm|textrm)\{\s*([^{}A-Za-z]{1,8}|[A-Za-z])\s*\}")
 _SPACED_WRAPPER = re.compile(r"\\(text|mathrm|textrm|textbf|mbox)\s+\{")
+# What `normalise` drops: spaces, dollar signs, thin spaces and the sizing pair, wherever they
+# stand (`\leftarrow` loses its `\left` too).
+_LAYOUT = re.compile(r"\s+|\$|\\[,;! ]|\\(?:" + "|".join(latex.DELIMITER_PAIR) + ")")
 _SINGLE_BACKSLASH = re.compile(r"(?<!\\)\\(?!\\)")
 _DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
 _SYNONYMS = (
@@ -93,13 +104,13 @@ _FUNCTIONS = (
 # A name is a whole token (no letter or backslash before it), followed by a non-letter, or by one
 # letter that is its argument (`sinx`, `lnx`, `cosA`) and then a non-letter.
 _PLAIN_FUNCTION = re.compile(
-    r"(?<![A-Za-z\\])(" + "|".join(_FUNCTIONS) + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)"
+    latex.NAME_START + "(" + "|".join(_FUNCTIONS) + r")(?=[^A-Za-z]|[A-Za-z](?![A-Za-z])|$)"
 )
 _PLAIN_PI = re.compile(PLAIN_PI)
 _PLAIN_SQRT = re.compile(
-    r"(?<![A-Za-z\\])sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))"
+    latex.NAME_START + r"sqrt\s*(?:\(([^()]*)\)|(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])))"
 )
-_PLAIN_LOG_BASE = re.compile(r"(?<![A-Za-z\\])log(\d+)\s*\(")  # log2(8): base after the name
+_PLAIN_LOG_BASE = re.compile(latex.NAME_START + r"log(\d+)\s*\(")  # log2(8): base after the name
 _ENGLISH = frozenset({"cost", "sine", "sins", "logs", "tans", "secs", "cots"})
 
 
@@ -201,7 +212,7 @@ def clean_answer(answer: str) -> str:
 def normalise(answer: str) -> str:
     """The answer without spacing, dollar signs, sizing commands and a closing period: two answers
     whose normal forms are equal are the same text, and no reading need look at them."""
-    return re.sub(r"\s+|\$|\\[,;! ]|\\left|\\right", "", clean_answer(answer)).rstrip(".")
+    return _LAYOUT.sub("", clean_answer(answer)).rstrip(".")
 
 
 def for_math_verify(text: str) -> str:
@@ -263,5 +274,5 @@ def is_prose(text: str) -> bool:
 
     Chinese characters, or two words of two or more letters, outside any `\\command`.
     """
-    plain = re.sub(r"\\[A-Za-z]+", " ", text)
+    plain = latex.COMMAND_NAME.sub(" ", text)
     return bool(CJK_CHAR.search(plain)) or len(latin_words(2).findall(plain)) >= 2

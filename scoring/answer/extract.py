@@ -15,19 +15,24 @@ from scoring.parse.enumeration import enumeration_start
 from scoring.parse.lexicon import (
     AMOUNT_UNITS,
     ANSWER_WORDS,
+    DIGIT,
     FINAL_ANSWER_WORDS,
     LEAD_WORDS,
+    LOOSE_GROUPED,
     NO_WORDS,
     OTHER_ANSWER_WORDS,
-    STEP_LABEL,
-    STEP_NUMERAL,
+    PERCENT_SIGN,
     UNESCAPED_DOLLAR,
     YES_WORDS,
     chinese_clock_times,
+    delimiters,
     joiners,
     latex,
+    operators,
+    punctuation,
     relations,
 )
+from scoring.parse.lexicon.labels import CJK_STEP, STEP_LABEL, STEP_NUMERAL
 from scoring.parse.mathspans import math_spans, strip_math
 from scoring.parse.number_words import numbers_in_words
 
@@ -46,7 +51,9 @@ _ANSWER_IS = re.compile(r"\bthe (?:final )?answer is\s*[:：]?\s*", re.IGNORECAS
 # "Answer:" opening a line (markdown emphasis allowed) or a sentence ("So 91 is prime. Answer:
 # Yes"), in the languages of the public suites
 _ANSWER_COLON = re.compile(
-    r"(?:^|(?<=[.!?。！？])[ \t]+)[\s*#_>]*(?:"
+    r"(?:^|(?<=["
+    + punctuation.mark_class(punctuation.LATIN_SENTENCE_ENDS, punctuation.CJK_SENTENCE_ENDS)
+    + r"])[ \t]+)[\s*#_>]*(?:"
     + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
     + r")(?:[\s*_]*[:：][\s*_]*|[ \t]+(?=\$|\\[(\[]))",
     re.IGNORECASE | re.MULTILINE,
@@ -58,11 +65,15 @@ _GSM8K = re.compile(r"####\s*(.+)")
 # spaces (`1 000`, `12 345`), a decimal with or without its leading zero (`.4`, `-.5`), an
 # optional `/n` and percent sign.
 _NUMBER = re.compile(
-    r"[-−]?\s?\\[dtc]?frac\s*\{[^{}]+\}\s*\{[^{}]+\}"
-    r"|[-−]?(?<![A-Za-z\d.])(?:\d{1,3}(?: \d{3})+(?![\d.,]| \d)(?:\.\d+)?|\d[\d,]*(?:\.\d+)?|\.\d+)"
-    r"(?:/\d+)?(?:\s*\\?%)?"
+    r"[-−]?\s?"
+    + latex.fraction("[^{}]+", "[^{}]+", latex.ANY_FRAC)
+    + r"|[-−]?(?<![A-Za-z\d.])(?:\d{1,3}(?: \d{3})+(?![\d.,]| \d)(?:\.\d+)?|"
+    + LOOSE_GROUPED
+    + r"|\.\d+)(?:/\d+)?(?:\s*"
+    + PERCENT_SIGN
+    + ")?"
 )
-_LEADING_MATH = re.compile(r"\s*(?:\$\$(.+?)\$\$|\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\])")
+_LEADING_MATH = re.compile(r"\s*(?:" + delimiters.wrapped_math(".+?", escaped_dollar=True) + ")")
 _LEADING_VALUE = re.compile(r"\s*(?:[-+(\[{]|\\frac|\\sqrt|\d)")
 _SENTENCE_END = re.compile(r"\.\s|。|；|;")
 # Formulas written in prose without delimiters, which a sentence states whole: an interval or a
@@ -77,13 +88,16 @@ _PLAIN_CONDITION = re.compile(
 _PART_BREAK = re.compile(
     r"\s*(?:" + joiners.joiner_alternatives(joiners.LIST) + r")\s*", re.IGNORECASE
 )
-_SENTENCE_STOP = re.compile(r"(?<=[.!?])\s+|[。！？]")
+_SENTENCE_STOP = re.compile(
+    rf"(?<=[{punctuation.mark_class(punctuation.LATIN_SENTENCE_ENDS)}])\s+"
+    rf"|[{punctuation.mark_class(punctuation.CJK_SENTENCE_ENDS)}]"
+)
 _LEAD = re.compile(
     r"^(?:(?:" + "|".join(LEAD_WORDS) + r")(?![A-Za-z])\s*[,，:：]?\s*)+", re.IGNORECASE
 )
 _JOINING = joiners.joiner_pattern(joiners.STATEMENTS, re.IGNORECASE)
 _MAX_STATEMENT = 80
-_ANY_DELIMITER = re.compile(r"\$|\\[()\[\]]")
+_ANY_DELIMITER = re.compile(delimiters.DELIMITER_SIGN)
 _INEQUALITY = relations.relation_pattern(relations.INEQUALITY)
 _RELATION_SIGN = relations.relation_pattern(relations.EQUATION_OR_INEQUALITY)
 _FULL_STOP = re.compile(r"\.\s|\.$|。")
@@ -96,7 +110,7 @@ _VERDICT_FIRST = re.compile(
 # "The answer is 7, not 8": the value the sentence rules out is not part of the answer
 _NEGATED_TAIL = re.compile(r"\s*[,;，；]\s*(?:and\s+|but\s+)?not\s+[^,;，；]*$", re.IGNORECASE)
 _MATH_INLINE = re.compile(r"\$([^$]+)\$|\\\((.+?)\\\)")
-_DELIMITERS = re.compile(r"^(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])$")
+_DELIMITERS = re.compile(delimiters.DELIMITERS_AT_EDGES)
 # What may stand between two parts of one answer: spacing, delimiters, commas, "and"/"or", a
 # variable's label ("\boxed{3} and \(y = \boxed{4}\)"), a part's label ("\boxed{(3,3)} for
 # part (a) and \boxed{(1,1)}"), any of these inside `\text{}`; and, right after the first part,
@@ -121,8 +135,9 @@ _JOINER = re.compile(
 )
 _MAX_GAP = 120
 _NAME_ONLY = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*$")
-_COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:[-+*/×÷]|\\times|\\cdot|\\div)[\d.,\s()]*)+$")
-_OPERATOR = re.compile(r"(?<=[\d)\s])(?:[-+*/×÷]|\\times|\\cdot|\\div)")
+_ARITHMETIC = operators.operator_alternatives(operators.ARITHMETIC)
+_COMPUTATION = re.compile(r"^[\d.,\s()]*(?:(?:" + _ARITHMETIC + r")[\d.,\s()]*)+$")
+_OPERATOR = re.compile(r"(?<=[\d)\s])(?:" + _ARITHMETIC + ")")
 
 
 def _clean(answer: str) -> str | None:
@@ -216,7 +231,6 @@ _COPULA = re.compile(r"\b(?:is|are|was|were|equals|becomes)\b|是|为|等于", r
 _SUBORDINATE = re.compile(
     r"\b(?:where|when|if|since|because|given)\b|其中|当|若|如果|因为", re.IGNORECASE
 )
-_DIGIT = re.compile(r"\d")
 
 
 def _copula_value(clause: str) -> str | None:
@@ -235,10 +249,10 @@ def _copula_value(clause: str) -> str | None:
     if not verbs or any(outside(m) for m in _SUBORDINATE.finditer(clause, 0, verbs[-1].start())):
         return None
     verb = verbs[-1]
-    named = any(b <= verb.start() and not _DIGIT.search(clause[a:b]) for a, b in spans)
+    named = any(b <= verb.start() and not DIGIT.search(clause[a:b]) for a, b in spans)
     after = clause[verb.end() :]
     states = (
-        _DIGIT.search(after) or any(a >= verb.end() for a, _ in spans) or numbers_in_words(after)
+        DIGIT.search(after) or any(a >= verb.end() for a, _ in spans) or numbers_in_words(after)
     )
     return after.strip() if named and states else None
 
@@ -349,7 +363,7 @@ def _stated_after(text: str, after: int, problem: str) -> str | None:
     if (
         answer is None
         or is_prose(answer)
-        and not (_DIGIT.search(answer) or numbers_in_words(answer))
+        and not (DIGIT.search(answer) or numbers_in_words(answer))
     ):
         return None
     return answer
@@ -399,11 +413,11 @@ def extract_answer(text: str) -> str | None:
 def is_computation(expr: str) -> bool:
     """Numbers joined by arithmetic (`52 + 24 + 44`, `\\frac{33 \\div 33}{663 \\div 33}`): a
     calculation on the way to a result, not a result; a single fraction `1/21` is a value."""
-    flat = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", bare(expr))
+    flat = re.sub(latex.fraction("([^{}]*)", "([^{}]*)", r"\\frac"), r"(\1)/(\2)", bare(expr))
     if not _COMPUTATION.match(flat):
         return False
-    operators = _OPERATOR.findall(flat)
-    return len(operators) > 1 or (len(operators) == 1 and operators[0] != "/")
+    signs = _OPERATOR.findall(flat)
+    return len(signs) > 1 or (len(signs) == 1 and signs[0] != "/")
 
 
 def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
@@ -450,7 +464,7 @@ def answer_candidates(text: str, lines: int = 2, limit: int = 8) -> list[str]:
         found += [*_results_of(content), content] if "=" in content else [content]
     found += reversed(_result_numbers(strip_math(unlabelled)))
     prose = strip_math(sentence)
-    digits = [m.end() for m in _DIGIT.finditer(prose)]
+    digits = [m.end() for m in DIGIT.finditer(prose)]
     if in_words := [v for a, _, v in numbers_in_words(prose) if not digits or a > digits[-1]]:
         found.append(str(in_words[-1]))
     unique = [
@@ -510,7 +524,7 @@ def _result_numbers(prose: str) -> list[str]:
 
 # A unit of time or money after a result: part of it (`scoring.answer.readings.measures`).
 _AMOUNT_UNIT = re.compile(r"\s*(?:" + AMOUNT_UNITS + r")(?![A-Za-z])", re.IGNORECASE)
-_COMPUTED = re.compile(r"\\(?:frac|dfrac|div|times|cdot|sqrt)|[-+*/×÷·^]")
+_COMPUTED = operators.operator_pattern(operators.COMPUTING)
 
 
 def _results_of(equation: str) -> list[str]:
@@ -555,7 +569,7 @@ def _closing_statement(text: str) -> str | None:
     if (
         not statement
         or len(statement) > _MAX_STATEMENT
-        or not re.search(r"\d", statement)
+        or not DIGIT.search(statement)
         or not _RELATION_SIGN.search(statement)
         or _ANY_DELIMITER.search(statement)
         or is_prose(_JOINING.sub(" ", statement))
@@ -576,7 +590,7 @@ _OPTION_LINE = re.compile(r"^\s*(?:\\text(?:bf)?\s*\{\s*)?\(?([A-E])\)?\s*\}?\s*
 # A step's label that may stand anywhere in a line ("... even. Step 3: So ..."), as well as at
 # its start (`STEP_LABEL`)
 _STEP_WORD = re.compile(
-    r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|第\s*[一二三四五六七八九十百\d]{1,4}\s*步",
+    r"\bstep\s*\d{1,3}\s*(?:[:：.)\-]|(?=\s))|" + CJK_STEP,
     re.IGNORECASE,
 )
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from scoring.judge.checks.addressed import Addressed, addressed_spans
 from scoring.judge.checks.grader_phrases import ROLE_WORDS
 from scoring.parse.fold import fold
+from scoring.parse.lexicon import latex, punctuation
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,9 @@ _FILLER = re.compile(
     r"|所以|因此|另外|此外|同时|并且|而且|谢谢|感谢|备注|附注|注|最后|总之|然后|麻烦了|辛苦了"
 )
 _CONTENT = re.compile(r"[0-9a-z\u3400-\u9fff]")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？；;]")
+_SENTENCE_END = punctuation.sentence_ends(punctuation.CJK_SENTENCE_ENDS + punctuation.SEMICOLONS)
 _OPENERS = {"(": ")", "[": "]", "{": "}", "（": "）", "【": "】"}
-_COMMAND = re.compile(r"\\[A-Za-z]+\s*$")
+_COMMAND = re.compile(latex.COMMAND + r"\s*$")
 _COMMENT_OPEN, _COMMENT_CLOSE = "<!--", "-->"
 
 

@@ -20,11 +20,11 @@ import math
 import re
 from fractions import Fraction
 
-from scoring.parse.lexicon import DECIMAL, ELLIPSIS
+from scoring.parse.lexicon import DECIMAL, ELLIPSIS, latex
 
 Value = Fraction | float
 
-_DIVISION = re.compile(r"÷|\\div(?![A-Za-z])|(?<![/])/(?!/)|\\[dt]?frac(?![A-Za-z])")
+_DIVISION = re.compile(r"÷|\\div(?![A-Za-z])|(?<![/])/(?!/)|" + latex.FRAC + "(?![A-Za-z])")
 _NUMBER = r"\(?\s*(" + DECIMAL + r")\s*\)?"
 _REMAINDER_SIGN = (
     r"(?:\\text\s*\{\s*)?(?:余|R|r|rem|remainder|(?:with\s+)?(?:a\s+)?remainder\s+(?:of\s+)?|"

@@ -39,7 +39,9 @@ from scoring.parse.lexicon import (
     COUNT_UNITS,
     ELLIPSIS,
     NEGATION_WORDS,
+    PERCENT_SIGN,
     SUPPOSE_WORDS,
+    latex,
     words,
 )
 from scoring.parse.mathparse import parse_math
@@ -54,12 +56,11 @@ Verdict = Literal["true", "false", "unknown"]
 
 _ELLIPSIS = re.compile(ELLIPSIS)
 _HEDGE = words(NEGATION_WORDS, CHECK_WORDS, SUPPOSE_WORDS)
-_PERCENT_END = re.compile(r"\\?%\s*$")
+_PERCENT_END = re.compile(PERCENT_SIGN + r"\s*$")
 # `÷ 2/3`: a fraction written after a division sign, which a student divides by whole
 _DIVIDED_BY_FRACTION = re.compile(
     r"(÷|\\div(?![A-Za-z]))\s*(\d+(?:\.\d+)?\s*/\s*\d+(?:\.\d+)?)(?![\d.]|\s*[\^(])"
 )
-_FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _EPS = 1e-9
 
 
@@ -360,7 +361,7 @@ def check_against(known: Sequence[Relation], rel: Relation) -> RelationCheck:
     if not names or not names <= values.keys():
         return RelationCheck(rel, "unknown", f"{rel}: no earlier values close it")
     text = f"{rel.lhs} {rel.rhs}"
-    if any(re.search(_FUNCTION_CALL.format(re.escape(n)), text) for n in names if len(n) == 1):
+    if any(latex.function_call(n).search(text) for n in names if len(n) == 1):
         return RelationCheck(rel, "unknown", f"{rel}: reads like function notation")
     check = check_relation(rel, {n: values[n] for n in names})
     shown = ", ".join(f"{n} = {format_signed(values[n])}" for n in sorted(names))

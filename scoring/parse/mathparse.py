@@ -28,7 +28,9 @@ from scoring.parse.lexicon import (
     DECIMAL,
     DEGREE_MARK,
     ELLIPSIS,
+    PERCENT_SIGN,
     SCIENTIFIC,
+    latex,
     latex_roots,
     mixed_numbers,
     plain_fractions,
@@ -43,8 +45,12 @@ MAX_DIGITS = 30
 
 _TRANSFORMS = (*standard_transformations, implicit_multiplication_application, convert_xor)
 
+# What carries no value in a formula: sizing, style and spacing commands (`\left(`,
+# `\displaystyle`, `\,`), an escaped dollar sign, an alignment `&` and a tie `~`.
 _CLEAN = re.compile(
-    r"\\(?:left|right|[bB]ig{1,2}[lr]?|displaystyle|textstyle|,|;|:|!| )(?![A-Za-z])|\\\$|[&~]"
+    r"\\(?:"
+    + "|".join((*latex.SIZING, *latex.STYLES, *latex.THIN_SPACES, " "))
+    + r")(?![A-Za-z])|\\\$|[&~]"
 )
 _UNICODE = str.maketrans(
     {
@@ -77,8 +83,14 @@ _TRIG_DEGREES = re.compile(
     r"(?(2)[)}])"
 )
 _TOKEN = re.compile(
-    r"(?P<name>" + NAME_TOKEN + r")|(?P<num>" + DECIMAL + r"|\.\d+)"
-    r"|(?P<cmd>\\[A-Za-z]+|\\[%{}|])|(?P<word>[A-Za-z]+)"
+    r"(?P<name>"
+    + NAME_TOKEN
+    + r")|(?P<num>"
+    + DECIMAL
+    + r"|\.\d+)"
+    + r"|(?P<cmd>"
+    + latex.COMMAND
+    + r"|\\[%{}|])|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^_()\[\]{}!|%])|(?P<ws>\s+)|(?P<bad>.)",
     re.DOTALL,
 )
@@ -107,7 +119,7 @@ _TWO_LETTER_WORDS = _words(
     "am an as at be by do go he if in is it me my no of on or so to up us we ok"
 )
 
-_PERCENT_OF = re.compile(r"(%|\\%)\s*of\b")
+_PERCENT_OF = re.compile("(" + PERCENT_SIGN + r")\s*of\b")
 
 
 class Refused(ValueError):

@@ -14,7 +14,6 @@ from typing import Literal
 from scoring.parse.currency import without_currency_signs
 from scoring.parse.lexicon import (
     CJK,
-    CJK_NUMERALS,
     CJK_UNIT,
     CONNECTIVE,
     DECIMAL,
@@ -23,6 +22,9 @@ from scoring.parse.lexicon import (
     THOUSANDS,
     UNIT_WORDS,
     VULGAR_FRACTIONS,
+    delimiters,
+    labels,
+    latex,
     latin_words,
     relations,
 )
@@ -34,13 +36,16 @@ Op = Literal["=", "approx", "<", ">", "<=", ">=", "!="]
 MAX_SIDES = 16
 
 _NUMBERING = re.compile(
-    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|(?:step|Step|STEP)\s*\d+\s*[:.：]|第["
-    + CJK_NUMERALS
+    r"^\s*(?:\(\d+\)|\d+[.、)](?=\s)|"
+    + labels.STEP_WORD
+    + r"\s*\d+\s*[:.：]|第["
+    + labels.CJK_NUMERALS
     + r"\d]+步[:：]?)"
 )
 _DELIMS = re.compile(
-    r"^(?:\$\$(?P<a>.*)\$\$|\\\[(?P<b>.*)\\\]|\\\((?P<c>.*)\\\)|\$(?P<d>.*)\$"
-    r"|\\begin\{(?:equation|align|gather|eqnarray|multline)\*?\}(?P<e>.*)\\end\{[a-z]+\*?\})$",
+    r"^(?:"
+    + delimiters.wrapped_math(".*")
+    + r"|\\begin\{(?:equation|align|gather|eqnarray|multline)\*?\}(.*)\\end\{[a-z]+\*?\})$",
     re.DOTALL,
 )
 _TEXT_GROUP = re.compile(TEXT_COMMAND + r"\s*\{[^{}]*\}")
@@ -81,7 +86,7 @@ _SEPARATOR = re.compile(
 _UNIT_TEXT = re.compile(r"\\\w+\s*\{\s*[A-Za-z]+\s*\}$|\\\w+\s*\{\s*[" + CJK + r"]{1,3}\s*\}$")
 _CONNECTIVE_TEXT = re.compile(r"\\\w+\s*\{\s*(?:" + CONNECTIVE + r")\s*\}$", re.IGNORECASE)
 _PLAIN_TOKEN = re.compile(
-    r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>\\[A-Za-z]+|\\[%,;! ])"
+    r"(?P<text>" + TEXT_COMMAND + r"\s*\{[^{}]*\})|(?P<cmd>" + latex.COMMAND + r"|\\[%,;! ])"
     r"|(?P<num>" + GROUPED + r"|" + DECIMAL + r")|(?P<word>[A-Za-z]+)"
     r"|(?P<op>[-+*/^()\[\]{}=<>!%|_×÷−·⋅≈≠≤≥²³√∛∜°" + VULGAR_FRACTIONS + r"])|(?P<space>[ \t]+)"
     r"|(?P<colon>[:：])"

@@ -15,13 +15,13 @@ from __future__ import annotations
 import math
 import re
 
-from scoring.parse.lexicon import DEFINING_WORDS, PI
+from scoring.parse.lexicon import DEFINING_WORDS, PI, latex
 
 # One or two letters, digits, and optionally more letter-digit groups; not inside a word or a
 # command, and not after a digit (`2x3` is a product).
 NAME_TOKEN = r"(?<![\w\\.])[A-Za-z]{1,2}\d+(?:[A-Za-z]{1,2}\d*)*(?!\w|\.\d)"
 
-_X = re.compile(r"(?<![A-Za-z\\])[xX](?![A-Za-z])")
+_X = re.compile(latex.NAME_START + r"[xX](?![A-Za-z])")
 # `0x1F` is a hexadecimal numeral (`scoring.parse.bases`), not 0 times 1F
 _X_BETWEEN_NUMBERS = re.compile(r"(?<=\d)(?:(?<!\b0)\s*|\s+)[xX]\s*(?=\d)")
 _BARE_PI = re.compile(r"\s*" + PI + r"\s*")

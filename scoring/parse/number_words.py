@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from scoring.parse.lexicon import CJK_UNIT, cjk_integer
+from scoring.parse.lexicon import CJK_UNIT, cjk_integer, punctuation
 
 _UNITS = {
     "zero": 0,
@@ -73,7 +73,9 @@ _CJK_RUN = re.compile(r"负?[零〇一二两三四五六七八九十百千万]+"
 # punctuation; what may come before it: the start, punctuation, or a word that states a value.
 _CJK_AFTER = re.compile(r"\s*(?:" + CJK_UNIT + r")(?!之)|\s*(?:$|[。，,.；;！!？?、)）\s])")
 _CJK_BEFORE = re.compile(r"(?:^|[\s:：，,。；;（(]|是|为|有|共|得|约|计|于|要|需|剩|买|用)$")
-_END_PUNCT = re.compile(r"[\s.。!！,，;；]+$")
+_END_PUNCT = punctuation.trailing_marks(
+    punctuation.FULL_STOPS, punctuation.EXCLAMATIONS, punctuation.COMMAS, punctuation.SEMICOLONS
+)
 
 
 def _below_thousand(words: list[str], i: int) -> tuple[int, int] | None:

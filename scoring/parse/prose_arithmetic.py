@@ -16,7 +16,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.parse.lexicon import DECIMAL, SIGNED_DECIMAL, relations
+from scoring.parse.lexicon import (
+    DECIMAL,
+    PERCENT_SIGN,
+    SIGNED_DECIMAL,
+    latex,
+    operators,
+    relations,
+)
 
 MAX_CHARS = 2_000
 
@@ -64,7 +71,9 @@ _VERB = re.compile(
 _PERCENT_OF = re.compile(
     r"(?<![\w.^*/+\-$])"
     + _NUM
-    + r"\s*(?:\\?%|percent)\s+of\s+"
+    + r"\s*(?:"
+    + PERCENT_SIGN
+    + r"|percent)\s+of\s+"
     + _NUM
     + r"\s*"
     + r"(?:=\s*|"
@@ -133,6 +142,10 @@ _DIVISION_WITH_REMAINDER = re.compile(
     + _RES
     + r"(?![\d.]\d)",
     re.IGNORECASE,
+)
+# A computation in a span: an operation after a number, or a fraction.
+_COMPUTES = re.compile(
+    r"\d\s*(?:" + operators.operator_alternatives(operators.PROSE_ARITHMETIC) + r")|\\frac"
 )
 _NAMED = re.compile(r"(?<![\w.^_{])(" + DECIMAL + r")(?![\w.]\d|\w)")
 _OPS = {
@@ -248,11 +261,9 @@ def _statements(text: str) -> tuple[ProseStatement, ...]:
     for pattern in (_SPAN_IS, _PLAIN_IS):
         for m in pattern.finditer(text):
             expr = m.group(1)
-            if "=" in expr or not re.search(
-                r"\d\s*(?:[-+*/^×÷]|\\times|\\cdot|\\div|\\frac)|\\frac", expr
-            ):
+            if "=" in expr or not _COMPUTES.search(expr):
                 continue  # a relation already, or a bare number: nothing stated
-            if re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", expr)):
+            if re.search(r"[A-Za-z]", latex.COMMAND_NAME.sub("", expr)):
                 continue  # has a variable: not closed
             if not _clean_before(text, m.start()):
                 continue

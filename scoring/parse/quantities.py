@@ -24,7 +24,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.parse.equations import extract_relations
-from scoring.parse.lexicon import DECIMAL, without_thousands_separators
+from scoring.parse.lexicon import DECIMAL, LOOSE_GROUPED, latex, without_thousands_separators
 from scoring.parse.mathspans import math_spans
 from scoring.parse.numeric import Unevaluable, evaluate, format_value
 
@@ -32,15 +32,14 @@ TRIVIAL = frozenset({"0", "1", "2"})
 
 _NUMBER = re.compile(r"(?<![A-Za-z\d.])" + DECIMAL)
 _SUBSCRIPTED = re.compile(r"_\{?\w+\}?")
-_COMMAND = re.compile(r"\\[A-Za-z]+")
-_VARIABLE = re.compile(r"(?<![A-Za-z\\])([A-Za-z])(?:_\{?(\w+)\}?)?(?![A-Za-z])")
+_VARIABLE = re.compile(latex.NAME_START + r"([A-Za-z])(?:_\{?(\w+)\}?)?(?![A-Za-z])")
 _LET = re.compile(
     r"\b(?:let|call|denote)\s+\$?([A-Za-z])\$?\s+(?:be|denote|represent|stand)|设\s*\$?\\?\(?\s*([A-Za-z])",
     re.IGNORECASE,
 )
 _STATED = re.compile(
     r"(?:\b(?:is|are|equals|gives?|get|gets|got|was|makes|yields)\b|为|是|得|等于|共有?)\s*"
-    r"(?:\\\$|\$|\\\(|【)?\s*(-?\d[\d,]*(?:\.\d+)?)"
+    r"(?:\\\$|\$|\\\(|【)?\s*(-?" + LOOSE_GROUPED + ")"
 )
 
 
@@ -85,7 +84,7 @@ def _literal_numbers(text: str) -> tuple[str, ...]:
 def _variables(step: str) -> list[str]:
     names: list[str] = []
     for start, end in math_spans(step):
-        span = _COMMAND.sub(" ", step[start:end])
+        span = latex.COMMAND_NAME.sub(" ", step[start:end])
         names.extend(
             m.group(1) + (f"_{m.group(2)}" if m.group(2) else "") for m in _VARIABLE.finditer(span)
         )

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scoring.parse.lexicon import latex
 from scoring.schema import ProblemType
 from scoring.verdict import DifficultyVerdict
 
@@ -36,7 +37,7 @@ _NOTATION = re.compile(
     r"|不等式|方程组|同余|整除|排列|组合|椭圆|双曲线|抛物线|圆锥"
 )
 # A letter standing alone: a quantity named by a variable.
-_LETTER = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
+_LETTER = re.compile(latex.NAME_START + r"[A-Za-z](?![A-Za-z])")
 
 DIFFICULTY_FEATURES: tuple[str, ...] = (
     "bias",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from scoring.parse.lexicon import CJK_NUMERALS
+from scoring.parse.lexicon.labels import CJK_NUMERALS
 from scoring.schema import ProblemType
 
 _PROOF = re.compile(

@@ -18,9 +18,8 @@ from scoring.parse.lexicon import (
     CJK,
     FINAL_ANSWER_WORDS,
     LEAD_WORDS,
-    STEP_LABEL,
-    STEP_NUMERAL,
 )
+from scoring.parse.lexicon.labels import BOLD, STEP_LABEL, STEP_NUMERAL
 from scoring.parse.mathspans import math_spans
 from scoring.schema import MAX_STEPS
 from scoring.steps.language import detect_language
@@ -39,9 +38,8 @@ _PREAMBLE = re.compile(  # dropped only when something follows on the same unit
     r"|(?:解题过程|解答过程|解答|解|solution)\s*[:：])\s*",
 )
 _ANSWER = re.compile(
-    r"(?i)(?:(?:\*\*|__)?\s*(?:" + "|".join(FINAL_ANSWER_WORDS + ANSWER_WORDS) + r")\s*[:：是]"
-    r"|#{1,4}\s*answer\b)"
-    r"(?:\*\*|__)?",
+    r"(?i)(?:" + BOLD + r"?\s*(?:" + "|".join(FINAL_ANSWER_WORDS + ANSWER_WORDS) + r")\s*[:：是]"
+    r"|#{1,4}\s*answer\b)" + BOLD + "?",
 )
 _EN_END = re.compile(r"([.!?][\"')\]]*)\s+(?=[A-Z\\" + _MATH + _DISPLAY + "])")
 _ZH_END = {

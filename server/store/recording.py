@@ -4,6 +4,7 @@ leaves, in a worker thread so the event loop goes on serving."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +53,7 @@ class Recorder:
             if store.local:
                 return load_memory(store, self.owner, key)
             return await anyio.to_thread.run_sync(load_memory, store, self.owner, key)
-        except SQLAlchemyError:
+        except (SQLAlchemyError, sqlite3.Error):  # SQLite's read runs on the driver itself
             log.exception("reading the problem's memory failed; grading without it")
             return None
 

@@ -1,66 +1,16 @@
-"""The configured model's reliability: measured per language from the calibration, explicit
-settings win, the assumed default otherwise; an LLM grade says when its model is unmeasured."""
+"""The model's reliability in a grade: the review codes it raises, and an LLM grade that says
+when its model is unmeasured (how the settings choose it: tests/agent/test_build.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.build import ConfigError, judge_config
-from agent.settings import GradingSettings
 from eval_sets.fakes.openai_server import ARITHMETIC_SLIP_STEPS, FakeOpenAI
-from eval_sets.llm_reliability import Counts, rates_of, update_calibration
 from scoring.judge.decide.reliability import Reliability
-from scoring.judge.load import DEFAULT_PATH
 from scoring.schema import GradeRequest
 from scoring.score.features import GradeFeatures
 from scoring.score.interval import load_uncertainty
 from scoring.score.uncertainty import review_reasons
-
-
-@pytest.fixture
-def measured_file(tmp_path):
-    out = tmp_path / "cal.json"
-    update_calibration(
-        DEFAULT_PATH,
-        out,
-        "judge-x",
-        {"en": rates_of(Counts(wrong=40, caught=36, right=200, alarms=10), "t")},
-    )
-    return out
-
-
-def _settings(monkeypatch, **env) -> GradingSettings:
-    for name in ("LLM_SENSITIVITY", "LLM_FALSE_ALARM", "CALIBRATION", "LLM_MODEL"):
-        monkeypatch.delenv(f"STEPGRADE_{name}", raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(f"STEPGRADE_{name}", str(value))
-    return GradingSettings(_env_file=None)
-
-
-def test_the_measured_rates_are_used_for_their_language(monkeypatch, measured_file) -> None:
-    config = judge_config(_settings(monkeypatch, CALIBRATION=measured_file, LLM_MODEL="judge-x"))
-    en = config.reliability_for("en")
-    assert en.source == "measured" and (en.wrong, en.right) == (40, 200)
-    assert en.sensitivity == pytest.approx(36.5 / 41) and en.false_alarm == pytest.approx(
-        10.5 / 201
-    )
-    assert config.reliability_for("zh") == Reliability()  # not measured: the assumed default
-    other = judge_config(_settings(monkeypatch, CALIBRATION=measured_file, LLM_MODEL="other"))
-    assert other.reliability_for("en").source == "assumed"
-
-
-def test_an_explicit_setting_wins_over_the_measurement(monkeypatch, measured_file) -> None:
-    config = judge_config(
-        _settings(
-            monkeypatch, CALIBRATION=measured_file, LLM_MODEL="judge-x", LLM_FALSE_ALARM="0.3"
-        )
-    )
-    en = config.reliability_for("en")
-    assert en.source == "set" and en.false_alarm == 0.3
-    assert en.sensitivity == pytest.approx(36.5 / 41)  # the other rate stays measured
-    assert config.reliability_for("zh") == Reliability(0.7, 0.3, "set")
-    with pytest.raises(ConfigError, match="false_alarm < sensitivity"):
-        judge_config(_settings(monkeypatch, LLM_SENSITIVITY="0.2", LLM_FALSE_ALARM="0.3"))
 
 
 def _features(**kw) -> GradeFeatures:

@@ -1,5 +1,6 @@
-"""Helpers shared by the runner's tests: a StepMathBench file with broken rows, a long MR-MATH
-file, and a model oracle for the bundled MR-MATH items."""
+"""Helpers shared by the eval_sets tests: a StepMathBench row and a file with broken rows, a long
+MR-MATH file, a model oracle for the bundled MR-MATH items, a red-team plain solution, and the
+rows of a result table by their first cell."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from eval_sets.bundled import bundled_path
+from eval_sets.redteam import PlainSolution
 from eval_sets.registry import load_dataset
 
 STEPMATH = {
@@ -19,6 +21,16 @@ STEPMATH = {
     "gold_score": 10,
     "answers": ["5"],
 }
+
+# A wrong product with no text addressed to the grader, and its steps' honest labels.
+WRONG_PRODUCT = PlainSolution(
+    id="s1",
+    language="en",
+    problem="Compute 6 * 7.",
+    reference_answer="42",
+    steps=("6 * 7 = 48.", "So the answer is 48."),
+    labels=("incorrect", "correct"),
+)
 
 Oracle = Callable[[str, str], dict | None]
 
@@ -97,3 +109,7 @@ def repeated_mr_math(tmp_path: Path) -> Callable[[int], Path]:
         )
 
     return write
+
+
+def rows_of(table) -> dict[str, dict[str, object]]:
+    return {str(r[0]): dict(zip(table.columns[1:], r[1:], strict=True)) for r in table.rows}

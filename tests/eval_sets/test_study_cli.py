@@ -47,26 +47,6 @@ def test_every_module_of_the_package_registers_one_study_of_its_name():
         assert spec.description, f"{name}: its module docstring says what it measures"
 
 
-def test_a_second_study_of_the_same_name_is_refused():
-    def add(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--n", type=int, default=1)
-
-    @register_study("a_test_study", arguments=add)
-    def first(args: argparse.Namespace) -> int:
-        return 0
-
-    try:
-        with pytest.raises(ValueError, match="already registered"):
-
-            @register_study("a_test_study", arguments=add)
-            def second(args: argparse.Namespace) -> int:
-                return 0
-
-        assert STUDIES["a_test_study"].run is first
-    finally:
-        del STUDIES["a_test_study"]
-
-
 def test_a_registered_study_runs_over_its_parsed_options_and_input_errors_exit_2(capsys):
     seen = []
 

@@ -96,3 +96,14 @@ def sse_events(text: str) -> list[tuple[str, dict]]:
         fields = dict(line.split(": ", 1) for line in block.splitlines())
         events.append((fields["event"], json.loads(fields["data"])))
     return events
+
+
+@pytest.fixture(scope="session")
+def offline_report(hand_judge):
+    """A real offline GradeReport of the bundled `arithmetic_slip` example (hand calibration)."""
+    from agent.context import Context
+    from example_requests import ARITHMETIC_SLIP
+    from scoring.schema import GradeRequest
+
+    grader = Grader(Context(embedder=bag_of_words, judge=hand_judge))
+    return grader.grade(GradeRequest.model_validate(ARITHMETIC_SLIP))

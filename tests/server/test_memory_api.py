@@ -8,12 +8,10 @@ import json
 from datetime import timedelta
 from typing import Any
 
-import pytest
-
 from scoring.judge.memory import problem_key
 from server.store.engine import open_store
 from server.store.lifecycle import prune
-from server.store.memory import load_memory, remembered_answer
+from server.store.memory import load_memory
 from server.store.models import Grade, MemorySolution
 from tests.server.api.routes.test_grades import stream_report
 from tests.server.conftest import service
@@ -173,18 +171,3 @@ def test_an_answer_written_as_a_computation_is_remembered_as_its_result(database
         assert slip["answer"]["reference"] == ["43"] and slip["answer"]["correct"] is False
         assert slip["meta"]["memory"]["divergence_step"] == 2
         assert "memory_diverged" in {r["code"] for r in slip["review_reasons"]}
-
-
-@pytest.mark.parametrize(
-    ("extracted", "labels", "remembered"),
-    [
-        ("48 - 5 = 43", ["correct", "correct"], "43"),
-        ("12 \\times 3 = 36", ["incorrect", "redundant"], "36"),
-        ("a = 2, b = 3", ["correct", "correct"], "a = 2, b = 3"),
-        ("x = 5", ["correct", "correct"], "x = 5"),
-        ("43", ["correct", "incorrect"], None),  # the final step rejected: no accepted answer
-    ],
-)
-def test_the_answer_a_correction_accepts(extracted, labels, remembered):
-    report = {"answer": {"extracted": extracted}, "steps": [{"text": "a"}, {"text": "b"}]}
-    assert remembered_answer(report, labels) == remembered

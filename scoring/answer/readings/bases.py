@@ -16,6 +16,7 @@ from fractions import Fraction
 from scoring.answer.clean import bare, too_long
 from scoring.answer.readings.numbers import Value, numeric_value, values_equal
 from scoring.parse.bases import positional_value
+from scoring.parse.lexicon import DIGIT
 
 _BASE_NUMERAL = re.compile(
     r"^(?P<sign>[-−])?\s*\(?\s*(?P<int>[0-9A-Z]*)(?:\.(?P<frac>[0-9A-Z]+))?\s*\)?"
@@ -35,7 +36,7 @@ def base_value(text: str) -> Fraction | None:
     whole, frac = m.group("int"), m.group("frac") or ""
     if not 2 <= base <= 36 or base == 10 or len(whole) + len(frac) > MAX_DIGITS:
         return None
-    if base != 16 and not re.search(r"\d", whole + frac):
+    if base != 16 and not DIGIT.search(whole + frac):
         return None  # `A_{12}` is a name with an index, unless hexadecimal says otherwise
     value = positional_value(whole, frac, base)
     if value is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from scoring.answer.clean import bare, too_long
+from scoring.parse.lexicon import latex
 
 _INT = r"([+-]?\s*\d+)"
 _MODULUS = r"(?:\\pmod\s*\{?\s*(\d+)\s*\}?|\(?\s*\\?(?:bmod|mod)\s*\{?\s*(\d+)\s*\}?\s*\)?)"
@@ -24,7 +25,8 @@ _CONGRUENCE = re.compile(r"(?:\\equiv|≡)\s*" + _INT + r"\s*" + _MODULUS)
 _WORDED = re.compile(r"(?:模|除以)\s*(\d+)\s*(?:的)?\s*余(?:数)?\s*(?:为|是)?\s*(\d+)")
 # `p = 4k + 1`, `p = 4n - 3`: a letter, an integer times another letter, an integer
 _PROGRESSION = re.compile(
-    r"(?<![A-Za-z\\])([A-Za-z])\s*=\s*(\d+)\s*(?:\\cdot\s*|\*\s*)?([A-Za-z])(?![A-Za-z])\s*([+-])\s*(\d+)"
+    latex.NAME_START
+    + r"([A-Za-z])\s*=\s*(\d+)\s*(?:\\cdot\s*|\*\s*)?([A-Za-z])(?![A-Za-z])\s*([+-])\s*(\d+)"
     r"(?![\d.A-Za-z])(?!\s*[*^/({\\])"
 )
 

@@ -29,7 +29,9 @@ from scoring.parse.lexicon import (
     CURRENCY_CODES,
     CURRENCY_SIGNS,
     DEGREE_MARK,
+    DIGIT,
     SHORT_UNITS,
+    latex,
     relations,
 )
 from scoring.parse.mathparse import parse_math
@@ -47,9 +49,12 @@ _CURRENCY = (
 )
 _NUMBER = (
     r"(?P<sign>[-+−])?\s*(?:"
-    r"(?P<mixed>\d+)\s*(?:\\frac\s*\{(?P<mn>\d+)\}\s*\{(?P<md>\d+)\}|\\frac(?P<mn1>\d)(?P<md1>\d)"
-    r"|\s(?P<mn2>\d+)/(?P<md2>\d+))"
-    r"|\\frac\s*\{\s*(?P<fn>[-+]?[\d.]+)\s*\}\s*\{\s*(?P<fd>[\d.]+)\s*\}|\\frac(?P<fn1>\d)(?P<fd1>\d)"
+    r"(?P<mixed>\d+)\s*(?:"
+    + latex.fraction(r"(?P<mn>\d+)", r"(?P<md>\d+)", r"\\frac")
+    + r"|\\frac(?P<mn1>\d)(?P<md1>\d)"
+    r"|\s(?P<mn2>\d+)/(?P<md2>\d+))|"
+    + latex.fraction(r"\s*(?P<fn>[-+]?[\d.]+)\s*", r"\s*(?P<fd>[\d.]+)\s*", r"\\frac")
+    + r"|\\frac(?P<fn1>\d)(?P<fd1>\d)"
     r"|(?P<thou>[1-9]\d{0,2}(?:(?:,|\{,\}| )\d{3})+(?:\.\d+)?(?![\d,]))"
     r"|(?P<num>\d+(?:[.,]\d+)?|\.\d+)"
     r"(?:\s*/\s*(?P<den>\d+))?"
@@ -165,7 +170,7 @@ def without_unit(text: str) -> str:
         return text
     written = bare(text)
     m = _TRAILING_UNIT.match(written)
-    if m is None or not re.search(r"\d", m.group("value")):
+    if m is None or not DIGIT.search(m.group("value")):
         return text
     glued = not (m.group("unit")[:1].isspace() or written[m.start("unit") - 1].isspace())
     return m.group("value").strip() if _unit(m.group("unit"), glued) else text

@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 
 from scoring.answer.clean import bare, too_long
-from scoring.parse.lexicon import ANSWER_WORDS, NO_WORDS, OTHER_ANSWER_WORDS, YES_WORDS, joiners
+from scoring.parse.lexicon import (
+    ANSWER_WORDS,
+    NO_WORDS,
+    OTHER_ANSWER_WORDS,
+    YES_WORDS,
+    joiners,
+    punctuation,
+)
 
 _POLARITY = {w: True for w in YES_WORDS} | {w: False for w in NO_WORDS}
 _LATIN_VERDICT = re.compile(
@@ -34,6 +41,10 @@ _ANCHOR = re.compile(
     + "|".join(ANSWER_WORDS + OTHER_ANSWER_WORDS)
     + r")\s*(?:is|est|es|ist|是|为|:|：)?\s*[:：]?",
     re.IGNORECASE,
+)
+# What ends the clause after an answer word: a full stop or a semicolon, in either language.
+_CLAUSE_END = re.compile(
+    "[" + punctuation.mark_class(punctuation.FULL_STOPS, punctuation.SEMICOLONS) + "]"
 )
 _GOLD_CHOICE = re.compile(r"^\(?([A-Z])\)?(?:[.:)]?\s+[A-Z][a-z].*|[.:)]\s*.*)?$")
 _BOX = re.compile(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*\(?([A-Z])\)?\s*\}?\s*\}")
@@ -102,7 +113,7 @@ def chosen_option(text: str, options: str = OPTIONS) -> str | None:
     if boxed := [b for b in _BOX.findall(text) if b in options]:
         return boxed[-1]
     for anchor in reversed(list(_ANCHOR.finditer(text))):
-        clause = re.split(r"[.;。；]", text[anchor.end() :], maxsplit=1)[0]
+        clause = _CLAUSE_END.split(text[anchor.end() :], maxsplit=1)[0]
         if letters := _free_letters(clause, options):
             return letters[0]
     if len(text.split()) <= MAX_WORDS and (letters := _free_letters(text, options)):

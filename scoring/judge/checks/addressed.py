@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from scoring.judge.checks.grader_phrases import PATTERNS, RAW_PATTERNS, Cue
 from scoring.parse.fold import fold, fold_text
+from scoring.parse.lexicon import delimiters
 
 CUE_READING: dict[Cue, str] = {
     "address": "speaks to the grader",
@@ -43,8 +44,9 @@ CUE_READING: dict[Cue, str] = {
 # What separates clauses: line breaks, sentence ends, commas, colons, brackets, braces, math
 # delimiters and comment marks.
 _BOUNDARY = re.compile(
-    r"\n|[.!?](?=\s|$)|[;:,](?=\s)|[。！？；：，]|<!--|-->|\$\$?|\\[()\[\]]"
-    r"|[()\[\]{}（）【】]"
+    r"\n|[.!?](?=\s|$)|[;:,](?=\s)|[。！？；：，]|<!--|-->|"
+    + delimiters.DELIMITER_SIGN
+    + r"|[()\[\]{}（）【】]"
 )
 _MESSAGE: frozenset[Cue] = frozenset({"address", "instruction"})
 _SENTENCE_ENDS = frozenset({"\n", ".", "!", "?", "。", "！", "？", "；"})

@@ -11,7 +11,6 @@ involves a variable given several values (one case of several, perhaps abandoned
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,10 +23,9 @@ from scoring.parse.equations import (
     format_signed,
     single_value,
 )
+from scoring.parse.lexicon import latex
 from scoring.parse.numeric import Value
 from scoring.parse.tentative import is_tentative
-
-_FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 
 
 @dataclass(frozen=True)
@@ -83,7 +81,7 @@ def back_substitute(
             if not names or not names <= values.keys():
                 continue
             joined = f"{rel.lhs} {rel.rhs}"
-            if any(re.search(_FUNCTION_CALL.format(re.escape(n)), joined) for n in names):
+            if any(latex.function_call(n).search(joined) for n in names):
                 continue
             check = check_relation(rel, {n: values[n] for n in names})
             if check.verdict == "false":

@@ -11,7 +11,7 @@ import re
 from scoring.parse.lexicon import latex
 
 _ESCAPED = re.compile(r"\\[{}$]")
-_FRAC = re.compile(r"\\[dt]?frac(?![a-zA-Z])\s*")
+_FRAC = re.compile(latex.FRAC + r"(?![a-zA-Z])\s*")
 _ENV = re.compile(r"\\(begin|end)\{([^}]*)\}")
 _LEFT_RIGHT = re.compile(r"\\(" + "|".join(latex.DELIMITER_PAIR) + r")(?![a-zA-Z])")
 

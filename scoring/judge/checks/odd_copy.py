@@ -32,7 +32,7 @@ OPERATORS = ("-", "+", "*", "/", "^")  # what `_OPERATOR` reads as an operator t
 MAX_TOKENS = 4_000  # per text: bounds the work on very long steps
 MAX_TOTAL_TOKENS = 20_000  # per solution: beyond this nothing is decided (~0.15 s at the limit)
 
-_TOKEN = re.compile(DECIMAL + r"|[A-Za-z]+|\\[A-Za-z]+|[-+*/^=<>()]")
+_TOKEN = re.compile(DECIMAL + r"|[A-Za-z]+|" + latex.COMMAND + r"|[-+*/^=<>()]")
 _OPERATOR = re.compile(r"[-+*/^]")
 _TIMES = latex.latex_commands(("cdot", "times"))
 # Layout between tokens; a thin space is one only before a non-letter (`\,x` is left as written).

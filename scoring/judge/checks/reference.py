@@ -7,9 +7,10 @@ import re
 
 from scoring.judge.findings import Finding
 from scoring.judge.input import JudgeInput
+from scoring.parse.lexicon import RATIONAL
 from scoring.parse.quantities import extract_quantities
 
-_NUMERIC = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
+_NUMERIC = re.compile(RATIONAL)
 UNRELATED_SIMILARITY = 0.3  # below the 0.3-0.55 that unrelated steps of one problem reach (MiniLM)
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from scoring.parse.differ import differ, value_at
 from scoring.parse.knowns import Equation, linear_row
+from scoring.parse.lexicon import operators
 from scoring.parse.mathparse import parse_math
 from scoring.parse.mathstatements import Op, find_statements, split_chain
 
@@ -33,6 +34,8 @@ _CUE = re.compile(
     re.IGNORECASE,
 )
 _REWRITE_VERB = re.compile(r"simplif|expand|multiply|rewrit|write|reduce", re.IGNORECASE)
+# What a rewrite acts on: an operation, a power, a fraction or a root.
+_REWRITABLE = operators.operator_pattern(operators.REWRITABLE)
 # What may stand between a rewritten statement, the cue and the result: nothing that names
 # another object ("simplifying the numerator, we get").
 _GLUE_AFTER = re.compile(r"^[\s:$\\\[(]*$")
@@ -203,7 +206,7 @@ def broken_rewrites(step: str, previous_step: str = "") -> list[BrokenRewrite]:
 
 def _operative(m: _Math) -> bool:
     """Has something to rewrite: an operator or a relation, not a bare name or number."""
-    return bool(m.ops) or bool(re.search(r"[-+*/^]|\\(?:frac|cdot|times|sqrt|div)", m.text))
+    return bool(m.ops) or bool(_REWRITABLE.search(m.text))
 
 
 def _broken(step: str, previous_step: str) -> list[BrokenRewrite]:

@@ -27,7 +27,7 @@ from functools import lru_cache
 import sympy
 
 from scoring.parse.equations import Relation
-from scoring.parse.lexicon import DECIMAL, FRACTION, joiners
+from scoring.parse.lexicon import DECIMAL, FRACTION, PERCENT_SIGN, joiners, latex
 from scoring.parse.mathparse import parse_math
 from scoring.parse.numeric import Unevaluable, evaluator, to_float
 from scoring.parse.tentative import is_tentative
@@ -44,10 +44,16 @@ _GRID: tuple[float, ...] = tuple(
     )
 )
 _BETWEEN_BLOCKS = joiners.joiner_pattern(joiners.BLOCKS, re.IGNORECASE)
-_FUNCTION_CALL = r"(?<![A-Za-z\\]){}\s*\("
 _LITERAL = re.compile(
-    r"[-+]?\s*(?:" + DECIMAL + r"|\\[dt]?frac\s*\{\s*\d+\s*\}\s*\{\s*\d+\s*\}|" + FRACTION + ")"
-    r"(?:\s*\\?%)?"
+    r"[-+]?\s*(?:"
+    + DECIMAL
+    + "|"
+    + latex.fraction(r"\s*\d+\s*", r"\s*\d+\s*")
+    + "|"
+    + FRACTION
+    + r")(?:\s*"
+    + PERCENT_SIGN
+    + ")?"
 )
 _ROUNDED = re.compile(r"\d\.(\d+)")
 
@@ -161,7 +167,7 @@ def _univariate(rel: Relation) -> tuple[sympy.Basic, sympy.Basic, str] | None:
     name = next(iter(names))
     if "_" in name:  # `a_1`, `C_5`: indexed families and notations, not one unknown
         return None
-    if re.search(_FUNCTION_CALL.format(re.escape(name)), f"{rel.lhs} {rel.rhs}"):
+    if latex.function_call(name).search(f"{rel.lhs} {rel.rhs}"):
         return None
     return lhs, rhs, name
 

@@ -14,12 +14,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from scoring.parse.lexicon.latex import NAME_START, fraction
+
 # --- numbers ---------------------------------------------------------------------------------
 
 DIGITS = r"\d+"
 DECIMAL = r"\d+(?:\.\d+)?"  # 12, 12.5
 SIGNED_DECIMAL = r"-?" + DECIMAL
 GROUPED = r"\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?"  # 1,234,567.5 (not 1,2345)
+# Digits with commas anywhere among them, as prose may group a number loosely (1,000, 10,00);
+# `GROUPED` is the strict reading.
+LOOSE_GROUPED = r"\d[\d,]*(?:\.\d+)?"
 FRACTION = r"\d+\s*/\s*\d+"  # 3/4 written inline
 RATIONAL = (
     SIGNED_DECIMAL + r"(?:/\d+)?"
@@ -31,6 +36,8 @@ SCIENTIFIC = (
 ELLIPSIS = r"\.\.\.|\\[lc]?dots|…"
 # A number written in digits, with its decimal part (`DECIMAL`), found anywhere.
 NUMBER = re.compile(DECIMAL)
+# One digit anywhere: whether a text holds a number written in digits at all.
+DIGIT = re.compile(r"\d")
 
 # A thousands separator: `1,000`, `1{,}000` (LaTeX). Commas between other numbers (`1, 2, 3`) are
 # lists and stay.
@@ -100,7 +107,7 @@ def plain_fractions(text: str) -> str:
 # backslash or index sign (`x^2\frac{1}{2}` is a product), nor before more of a term.
 _MIXED_NUMBER = re.compile(
     r"(?<![\w.,/\\^_])(\d+)"
-    r"(?: +(\d+)/(\d+)|\s*\\[dt]?frac\s*\{(\d+)\}\s*\{(\d+)\})"
+    r"(?: +(\d+)/(\d+)|\s*" + fraction(r"(\d+)", r"(\d+)") + ")"
     r"(?![\w./^{(])"
 )
 
@@ -407,26 +414,6 @@ def words(*groups: tuple[str, ...]) -> re.Pattern[str]:
 # CJK ideographs (extension A, the unified block, compatibility ideographs), the body of a
 # character class: `f"[{CJK}]"`. One range for every reader, so "is this Chinese" has one answer.
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# Chinese numerals as step and item numbering writes them (第三步, （二）, 一、).
-CJK_NUMERALS = "一二三四五六七八九十"
-# The label that numbers a step or an item at the start of a line or sentence, markdown bold
-# allowed around it: "Step 3:", "第三步", "(2)", "3.", "3)", "一、", "①", "a)", a bullet.
-STEP_LABEL = re.compile(
-    r"(?:\*\*|__)?\s*(?:"
-    r"(?:step|STEP|Step)\s*\d{1,3}(?:\s*[:：.)\-]|(?=\s*(?:\*|$)))"
-    rf"|第\s*[{CJK_NUMERALS}百\d]{{1,4}}\s*步\s*[:：，,.、]?"
-    r"|[(（]\s*(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4}|[" + CJK_NUMERALS + r"]{1,3})\s*[)）]"
-    r"|\d{1,3}\s*(?:[.)、](?!\d)|．)"
-    r"|[a-zA-Z][.)](?=\s)"
-    r"|[" + CJK_NUMERALS + r"]{1,3}\s*、"
-    r"|[\u2460-\u2473\u2776-\u277f]"
-    r"|[-*•+]\s"
-    r")\s*(?:\*\*|__)?\s*"
-)
-# A numeral in a label: the label numbers a step ("3.", "(三)", "①"), unlike a bullet or "(a)".
-STEP_NUMERAL = re.compile(r"[\d" + CJK_NUMERALS + r"\u2460-\u2473]")
-
-
 # One CJK ideograph.
 CJK_CHAR = re.compile(f"[{CJK}]")
 
@@ -435,7 +422,7 @@ CJK_CHAR = re.compile(f"[{CJK}]")
 def latin_words(min_letters: int) -> re.Pattern[str]:
     """Runs of at least `min_letters` Latin letters that are no LaTeX command's name (`\\frac`):
     prose words, where math writes single letters (`x`, `ab` as a product)."""
-    return re.compile(rf"(?<![\\A-Za-z])[A-Za-z]{{{min_letters},}}")
+    return re.compile(NAME_START + rf"[A-Za-z]{{{min_letters},}}")
 
 
 # --- symbols ------------------------------------------------------------------------------------
@@ -444,8 +431,10 @@ def latin_words(min_letters: int) -> re.Pattern[str]:
 TEXT_COMMAND = r"\\(?:text|mathrm|textrm|mbox)"
 
 # π typed as plain text: the word `pi` alone, not inside a word (`pin`) or a command (`\pi`)
-PLAIN_PI = r"(?<![A-Za-z\\])pi(?![A-Za-z])"
+PLAIN_PI = NAME_START + r"pi(?![A-Za-z])"
 PI = r"(?:\\pi(?![A-Za-z])|π|" + PLAIN_PI + ")"
+# A percent sign, escaped as LaTeX writes it (`\%`) or not.
+PERCENT_SIGN = r"\\?%"
 DEGREE_MARK = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"  # 60^\circ, 60^{\circ}, 60°
 # A `$` that delimits math, not an escaped dollar sign `\$`.
 UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")

@@ -21,6 +21,32 @@ WIDE_SPACES = ("quad", "qquad")
 THIN_SPACES = ",;:!"
 # The box an answer is put in (`\boxed{7}`, `\fbox{7}`), without its braces.
 BOX = r"\\(?:boxed|fbox)"
+# A fraction: `\frac`, and `\dfrac`, `\tfrac`, which only set its size.
+FRAC = r"\\[dt]?frac"
+# A fraction or a continued fraction's step (`\cfrac`), which answers also write for a fraction.
+ANY_FRAC = r"\\[dtc]?frac"
+# Any command by its name (`\frac`, `\alpha`, `\text`), without its arguments: TeX reads the
+# longest run of letters after the backslash.
+COMMAND = r"\\[A-Za-z]+"
+COMMAND_NAME = re.compile(COMMAND)
+
+
+# Where a name starts: not after a letter (inside a longer word) nor after a backslash (the
+# name of a command: the `pi` of `\pi`).
+NAME_START = r"(?<![A-Za-z\\])"
+
+
+@lru_cache(maxsize=256)
+def function_call(name: str) -> re.Pattern[str]:
+    """`name` applied to an argument (`f(2)`, `g (x)`): function notation, not a product. The
+    name starts a word (`NAME_START`); `name` is literal text."""
+    return re.compile(NAME_START + re.escape(name) + r"\s*\(")
+
+
+def fraction(numerator: str, denominator: str, command: str = FRAC) -> str:
+    """A fraction command and its two braced arguments, `numerator` and `denominator` being the
+    regexes each brace holds (`\\frac{3}{4}`, `\\dfrac {a} {b}`)."""
+    return command + r"\s*\{" + numerator + r"\}\s*\{" + denominator + r"\}"
 
 
 def command_alternatives(names: tuple[str, ...], symbols: str = "") -> str:

@@ -8,69 +8,10 @@ import json
 import httpx
 import pytest
 import respx
-from pydantic import ValidationError
 
-from agent.build import llm_config, make_grader
-from agent.llm.config import REPLAY_BASE_URL, LlmConfig
+from agent.llm.config import LlmConfig
 from agent.llm.factory import ceiling_field, make_chat_model
 from agent.llm.langchain_adapter import request_payload
-from agent.settings import GradingSettings
-
-
-def test_no_endpoint_means_no_client():
-    settings = GradingSettings(_env_file=None)
-    assert llm_config(settings) is None
-    assert make_grader(settings).context.llm is None
-
-
-def test_settings_become_one_config(tmp_path):
-    settings = GradingSettings(
-        llm_base_url="http://h/v1",
-        llm_model="m",
-        llm_api_key="k",
-        llm_timeout=7,
-        llm_max_retries=1,
-        llm_budget=20,
-        llm_methods="function_calling,json_mode",
-        llm_reason_tokens=30,
-        llm_max_tokens=900,
-        llm_stream=False,
-        llm_record=tmp_path,
-        _env_file=None,
-    )
-    assert llm_config(settings) == LlmConfig(
-        base_url="http://h/v1",
-        model="m",
-        api_key="k",
-        timeout=7,
-        max_retries=1,
-        budget=20,
-        methods=("function_calling", "json_mode"),
-        reason_tokens=30,
-        max_tokens=900,
-        stream=False,
-        cache_dir=tmp_path,
-    )
-    replay = llm_config(GradingSettings(llm_model="m", llm_replay=tmp_path, _env_file=None))
-    assert replay is not None and replay.base_url == REPLAY_BASE_URL and replay.replay_only
-
-
-def test_streaming_is_auto_unless_set(monkeypatch):
-    assert GradingSettings(_env_file=None).llm_stream == "auto"
-    for text, value in (("true", True), ("false", False), ("auto", "auto")):
-        monkeypatch.setenv("STEPGRADE_LLM_STREAM", text)
-        assert GradingSettings(_env_file=None).llm_stream == value
-
-
-def test_bad_llm_settings_are_refused_by_name(tmp_path):
-    with pytest.raises(ValidationError, match="llm_stream"):
-        GradingSettings(llm_stream="sometimes", _env_file=None)
-    with pytest.raises(ValidationError, match="llm_methods"):
-        GradingSettings(llm_methods="json_schema,xml", _env_file=None)
-    with pytest.raises(ValidationError, match="llm_budget"):
-        GradingSettings(llm_budget=0, _env_file=None)
-    with pytest.raises(ValidationError, match="different folders"):
-        GradingSettings(llm_record=tmp_path / "a", llm_replay=tmp_path / "b", _env_file=None)
 
 
 @respx.mock

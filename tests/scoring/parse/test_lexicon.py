@@ -16,11 +16,14 @@ from scoring.parse.lexicon import (
     CJK_UNITS,
     COUNTING_WORDS,
     DECIMAL,
+    DIGIT,
     FRACTION,
     GROUPED,
     HEDGE_WORDS,
+    LOOSE_GROUPED,
     NEGATION_WORDS,
     NUMBER,
+    PERCENT_SIGN,
     RATIONAL,
     REMAINDER_WORDS,
     ROUND_UP_WORDS,
@@ -58,6 +61,14 @@ from scoring.parse.lexicon import (
         (SCIENTIFIC, "6*10^23", True),
         (SCIENTIFIC, "3.2 x", False),
         (SCIENTIFIC, r"3 \times 12", False),
+        (LOOSE_GROUPED, "1,000", True),
+        (LOOSE_GROUPED, "10,00", True),  # grouped loosely, unlike `GROUPED`
+        (LOOSE_GROUPED, "1,234.5", True),
+        (LOOSE_GROUPED, ",100", False),
+        (LOOSE_GROUPED, "1.2.3", False),
+        (PERCENT_SIGN, "%", True),
+        (PERCENT_SIGN, r"\%", True),
+        (PERCENT_SIGN, r"\\%", False),
     ],
 )
 def test_number_shapes(pattern: str, text: str, matches: bool) -> None:
@@ -77,6 +88,14 @@ def test_number_shapes(pattern: str, text: str, matches: bool) -> None:
 )
 def test_thousands_separators(text: str, expected: str) -> None:
     assert without_thousands_separators(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "has_digit"),
+    [("x = 3", True), ("三", False), ("x", False), ("", False), ("½", False)],
+)
+def test_digit(text: str, has_digit: bool) -> None:
+    assert (DIGIT.search(text) is not None) is has_digit
 
 
 @pytest.mark.parametrize(

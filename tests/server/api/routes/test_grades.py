@@ -15,7 +15,7 @@ from server.store import recording
 from server.store.engine import open_store
 from server.store.repository import new_grade, save_grades, utcnow
 from tests.server.conftest import service
-from tests.server.store.test_store import report_json, request_json
+from tests.server.store.conftest import report_json, request_json
 
 SOLVED = {
     "problem": "Solve 2x + 3 = 11.",
