@@ -70,7 +70,7 @@ class Grader:
         self.check_mode(request)
         start = time.perf_counter()
         context = replace(self.context, run=run or self.new_run())
-        out = await self.graph.ainvoke(_input(request, memory), context=context)
+        out = await self.graph.ainvoke(input_state(request, memory), context=context)
         return _stamp(out, start)
 
     def astream(
@@ -79,7 +79,9 @@ class Grader:
         """The graph's node updates (`stream_mode="updates"`), the report in the last one."""
         self.check_mode(request)
         context = replace(self.context, run=run or self.new_run())
-        return self.graph.astream(_input(request, memory), context=context, stream_mode="updates")
+        return self.graph.astream(
+            input_state(request, memory), context=context, stream_mode="updates"
+        )
 
     def grade(self, request: GradeRequest, memory: ProblemMemory | None = None) -> GradeReport:
         """Blocking `agrade`, on the grader's event loop (a daemon thread, started once)."""
@@ -97,7 +99,7 @@ class Grader:
             return self._loop
 
 
-def _input(request: GradeRequest, memory: ProblemMemory | None) -> InputState:
+def input_state(request: GradeRequest, memory: ProblemMemory | None) -> InputState:
     """The graph's input: the request, and the memory unless the request opts out of it."""
     return {"request": request, "memory": memory if request.memory and memory else None}
 

@@ -48,7 +48,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         "access_log": False,
     }
     try:
-        sock = _shared_socket(host, port)
+        sock = shared_socket(host, port)
     except OSError as exc:
         raise SystemExit(port_message(host, port, exc)) from None
     if settings.workers <= 1:
@@ -89,7 +89,7 @@ def port_message(host: str, port: int, exc: OSError) -> str:
     )
 
 
-def _shared_socket(host: str, port: int) -> socket.socket:
+def shared_socket(host: str, port: int) -> socket.socket:
     """The workers' socket: bound (a port already served fails here, clearly), not yet listening.
 
     TCP_NODELAY is set here, inherited by accepted connections: without it a kept-alive response

@@ -66,7 +66,7 @@ def test_without_a_model_a_run_has_no_deadline_and_with_one_the_budget(hand_judg
 def test_memory_is_passed_only_when_the_request_allows_it():
     from datetime import UTC, datetime
 
-    from agent.grader import _input
+    from agent.grader import input_state
     from scoring.judge import ProblemMemory, RememberedSolution, RememberedStep
 
     memory = ProblemMemory(
@@ -75,9 +75,9 @@ def test_memory_is_passed_only_when_the_request_allows_it():
     )
     allowed = GradeRequest(problem="p", solution="s")
     refused = GradeRequest(problem="p", solution="s", memory=False)
-    assert _input(allowed, memory)["memory"] is memory
-    assert _input(refused, memory)["memory"] is None
-    assert _input(allowed, None)["memory"] is None
+    assert input_state(allowed, memory)["memory"] is memory
+    assert input_state(refused, memory)["memory"] is None
+    assert input_state(allowed, None)["memory"] is None
 
 
 def test_a_remembered_answer_becomes_the_reference_of_a_grade_without_one(grader):

@@ -9,11 +9,11 @@ import socket
 import pytest
 
 from server.core.settings import Settings
-from server.serve import _shared_socket, port_message, serve
+from server.serve import port_message, serve, shared_socket
 
 
 def test_the_shared_socket_is_bound_inheritable_and_not_yet_listening():
-    sock = _shared_socket("127.0.0.1", 0)
+    sock = shared_socket("127.0.0.1", 0)
     try:
         assert sock.getsockname()[0] == "127.0.0.1" and sock.get_inheritable()
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

@@ -40,7 +40,7 @@ async def healthz(request: Request) -> dict[str, str]:
     return {"status": "ok" if getattr(request.app.state, "grader", None) else "starting"}
 
 
-async def _llm_check(llm: LlmClient | None, settings: Settings) -> Check:
+async def llm_check(llm: LlmClient | None, settings: Settings) -> Check:
     """ "ok" when the endpoint answered a grade lately (`STEPGRADE_READY_CACHE` seconds) or
     answers `/models` now, with any HTTP status; "busy" when it took the connection but had no
     answer in time (a server that serves one generation at a time, such as llama-cpp-python,
@@ -82,7 +82,7 @@ async def readyz(request: Request, settings: SettingsDep) -> JSONResponse:
     checks: dict[str, Check] = {
         "embedding_model": state.readiness.get("embedding_model", "failed"),
         "answer_worker": state.readiness.get("answer_worker", "failed"),
-        "llm": await _llm_check(state.grader.context.llm, settings),
+        "llm": await llm_check(state.grader.context.llm, settings),
     }
     if (shared := run_dir()) is not None:  # several workers: every one of them must be warm
         checks["workers"] = "ok" if ready_workers(shared) >= settings.workers else "starting"

@@ -11,7 +11,7 @@ import respx
 from agent.llm.client import LlmClient
 from agent.llm.config import LlmConfig
 from example_requests import GIVEN_STEPS
-from server.api.routes.health import _llm_check
+from server.api.routes.health import llm_check
 from server.core.settings import Settings
 from tests.server.conftest import service
 
@@ -53,7 +53,7 @@ def _llm(base_url: str = "http://llm.test/v1", **config) -> LlmClient:
 
 
 def _check(llm, **settings) -> str:
-    return asyncio.run(_llm_check(llm, Settings(_env_file=None, **settings)))
+    return asyncio.run(llm_check(llm, Settings(_env_file=None, **settings)))
 
 
 def test_the_llm_check_without_a_model_or_from_kept_answers_asks_nothing():
