@@ -45,5 +45,5 @@ as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -o \
 echo "make test-db: PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT"
 
 STEPGRADE_TEST_DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:$PORT/postgres" \
-    "$TEST_PYTHON" -m pytest -q -rs tests/server/store/test_store.py tests/server/api/routes/test_grades.py tests/server/store/test_store_durability.py \
-    tests/server/test_memory_api.py "$@"
+    "$TEST_PYTHON" -m pytest -q -rs tests/server/store tests/server/api/routes/test_grades.py \
+    tests/server/test_memory_api.py tests/server/test_lifespan.py "$@"

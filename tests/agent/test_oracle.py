@@ -2,7 +2,7 @@
 
 Every StepMathBench dev item is graded in LLM mode against a fake OpenAI-compatible server whose
 answers are the human segmentation (`segmentation`) and the human step labels (`step_judgement`,
-`fused_judgement`): `tests/fakes/label_oracle.py` with no errors. Eq. 1 in code must then
+`fused_judgement`): `eval_sets/fakes/label_oracle.py` with no errors. Eq. 1 in code must then
 reproduce every item's `gold_score`.
 """
 

@@ -34,7 +34,7 @@ def test_batch_limits(client):
     r = client.post("/grade/batch", json={"items": []})
     assert r.status_code == 422 and r.json()["error"]["field"] == "items"
     r = client.post("/grade/batch", json={"items": [GIVEN_STEPS, {"problem": "p"}]})
-    assert r.status_code == 200  # an invalid item fails only itself (tests/server/test_edges.py)
+    assert r.status_code == 200  # an invalid item fails only itself
     assert r.json()["results"][1]["error"]["field"] == "items.1"
 
 
