@@ -40,20 +40,11 @@ _GET = (
     r"|(?:we|I|you)\s+obtain|gives(?:\s+us)?|giving(?:\s+us)?|yields|results\s+in|is|equals"
     r"|which\s+is|which\s+equals|which\s+gives(?:\s+us)?|makes)\s+)"
 )
+# what the arithmetic comes to: "= 20" or "to get 20", the result ending it
+_COMES_TO = r"\s*(?:=\s*|" + _GET + r")" + _RES + _RESULT_END
 _WORD_OP = r"(plus|minus|times|multiplied\s+by|divided\s+by|over)"
 _BINARY = re.compile(
-    r"(?<![\w.^*/+\-$])"
-    + _NUM
-    + r"\s+"
-    + _WORD_OP
-    + r"\s+"
-    + _NUM
-    + r"\s*"
-    + r"(?:=\s*|"
-    + _GET
-    + r")"
-    + _RES
-    + _RESULT_END,
+    r"(?<![\w.^*/+\-$])" + _NUM + r"\s+" + _WORD_OP + r"\s+" + _NUM + _COMES_TO,
     re.IGNORECASE,
 )
 _VERB = re.compile(
@@ -75,23 +66,11 @@ _PERCENT_OF = re.compile(
     + PERCENT_SIGN
     + r"|percent)\s+of\s+"
     + _NUM
-    + r"\s*"
-    + r"(?:=\s*|"
-    + _GET
-    + r")"
-    + _RES
-    + _RESULT_END,
+    + _COMES_TO,
     re.IGNORECASE,
 )
 _SHARE_OF = re.compile(
-    r"\b(half|(?:a|one)\s+third|(?:a|one)\s+quarter)\s+of\s+"
-    + _NUM
-    + r"\s*"
-    + r"(?:=\s*|"
-    + _GET
-    + r")"
-    + _RES
-    + _RESULT_END,
+    r"\b(half|(?:a|one)\s+third|(?:a|one)\s+quarter)\s+of\s+" + _NUM + _COMES_TO,
     re.IGNORECASE,
 )
 _SHARES = {"half": "2", "third": "3", "quarter": "4"}
