@@ -31,6 +31,7 @@ from eval_sets.metrics.processbench import processbench_score
 from eval_sets.metrics.scores import mse
 from scoring.judge import (
     CONTINUOUS,
+    FALSE_RELATION_KINDS,
     MEMORY_KINDS,
     REDUNDANCY_KINDS,
     SUPPORT_KINDS,
@@ -162,18 +163,8 @@ def weighted_kinds(stats: dict[FindingKind, KindStats]) -> list[FindingKind]:
     ]
 
 
-# One reading in several places: a relation the bounded evaluator found false (in the step's own
-# arithmetic, against earlier values, between an equation and the one it is derived from, across
-# an operation carried onto the previous result or an announced rewrite, or with the solution's
-# final values put back).
-FALSE_RELATION_KINDS: tuple[FindingKind, ...] = (
-    "calculation_false",
-    "contradiction",
-    "derivation",
-    "continuation",
-    "rewrite",
-    "back_substitution",
-)
+# One reading in several places: a relation the bounded evaluator found false
+# (`FALSE_RELATION_KINDS`, the kinds the step model's place features read too).
 FALSE_RELATION = "family:false_relation"
 # One reading in two places: the final answer does not equal the reference (marked, or no
 # expression of the closing lines equals it).

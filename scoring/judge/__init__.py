@@ -39,6 +39,7 @@ from scoring.judge.collect import collect_findings
 from scoring.judge.decide.addressed import no_gain
 from scoring.judge.decide.features import (
     CONTINUOUS,
+    FALSE_RELATION_KINDS,
     GROUP_FEATURES,
     GradeGroup,
     SolutionContext,
@@ -105,6 +106,7 @@ __all__ = [
     "ANY_TYPE",
     "CONTINUOUS",
     "DEFAULT_PATH",
+    "FALSE_RELATION_KINDS",
     "GROUP_FEATURES",
     "GROUP_KEY",
     "LLM_SECTION",

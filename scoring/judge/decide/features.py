@@ -64,7 +64,11 @@ CONTINUOUS: tuple[str, ...] = (
     "difficulty",
     "wrong_difficulty",
 )
-# A relation a check found false, in the step's own arithmetic or against what came before.
+# A relation the bounded evaluator found false: in the step's own arithmetic, against earlier
+# values, between an equation and the one it is derived from, across an operation carried onto
+# the previous result or an announced rewrite, or with the solution's final values put back. One
+# reading: the step model's place features read the first of them, and the calibration pools
+# their weights as one family.
 FALSE_RELATION_KINDS: tuple[FindingKind, ...] = (
     "calculation_false",
     "contradiction",
